@@ -1,0 +1,43 @@
+# TankWatch: `make run` and `make test` are the two commands (see README.md).
+GO        ?= go
+NPM       ?= npm
+BIN       := bin/tankwatch
+HTTP_ADDR ?= 127.0.0.1:8080
+
+.PHONY: run build web web-deps test test-go test-web test-e2e lint fmt clean
+
+run: build
+	./$(BIN) serve --demo --http $(HTTP_ADDR)
+
+build: web
+	$(GO) build -tags webdist -o $(BIN) ./cmd/tankwatch
+
+web-deps:
+	@if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then \
+		cd web && $(NPM) ci --no-audit --no-fund; fi
+
+web: web-deps
+	cd web && $(NPM) run build
+
+test: test-go test-web test-e2e
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+test-web: web-deps
+	cd web && $(NPM) run lint && $(NPM) run typecheck && $(NPM) test
+
+test-e2e: build
+	cd web && $(NPM) run e2e
+
+lint:
+	gofmt -l $$(git ls-files '*.go')
+	$(GO) vet ./...
+	cd web && $(NPM) run lint
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+clean:
+	rm -rf bin web/dist

@@ -1,0 +1,3 @@
+module tankwatch
+
+go 1.26.8
