@@ -1,0 +1,120 @@
+// Package db opens the relational store (SQLite by default, PostgreSQL by DSN), wraps it in the bun
+// query builder and applies the embedded goose migrations.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	"github.com/pressly/goose/v3"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+
+	"tankwatch/migrations"
+)
+
+// Dialect names.
+const (
+	SQLite   = "sqlite"
+	Postgres = "postgres"
+)
+
+// DB is the store.
+type DB struct {
+	*bun.DB
+	Dialect string
+}
+
+// IsPostgres reports whether the store is PostgreSQL.
+func (d *DB) IsPostgres() bool { return d.Dialect == Postgres }
+
+// IsPostgresDSN reports whether dsn names a PostgreSQL database.
+func IsPostgresDSN(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// Open opens the store: an empty dsn means the SQLite file <dataDir>/tankwatch.db (WAL, busy timeout,
+// foreign keys); postgres:// or postgresql:// means PostgreSQL through pgx.
+func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
+	switch {
+	case dsn == "":
+		if dataDir == "" {
+			dataDir = "."
+		}
+		if err := os.MkdirAll(dataDir, 0o750); err != nil {
+			return nil, fmt.Errorf("create data folder: %w", err)
+		}
+		return OpenSQLite(ctx, filepath.Join(dataDir, "tankwatch.db"))
+	case IsPostgresDSN(dsn):
+		sqldb, err := sql.Open("pgx", dsn)
+		if err != nil {
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		sqldb.SetMaxOpenConns(20)
+		sqldb.SetConnMaxIdleTime(5 * time.Minute)
+		if err := sqldb.PingContext(ctx); err != nil {
+			_ = sqldb.Close()
+			return nil, fmt.Errorf("connect to postgres: %w", err)
+		}
+		return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), Dialect: Postgres}, nil
+	}
+	return nil, errors.New("--db must be empty (SQLite in the data folder) or a postgres:// URL")
+}
+
+// OpenSQLite opens (creating) the SQLite file at path.
+func OpenSQLite(ctx context.Context, path string) (*DB, error) {
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
+		"&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	sqldb, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	sqldb.SetMaxOpenConns(8)
+	if err := sqldb.PingContext(ctx); err != nil {
+		_ = sqldb.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	return &DB{DB: bun.NewDB(sqldb, sqlitedialect.New()), Dialect: SQLite}, nil
+}
+
+// Migrate applies every pending migration of the store's dialect.
+func (d *DB) Migrate(ctx context.Context) error {
+	sub, err := fs.Sub(migrations.FS, d.Dialect)
+	if err != nil {
+		return err
+	}
+	gd := goose.DialectSQLite3
+	if d.IsPostgres() {
+		gd = goose.DialectPostgres
+	}
+	p, err := goose.NewProvider(gd, d.DB.DB, sub)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// IsUniqueViolation reports whether err is a unique-constraint violation on either dialect.
+func IsUniqueViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	s := err.Error()
+	return strings.Contains(s, "UNIQUE constraint failed") || strings.Contains(s, "SQLSTATE 23505")
+}
+
+// Now is the store's notion of the current time in Unix milliseconds.
+func Now() int64 { return time.Now().UnixMilli() }

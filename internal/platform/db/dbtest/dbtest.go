@@ -1,0 +1,124 @@
+// Package dbtest gives tests a migrated store: SQLite always, PostgreSQL when TANKWATCH_TEST_PG is set
+// (each test in its own fresh schema, dropped at cleanup, so packages can run in parallel).
+package dbtest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"tankwatch/internal/platform/db"
+)
+
+// EnvPG names the PostgreSQL DSN for tests.
+const EnvPG = "TANKWATCH_TEST_PG"
+
+// Dialects lists the dialects to test: sqlite, and postgres when TANKWATCH_TEST_PG is set.
+func Dialects() []string {
+	if os.Getenv(EnvPG) != "" {
+		return []string{db.SQLite, db.Postgres}
+	}
+	return []string{db.SQLite}
+}
+
+// Each runs fn as a subtest per dialect with a fresh migrated store.
+func Each(t *testing.T, fn func(t *testing.T, d *db.DB)) {
+	t.Helper()
+	for _, dialect := range Dialects() {
+		t.Run(dialect, func(t *testing.T) { fn(t, Open(t, dialect)) })
+	}
+}
+
+// Open returns a fresh migrated store of dialect, closed (and its schema dropped) at cleanup.
+func Open(t testing.TB, dialect string) *db.DB {
+	t.Helper()
+	ctx := context.Background()
+	var d *db.DB
+	var err error
+	switch dialect {
+	case db.SQLite:
+		d, err = db.OpenSQLite(ctx, filepath.Join(t.TempDir(), "test.db"))
+	case db.Postgres:
+		d, err = db.Open(ctx, SchemaDSN(t), "")
+	default:
+		t.Fatalf("unknown dialect %q", dialect)
+	}
+	if err != nil {
+		t.Fatalf("open %s: %v", dialect, err)
+	}
+	t.Cleanup(func() { _ = d.Close() })
+	if err := d.Migrate(ctx); err != nil {
+		t.Fatalf("migrate %s: %v", dialect, err)
+	}
+	return d
+}
+
+// SchemaDSN creates a fresh schema in the TANKWATCH_TEST_PG database and returns a DSN whose
+// search_path is that schema. The schema is dropped at cleanup (registered before any user of the DSN,
+// so it runs after they close).
+func SchemaDSN(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(EnvPG)
+	if base == "" {
+		t.Skip(EnvPG + " not set")
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	schema := "tw_test_" + hex.EncodeToString(b[:])
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatalf("open %s: %v", EnvPG, err)
+	}
+	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+		_ = admin.Close()
+		t.Fatalf("create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		_, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+		_ = admin.Close()
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("parse %s: %v", EnvPG, err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// Snapshot returns every row of the named tables (ordered), for "nothing changed" assertions.
+func Snapshot(t testing.TB, d *db.DB, tables ...string) map[string][][]any {
+	t.Helper()
+	out := map[string][][]any{}
+	for _, table := range tables {
+		rows, err := d.DB.DB.Query("SELECT * FROM " + table + " ORDER BY 1, 2")
+		if err != nil {
+			t.Fatalf("snapshot %s: %v", table, err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatalf("snapshot %s: %v", table, err)
+			}
+			for i, v := range vals {
+				if b, ok := v.([]byte); ok {
+					vals[i] = string(b)
+				}
+			}
+			out[table] = append(out[table], vals)
+		}
+		_ = rows.Close()
+	}
+	return out
+}
