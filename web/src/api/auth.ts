@@ -1,0 +1,29 @@
+import { get, post, raw } from './client';
+import type { Envelope, MenuNode, PlatformInfo, Session } from './types';
+
+export interface LogInRequest {
+  account: string;
+  password: string;
+  type: 0;
+}
+
+export const platformInfo = () => get<PlatformInfo>('/authority-app/platformInfo', undefined, false);
+/** Returns the envelope: code 0 carries the failure message the login page shows as a warning. */
+export const logIn = (body: LogInRequest) => raw<Session>({ method: 'POST', url: '/authority-app/logIn', data: body });
+export const logOut = () => get<null>('/authority-app/logOut', undefined, false);
+export const findTreesForLogin = (userId: number | string) =>
+  get<MenuNode[] | null>('/authority-app/resourceInfo/findTreesForLogin', { userId });
+export const currentSession = () => get<Session>('/authority-app/userInfo/current', undefined, false);
+
+export interface PasswordUpdateRequest {
+  oldPassword: string;
+  newPassword: string;
+}
+export const passwordUpdate = (body: PasswordUpdateRequest): Promise<Envelope<null>> =>
+  raw<null>({ method: 'POST', url: '/authority-app/userInfo/passwordUpdate', data: body });
+
+export interface UserSetting {
+  language?: string;
+  timezone?: string;
+}
+export const editUserSetting = (body: UserSetting) => post<UserSetting>('/base-info-app/userSetting/edit', body, false);

@@ -1,0 +1,135 @@
+/** Types of the server contract (docs/API.md). */
+export interface Envelope<T = unknown> {
+  code: number;
+  message: string;
+  success: number;
+  data: T;
+}
+
+export interface PageQuery {
+  pageNum: number;
+  pageSize: number;
+  sortField?: string;
+  sortOrder?: 'ascend' | 'descend';
+}
+
+export interface Page<T> {
+  list: T[];
+  total: number;
+  pageNum: number;
+  pageSize: number;
+}
+
+export type ThemeName = 'tankcar' | 'groundtank' | 'escort' | 'telecom';
+
+export interface PlatformInfo {
+  theme: ThemeName;
+  indexTitle: string;
+  indexLogo: string;
+  loginTitle: string;
+  supplyChainUrl: string;
+}
+
+export interface CurrentUserInfo {
+  userId: number;
+  userName: string;
+  userNickName: string;
+  groupId: number;
+  groupCode: string;
+  groupName: string;
+  topGroupId: number;
+  roleIds: number[];
+  theme: ThemeName;
+}
+
+export interface Session {
+  userName: string;
+  userId: number;
+  groupId: number;
+  groupCode: string;
+  groupName: string;
+  topGroupId: number;
+  userNickName: string;
+  userEmail: string;
+  userPhone: string;
+  userStatus: number;
+  indexTitle: string;
+  indexLogo: string;
+  theme: ThemeName;
+  platform: boolean;
+  access_token?: string;
+  currentUserInfo: CurrentUserInfo;
+  exceedCars?: unknown[];
+  expiringCars?: unknown[];
+  expiredCars?: unknown[];
+}
+
+export interface MenuNode {
+  name: string;
+  title: string;
+  code: string;
+  path?: string;
+  icon?: string;
+  allScreen?: boolean;
+  href?: string;
+  redirect?: string;
+  checked?: boolean;
+  children?: MenuNode[] | null;
+}
+
+export interface User {
+  id: number;
+  name: string;
+  nickName: string;
+  phone: string;
+  email: string;
+  platform: boolean;
+  groupId: number;
+  groupName: string;
+  roleIds: number[];
+  roleNames: string[];
+  status: number;
+  expireAt: string | null;
+  lastLoginAt: string | null;
+  createdAt: string;
+}
+
+export interface Role {
+  id: number;
+  name: string;
+  remark: string;
+  groupId: number;
+  groupName: string;
+  resourceCodes?: string[];
+  userCount: number;
+  createdAt: string;
+}
+
+export interface Group {
+  id: number;
+  parentId: number | null;
+  name: string;
+  code: string;
+  contact: string;
+  phone: string;
+  address: string;
+  remark: string;
+  title: string;
+  logo: string;
+  theme: ThemeName | '';
+  children?: Group[];
+}
+
+export interface OperationLogEntry {
+  id: number;
+  userId: number;
+  userName: string;
+  groupId: number;
+  module: string;
+  action: string;
+  target: string;
+  targetId: number | null;
+  detail: string;
+  ip: string;
+  createdAt: string;
+}

@@ -1,0 +1,116 @@
+import type { ComponentType } from 'react';
+
+/**
+ * The console's page table: one entry per page of internal/org/menu.json, under its module's path.
+ * A test (pages.test.ts) checks every menu.json node has an entry here (or is the external link) and
+ * a `menu.<name>` i18n key. To build a page: create src/features/<module>/<page>/index.tsx with a
+ * default-exported component and point `load` at it.
+ */
+export type PageModule = { default: ComponentType };
+export type Loader = () => Promise<PageModule>;
+
+export interface PageDef {
+  /** menu.json name; title is t(`menu.${name}`); button codes are `${name}-<suffix>`. */
+  name: string;
+  path: string;
+  load: Loader;
+  /** Render without the shell (menu.json allScreen). */
+  allScreen?: boolean;
+  /** Closing the tab asks '确定要关闭这一页吗' first. */
+  beforeCloseConfirm?: boolean;
+}
+
+export interface ModuleDef {
+  name: string;
+  /** Module path; for a single-page module (home, faultRecord) the page itself. */
+  path: string;
+  icon: string;
+  children: PageDef[];
+  /** External link opened in a new window (supplyChain). */
+  href?: boolean;
+  /** Single-page module: the module is itself a page. */
+  page?: PageDef;
+}
+
+const notReady: Loader = () => import('../features/common/NotReadyPage');
+
+const FULL = new Set(['monitoring', 'monitoring2', 'monitoring-all', 'cockpit', 'videoLive', 'monitoring_waybill', 'videoMonitor', 'trackReplaying', 'videoReplaying', 'videoReplaying2']);
+
+function pages(module: string, names: string[], overrides: Record<string, Partial<PageDef>> = {}): PageDef[] {
+  return names.map((name) => ({
+    name,
+    path: `/${module}/${name}`,
+    load: notReady,
+    ...(FULL.has(name) ? { allScreen: true } : {}),
+    ...overrides[name],
+  }));
+}
+
+export const MODULES: ModuleDef[] = [
+  { name: 'home', path: '/home', icon: 'home', children: [], page: { name: 'home', path: '/home', load: () => import('../features/home/HomePage') } },
+  {
+    name: 'manager', path: '/manager', icon: 'monitor',
+    children: pages('manager', [
+      'monitoring', 'monitoring2', 'monitoring-all', 'cockpit', 'sensorRecord', 'historyRecordVXE', 'StateChangeListVXE', 'parameter',
+      'carRecord', 'bizDiffRecordVXE', 'transportRecord', 'offlineRecord', 'tankEventRecord', 'carEventRecord', 'oilTransportProcess',
+      'tankMonitor', 'tankMonitor2VXE', 'hydtrend', 'hydtrend2', 'report', 'statistic', 'blueLockRecord', 'leadSealRecord', 'transportPlan',
+      'loadRecord', 'transportProcess2', 'transportPlanCarItem', 'carStat', 'compStat', 'transportProductStat', 'carStat2', 'compStat2',
+      'transportProductStat2', 'blueLockStat2', 'blueLockStat', 'blueLockWeekStat', 'blueLockMonthStat', 'sealRecordStat',
+      'sealRecordWeekStat', 'sealRecordMonthStat', 'videoLive', 'monitoring_waybill', 'historyWaybill', 'videoMonitor', 'trackReplaying',
+      'videoReplaying', 'videoReplaying2', 'parking', 'queryTable',
+    ]),
+  },
+  {
+    name: 'police', path: '/police', icon: 'alert',
+    children: pages('police', ['controlMode', 'policeType', 'blueLockLocalRecord', 'passwordViewingRecord', 'helpRequestRecord', 'policeMsg', 'passwordRecord', 'abnormal']),
+  },
+  {
+    name: 'basedata', path: '/basedata', icon: 'database',
+    children: pages('basedata', [
+      'simInfoVXE', 'terminalVXE', 'groupCar', 'carPassword', 'blueLock', 'blueLockBindRecord', 'carBlacklistRecord', 'employees', 'sensor',
+      'station', 'suspectedStation', 'tankInfo', 'waybill', 'waybill2', 'waybill3', 'transProduct', 'equipment', 'leaveRecord', 'jobDuty', 'operateFlow',
+    ]),
+  },
+  { name: 'dataAnalysis', path: '/dataAnalysis', icon: 'chart', children: pages('dataAnalysis', ['transportation', 'trend']) },
+  {
+    name: 'access', path: '/access', icon: 'setting',
+    children: pages(
+      'access',
+      ['message', 'baseType', 'operationLog', 'groupInfo', 'customer', 'customerCar', 'roleInfo', 'userInfo', 'equipmentFun', 'upgradePack', 'system', 'editTemp', 'updateLogo'],
+      {
+        operationLog: { load: () => import('../features/access/operationLog') },
+        groupInfo: { load: () => import('../features/access/groupInfo') },
+        roleInfo: { load: () => import('../features/access/roleInfo') },
+        userInfo: { load: () => import('../features/access/userInfo') },
+        updateLogo: { load: () => import('../features/access/updateLogo') },
+      },
+    ),
+  },
+  { name: 'faultRecord', path: '/faultRecord', icon: 'tool', children: [], page: { name: 'faultRecord', path: '/faultRecord', load: notReady } },
+  { name: 'supplyChain', path: '', icon: 'link', children: [], href: true },
+];
+
+/** Pages not in the menu, opened from the header. */
+export const EXTRA_PAGES: PageDef[] = [
+  { name: 'rePassword', path: '/rePassword', load: () => import('../features/rePassword/RePasswordPage'), beforeCloseConfirm: true },
+  { name: 'errorLog', path: '/errorLog', load: () => import('../features/errorLog/ErrorLogPage') },
+];
+
+export function allPages(): PageDef[] {
+  const out: PageDef[] = [];
+  for (const m of MODULES) {
+    if (m.page) out.push(m.page);
+    out.push(...m.children);
+  }
+  return [...out, ...EXTRA_PAGES];
+}
+
+const byPath = new Map(allPages().map((p) => [p.path, p]));
+export function pageByPath(path: string): PageDef | undefined {
+  return byPath.get(path);
+}
+
+/** The module a page path belongs to. */
+export function moduleOfPath(path: string): ModuleDef | undefined {
+  return MODULES.find((m) => m.path && (path === m.path || path.startsWith(`${m.path}/`)));
+}

@@ -1,0 +1,39 @@
+import { createHashRouter, Navigate, type RouteObject } from 'react-router';
+import { allPages, type PageDef } from './pages';
+import { RequireAuth, RootLayout } from './RootLayout';
+
+function pageRoute(p: PageDef): RouteObject {
+  return {
+    path: p.path,
+    handle: { name: p.name, allScreen: !!p.allScreen, beforeCloseConfirm: !!p.beforeCloseConfirm },
+    lazy: async () => ({ Component: (await p.load()).default }),
+  };
+}
+
+export function buildRoutes(): RouteObject[] {
+  const pages = allPages();
+  return [
+    {
+      element: <RootLayout />,
+      children: [
+        { path: '/login', lazy: async () => ({ Component: (await import('../features/login/LoginPage')).default }) },
+        { path: '/', element: <Navigate to="/home" replace /> },
+        {
+          element: <RequireAuth />,
+          children: [
+            {
+              lazy: async () => ({ Component: (await import('./shell/Shell')).default }),
+              children: [
+                ...pages.filter((p) => !p.allScreen).map(pageRoute),
+                { path: '*', handle: { name: 'notFound' }, lazy: async () => ({ Component: (await import('../features/common/NotFoundPage')).default }) },
+              ],
+            },
+            ...pages.filter((p) => p.allScreen).map(pageRoute),
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export const router = createHashRouter(buildRoutes());

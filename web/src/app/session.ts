@@ -1,0 +1,58 @@
+import { findTreesForLogin, logIn, logOut } from '../api/auth';
+import { warn } from '../api/feedback';
+import type { MenuNode, Session } from '../api/types';
+import i18n from '../i18n';
+import { NO_PERMISSION } from '../lib/menuFilter';
+import { liveConnection } from './live';
+import { STORAGE, useAppStore } from './store';
+
+export type SignInResult = { ok: true } | { ok: false; message: string };
+
+/**
+ * Spec §4/§5/§7: POST logIn {account (trimmed), password, type 0}; code 0 → server message as warning;
+ * success → token etc. in localStorage, role super_admin, menu fetched (null → '当前用户未设置权限').
+ */
+export async function signIn(account: string, password: string): Promise<SignInResult> {
+  const body = await logIn({ account: account.trim(), password, type: 0 });
+  if (body.code !== 1 || !body.data) {
+    const message = body.message || i18n.t('auth.loginFailed');
+    warn(message);
+    return { ok: false, message };
+  }
+  const session: Session = body.data;
+  localStorage.setItem(STORAGE.token, session.access_token ?? '');
+  let menu: MenuNode[] | null;
+  try {
+    menu = await findTreesForLogin(session.userId);
+  } catch {
+    localStorage.removeItem(STORAGE.token);
+    return { ok: false, message: i18n.t('auth.loginFailed') };
+  }
+  if (menu == null) {
+    localStorage.removeItem(STORAGE.token);
+    warn(i18n.language.startsWith('zh-CN') ? NO_PERMISSION : i18n.t('auth.noPermission'));
+    return { ok: false, message: NO_PERMISSION };
+  }
+  useAppStore.getState().signIn(session, menu);
+  liveConnection.online(session.userId);
+  return { ok: true };
+}
+
+/**
+ * Spec §4 logout: GET logOut, live connection offline, clear all local storage, back to /login
+ * (keeping `ref` if present), reload after 1000 ms.
+ */
+export async function signOut(): Promise<void> {
+  try {
+    await logOut();
+  } catch {
+    // the token may already be invalid; logging out locally is what matters
+  }
+  liveConnection.offline();
+  const query = window.location.hash.split('?')[1] ?? '';
+  const ref = new URLSearchParams(query).get('ref');
+  useAppStore.getState().signOutLocal();
+  localStorage.clear();
+  window.location.hash = ref ? `#/login?ref=${encodeURIComponent(ref)}` : '#/login';
+  window.setTimeout(() => window.location.reload(), 1000);
+}

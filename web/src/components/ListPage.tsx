@@ -1,0 +1,150 @@
+import { DownloadOutlined, ReloadOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Button, Card, Form, Space, Table } from 'antd';
+import type { FormInstance, TableProps } from 'antd';
+import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
+import { useState, type Key, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { exportFile, type ExportRequest } from '../api/export';
+import type { Page, PageQuery } from '../api/types';
+import { AuthButton } from './AuthButton';
+
+export interface ListContext<F> {
+  /** Current applied filters. */
+  filters: F;
+  /** Refetch the current page. */
+  reload: () => void;
+  selectedRowKeys: Key[];
+  form: FormInstance<F>;
+}
+
+export interface ListPageProps<T, F extends object> {
+  /** TanStack Query key prefix, unique per page, e.g. 'userInfo'. */
+  queryKey: string;
+  /** Server paging call: receives pageNum/pageSize/sortField/sortOrder plus the filters. */
+  fetch: (q: PageQuery & F) => Promise<Page<T>>;
+  columns: ColumnsType<T> | ((ctx: ListContext<F>) => ColumnsType<T>);
+  rowKey: keyof T & string;
+  /** Form.Items of the filter bar (inline). Values are passed to fetch as filters. */
+  filters?: ReactNode;
+  initialFilters?: Partial<F>;
+  /** Normalise form values before they become filters (e.g. split a TimeRangePicker value). */
+  toFilters?: (values: Record<string, unknown>) => F;
+  /** Toolbar buttons (left). Wrap each in <AuthButton code="add">. */
+  toolbar?: (ctx: ListContext<F>) => ReactNode;
+  /** Export: the request for the current filters; shown when the `exportCode` button is authorised. */
+  exportRequest?: (filters: F) => ExportRequest;
+  exportCode?: string;
+  selectable?: boolean;
+  title?: ReactNode;
+  tableProps?: Omit<TableProps<T>, 'columns' | 'dataSource' | 'rowKey' | 'pagination' | 'onChange'>;
+}
+
+/** The shared list-page pattern: filter form + toolbar + server-paged/sorted table + export. */
+export function ListPage<T extends object, F extends object = Record<string, unknown>>(props: ListPageProps<T, F>) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<F>();
+  const [filters, setFilters] = useState<F>((props.initialFilters ?? {}) as F);
+  const [paging, setPaging] = useState<PageQuery>({ pageNum: 1, pageSize: 10 });
+  const [selectedRowKeys, setSelected] = useState<Key[]>([]);
+  const [exporting, setExporting] = useState(false);
+
+  const query = useQuery({
+    queryKey: [props.queryKey, paging, filters],
+    queryFn: () => props.fetch({ ...paging, ...filters }),
+    placeholderData: keepPreviousData,
+  });
+
+  const ctx: ListContext<F> = { filters, reload: () => void query.refetch(), selectedRowKeys, form };
+  const columns = typeof props.columns === 'function' ? props.columns(ctx) : props.columns;
+
+  const apply = (values: Record<string, unknown>) => {
+    const clean = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+    setFilters((props.toFilters ? props.toFilters(clean) : clean) as F);
+    setPaging((p) => ({ ...p, pageNum: 1 }));
+  };
+
+  const onTableChange: TableProps<T>['onChange'] = (pagination, _f, sorter) => {
+    const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<T>;
+    const field = s?.order ? String(s.columnKey ?? s.field ?? '') : undefined;
+    setPaging({
+      pageNum: pagination.current ?? 1,
+      pageSize: pagination.pageSize ?? 10,
+      sortField: field || undefined,
+      sortOrder: s?.order ?? undefined,
+    });
+  };
+
+  const doExport = async () => {
+    if (!props.exportRequest) return;
+    setExporting(true);
+    try {
+      await exportFile(props.exportRequest(filters));
+    } catch {
+      // reported by the client
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const data = query.data;
+  return (
+    <div className="tw-page tw-list-page">
+      {props.filters && (
+        <Card variant="borderless" style={{ marginBottom: 12 }} styles={{ body: { paddingBottom: 0 } }}>
+          <Form<F> form={form} layout="inline" initialValues={props.initialFilters} onFinish={(v) => apply(v as Record<string, unknown>)} className="tw-filter-form">
+            {props.filters}
+            <Form.Item>
+              <Space>
+                <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
+                  {t('common.search')}
+                </Button>
+                <Button
+                  icon={<UndoOutlined />}
+                  onClick={() => {
+                    form.resetFields();
+                    apply((props.initialFilters ?? {}) as Record<string, unknown>);
+                  }}
+                >
+                  {t('common.reset')}
+                </Button>
+              </Space>
+            </Form.Item>
+          </Form>
+        </Card>
+      )}
+      <Card variant="borderless" title={props.title}>
+        <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 12, gap: 8 }}>
+          <Space wrap>{props.toolbar?.(ctx)}</Space>
+          <Space>
+            {props.exportRequest && (
+              <AuthButton code={props.exportCode ?? 'export'}>
+                <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()}>
+                  {t('common.export')}
+                </Button>
+              </AuthButton>
+            )}
+            <Button icon={<ReloadOutlined />} aria-label={t('common.refresh')} onClick={() => void query.refetch()} />
+          </Space>
+        </div>
+        <Table<T>
+          size="middle"
+          {...props.tableProps}
+          rowKey={props.rowKey}
+          columns={columns}
+          dataSource={data?.list ?? []}
+          loading={query.isFetching}
+          onChange={onTableChange}
+          rowSelection={props.selectable ? { selectedRowKeys, onChange: setSelected } : undefined}
+          pagination={{
+            current: paging.pageNum,
+            pageSize: paging.pageSize,
+            total: data?.total ?? 0,
+            showSizeChanger: true,
+            showTotal: (total) => t('common.total', { total }),
+          }}
+        />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,6 @@
+import NotReadyPage from '../../common/NotReadyPage';
+
+/** Placeholder: the system-settings helper replaces this page. */
+export default function OperationLogPage() {
+  return <NotReadyPage />;
+}
