@@ -19,3 +19,6 @@ if (!('ResizeObserver' in window)) {
 }
 const origGetComputedStyle = window.getComputedStyle;
 window.getComputedStyle = (elt: Element, pseudo?: string | null) => origGetComputedStyle(elt, pseudo ? undefined : pseudo);
+
+// Tests run in simplified Chinese unless they switch (jsdom's navigator.language is en-US).
+localStorage.setItem('lang', 'zh-CN');
