@@ -32,11 +32,11 @@ const (
 // DB is the store.
 type DB struct {
 	*bun.DB
-	Dialect string
+	Kind string // SQLite or Postgres
 }
 
 // IsPostgres reports whether the store is PostgreSQL.
-func (d *DB) IsPostgres() bool { return d.Dialect == Postgres }
+func (d *DB) IsPostgres() bool { return d.Kind == Postgres }
 
 // IsPostgresDSN reports whether dsn names a PostgreSQL database.
 func IsPostgresDSN(dsn string) bool {
@@ -66,7 +66,7 @@ func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 			_ = sqldb.Close()
 			return nil, fmt.Errorf("connect to postgres: %w", err)
 		}
-		return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), Dialect: Postgres}, nil
+		return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), Kind: Postgres}, nil
 	}
 	return nil, errors.New("--db must be empty (SQLite in the data folder) or a postgres:// URL")
 }
@@ -84,12 +84,12 @@ func OpenSQLite(ctx context.Context, path string) (*DB, error) {
 		_ = sqldb.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
-	return &DB{DB: bun.NewDB(sqldb, sqlitedialect.New()), Dialect: SQLite}, nil
+	return &DB{DB: bun.NewDB(sqldb, sqlitedialect.New()), Kind: SQLite}, nil
 }
 
 // Migrate applies every pending migration of the store's dialect.
 func (d *DB) Migrate(ctx context.Context) error {
-	sub, err := fs.Sub(migrations.FS, d.Dialect)
+	sub, err := fs.Sub(migrations.FS, d.Kind)
 	if err != nil {
 		return err
 	}

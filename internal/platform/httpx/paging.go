@@ -41,7 +41,10 @@ func (p *PageReq) Normalize() error {
 }
 
 // Offset is the row offset of the page.
-func (p PageReq) Offset() int { return (p.PageNum - 1) * p.PageSize }
+func (p PageReq) Offset() int64 { return int64(p.PageNum-1) * int64(p.PageSize) }
+
+// Limit is the page size.
+func (p PageReq) Limit() int64 { return int64(p.PageSize) }
 
 // OrderBy returns "column ASC|DESC" for sortField mapped through columns, or def when no sort is
 // requested. An unknown sortField is a validation error.
@@ -61,9 +64,9 @@ func (p PageReq) OrderBy(columns map[string]string, def string) (string, error) 
 }
 
 // NewPage builds a page response; a nil list becomes [].
-func NewPage[T any](list []T, total int, p PageReq) Page[T] {
+func NewPage[T any](list []T, total int64, p PageReq) Page[T] {
 	if list == nil {
 		list = []T{}
 	}
-	return Page[T]{List: list, Total: total, PageNum: p.PageNum, PageSize: p.PageSize}
+	return Page[T]{List: list, Total: int(total), PageNum: p.PageNum, PageSize: p.PageSize}
 }

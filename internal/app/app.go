@@ -1,0 +1,250 @@
+// Package app wires TankWatch together: it opens the store, builds the services from the
+// configuration, mounts the route table, and starts and stops the HTTP server.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"tankwatch/internal/audit"
+	"tankwatch/internal/auth"
+	"tankwatch/internal/org"
+	"tankwatch/internal/platform/config"
+	"tankwatch/internal/platform/db"
+	"tankwatch/internal/platform/httpx"
+	"tankwatch/web"
+)
+
+// Version is set at build time (-ldflags "-X tankwatch/internal/app.Version=...").
+var Version = "dev"
+
+// App is a wired TankWatch instance.
+type App struct {
+	Cfg    config.Config
+	DB     *db.DB
+	Log    *slog.Logger
+	Tokens *auth.Tokens
+	Audit  *audit.Log
+	Auth   *auth.Service
+	Org    *org.Service
+
+	registry *prometheus.Registry
+	console  fs.FS
+}
+
+// NewLogger returns the slog logger for format ("text" or "json").
+func NewLogger(w io.Writer, format string) *slog.Logger {
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, nil))
+	}
+	return slog.New(slog.NewTextHandler(w, nil))
+}
+
+// OpenStore opens and migrates the store of cfg.
+func OpenStore(ctx context.Context, cfg config.Config) (*db.DB, error) {
+	d, err := db.Open(ctx, cfg.DB, cfg.Data)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Migrate(ctx); err != nil {
+		_ = d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// New wires the services over an open, migrated store.
+func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
+	if cfg.Theme == "" {
+		cfg.Theme = org.DefaultTheme
+	}
+	a := &App{Cfg: cfg, DB: d, Log: log, registry: prometheus.NewRegistry(), console: web.Dist()}
+	a.Tokens = auth.NewTokens(d)
+	a.Audit = audit.New(d)
+	a.Org = org.New(d, org.Config{Theme: cfg.Theme, Title: cfg.Title, SupplyChainURL: cfg.SupplyChainURL}, a.Tokens, a.Audit)
+	a.Auth = auth.NewService(a.Tokens, a.Org, a.Audit)
+	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return a
+}
+
+// SetNow replaces the clock of every time-dependent service (tests).
+func (a *App) SetNow(now func() time.Time) {
+	a.Tokens.Now, a.Auth.Now, a.Auth.Limiter.Now, a.Org.Now = now, now, now, now
+}
+
+// Routes is every endpoint with its access declaration.
+func (a *App) Routes() []httpx.Route {
+	var rs []httpx.Route
+	rs = append(rs, a.systemRoutes()...)
+	rs = append(rs, a.Auth.Routes()...)
+	rs = append(rs, a.Org.Routes()...)
+	rs = append(rs, a.Audit.Routes()...)
+	return rs
+}
+
+func (a *App) systemRoutes() []httpx.Route {
+	metrics := promhttp.HandlerFor(a.registry, promhttp.HandlerOpts{})
+	return []httpx.Route{
+		{Method: "GET", Path: "/healthz", Access: httpx.PublicAccess, Handler: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			_, _ = io.WriteString(w, "ok\n")
+		}},
+		{Method: "GET", Path: "/readyz", Access: httpx.PublicAccess, Handler: func(w http.ResponseWriter, r *http.Request) {
+			ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
+			defer cancel()
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			if err := a.DB.PingContext(ctx); err != nil {
+				w.WriteHeader(http.StatusServiceUnavailable)
+				_, _ = io.WriteString(w, "database unavailable\n")
+				return
+			}
+			_, _ = io.WriteString(w, "ready\n")
+		}},
+		{Method: "GET", Path: "/metrics", Access: httpx.PublicAccess, Handler: metrics.ServeHTTP},
+		{Method: "GET", Path: "/", Access: httpx.PublicAccess, Handler: a.serveConsole},
+	}
+}
+
+// Handler is the complete HTTP handler: routes, middleware, metrics.
+func (a *App) Handler() http.Handler {
+	mux := http.NewServeMux()
+	httpx.Mount(mux, a.Auth.Guard, a.Routes())
+	return httpx.Wrap(mux, httpx.NewMetrics(a.registry), a.Log)
+}
+
+const notBuiltPage = `<!doctype html>
+<html lang="zh-CN"><head><meta charset="utf-8"><title>TankWatch</title>
+<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.6}code{background:#f3f3f3;padding:.1rem .3rem}</style></head>
+<body><h1>TankWatch</h1>
+<p>控制台尚未构建 / The console was not built into this binary.</p>
+<p>Run <code>make build</code>, or <code>cd web &amp;&amp; npm ci &amp;&amp; npm run build</code> and then
+<code>go build -tags webdist ./cmd/tankwatch</code>.</p>
+<p>The API is running: <a href="/healthz">/healthz</a>, <a href="/authority-app/platformInfo">/authority-app/platformInfo</a>.</p>
+</body></html>
+`
+
+func (a *App) serveConsole(w http.ResponseWriter, r *http.Request) {
+	if a.console == nil {
+		if r.URL.Path != "/" && r.URL.Path != "/index.html" {
+			httpx.Fail(w, r, &httpx.Error{Status: http.StatusNotFound, Key: "route.notFound"})
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		_, _ = io.WriteString(w, notBuiltPage)
+		return
+	}
+	name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
+	if name == "" {
+		name = "index.html"
+	}
+	b, err := fs.ReadFile(a.console, name)
+	if err != nil {
+		httpx.Fail(w, r, &httpx.Error{Status: http.StatusNotFound, Key: "route.notFound"})
+		return
+	}
+	if strings.HasPrefix(name, "assets/") {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	http.ServeContent(w, r, name, time.Time{}, strings.NewReader(string(b)))
+}
+
+// Bootstrap seeds the demo organisation (demo) or creates the first admin on an empty store, printing
+// the logins to out.
+func (a *App) Bootstrap(ctx context.Context, out io.Writer) error {
+	if a.Cfg.Demo {
+		if err := a.Org.SeedDemo(ctx); err != nil {
+			return fmt.Errorf("demo seed: %w", err)
+		}
+		line := org.DemoLoginLine()
+		a.Log.Info(line)
+		fmt.Fprintln(out, line)
+		return nil
+	}
+	pw, err := a.Org.EnsureAdmin(ctx)
+	if err != nil {
+		return fmt.Errorf("create first admin: %w", err)
+	}
+	if pw != "" {
+		a.Log.Warn("created the first administrator; change the password after signing in", "user", "admin", "password", pw)
+		fmt.Fprintf(out, "first start: created user admin with password %s (shown once)\n", pw)
+	}
+	return nil
+}
+
+// Serve runs the server until ctx is cancelled, then shuts down gracefully. ready, when not nil, is
+// called with the listening address.
+func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(addr string)) error {
+	log := NewLogger(out, cfg.LogFormat)
+	slog.SetDefault(log)
+	d, err := OpenStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	a := New(cfg, d, log)
+	if err := a.Bootstrap(ctx, out); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.HTTP)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: a.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
+		WriteTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	log.Info("tankwatch listening", "addr", "http://"+ln.Addr().String(), "version", Version, "store", d.Kind,
+		"console", a.console != nil, "theme", cfg.Theme, "demo", cfg.Demo)
+	go a.purgeTokens(ctx)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return err
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func (a *App) purgeTokens(ctx context.Context) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := a.Tokens.PurgeExpired(ctx); err != nil {
+				a.Log.Warn("purge tokens", "err", err)
+			} else if n > 0 {
+				a.Log.Info("purged expired tokens", "count", n)
+			}
+		}
+	}
+}

@@ -1,0 +1,63 @@
+package config
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func parse(t *testing.T, env map[string]string, args ...string) (Config, error) {
+	t.Helper()
+	var c Config
+	b := &Binder{FS: flag.NewFlagSet("serve", flag.ContinueOnError), Env: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
+	BindServe(b, &c)
+	if err := b.Err(); err != nil {
+		return c, err
+	}
+	if err := b.FS.Parse(args); err != nil {
+		return c, err
+	}
+	return c, c.Validate()
+}
+
+func TestPrecedenceFlagOverEnvOverDefault(t *testing.T) {
+	c, err := parse(t, nil)
+	if err != nil || c.HTTP != "127.0.0.1:8080" || c.Data != "./data" || c.Theme != "tankcar" || c.Demo {
+		t.Fatalf("defaults: %+v %v", c, err)
+	}
+	c, err = parse(t, map[string]string{"TANKWATCH_HTTP": ":9000", "TANKWATCH_DEMO": "true", "TANKWATCH_THEME": "escort",
+		"TANKWATCH_SUPPLY_CHAIN_URL": "https://scm"})
+	if err != nil || c.HTTP != ":9000" || !c.Demo || c.Theme != "escort" || c.SupplyChainURL != "https://scm" {
+		t.Fatalf("env: %+v %v", c, err)
+	}
+	c, err = parse(t, map[string]string{"TANKWATCH_HTTP": ":9000"}, "--http", ":9100")
+	if err != nil || c.HTTP != ":9100" {
+		t.Fatalf("flag: %+v %v", c, err)
+	}
+}
+
+func TestFileVariant(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "dsn")
+	if err := os.WriteFile(p, []byte("postgres://u:secret@db/x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := parse(t, map[string]string{"TANKWATCH_DB_FILE": p})
+	if err != nil || c.DB != "postgres://u:secret@db/x" {
+		t.Fatalf("%+v %v", c, err)
+	}
+	if _, err := parse(t, map[string]string{"TANKWATCH_DB_FILE": p + ".missing"}); err == nil {
+		t.Fatal("missing file accepted")
+	}
+}
+
+func TestValidate(t *testing.T) {
+	for _, args := range [][]string{{"--theme", "pink"}, {"--log-format", "xml"}, {"--db", "mysql://x"}} {
+		if _, err := parse(t, nil, args...); err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
+	if _, err := parse(t, map[string]string{"TANKWATCH_DEMO": "maybe"}); err == nil {
+		t.Error("bad boolean accepted")
+	}
+}
