@@ -19,6 +19,7 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
+    manifest: true,
   },
   test: {
     environment: 'jsdom',

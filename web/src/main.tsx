@@ -2,7 +2,8 @@ import '@ant-design/v5-patch-for-react-19';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import './i18n';
+import { currentLang, initI18n } from './i18n';
+import { useAppStore } from './app/store';
 import './styles.css';
 import { Providers } from './app/Providers';
 import { router } from './app/router';
@@ -10,10 +11,13 @@ import { installScriptErrorLogging } from './app/scriptErrors';
 
 installScriptErrorLogging();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
-);
+void initI18n().then(() => {
+  useAppStore.getState().setLang(currentLang());
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Providers>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  );
+});

@@ -8,8 +8,7 @@ export function useLanguage(): [Lang, (l: Lang) => void] {
   const setLang = useAppStore((s) => s.setLang);
   const change = useCallback(
     (l: Lang) => {
-      applyLang(l);
-      setLang(l);
+      void applyLang(l).then(() => setLang(l));
     },
     [setLang],
   );

@@ -5,9 +5,6 @@ import localizedFormat from 'dayjs/plugin/localizedFormat';
 import 'dayjs/locale/zh-cn';
 import 'dayjs/locale/zh-tw';
 import 'dayjs/locale/en';
-import zhCN from './zh-CN.json';
-import zhTW from './zh-TW.json';
-import enUS from './en-US.json';
 
 export const LANGS = ['zh-CN', 'zh-TW', 'en-US'] as const;
 export type Lang = (typeof LANGS)[number];
@@ -28,24 +25,47 @@ export function initialLang(): Lang {
 
 dayjs.extend(localizedFormat);
 
-const lang = initialLang();
-dayjs.locale(DAYJS_LOCALE[lang]);
+/** Only the active language's texts are loaded (keeps the login route small). */
+const LOADERS: Record<Lang, () => Promise<{ default: Record<string, unknown> }>> = {
+  'zh-CN': () => import('./zh-CN.json'),
+  'zh-TW': () => import('./zh-TW.json'),
+  'en-US': () => import('./en-US.json'),
+};
 
-void i18n.use(initReactI18next).init({
-  resources: { 'zh-CN': { translation: zhCN }, 'zh-TW': { translation: zhTW }, 'en-US': { translation: enUS } },
-  lng: lang,
-  fallbackLng: 'zh-CN',
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
-document.documentElement.lang = lang;
+async function ensureBundle(lang: Lang): Promise<void> {
+  if (i18n.hasResourceBundle(lang, 'translation')) return;
+  const mod = await LOADERS[lang]();
+  i18n.addResourceBundle(lang, 'translation', mod.default, true, true);
+}
 
-/** Switches i18next, dayjs and (via the store subscriber in app/providers) antd's locale. */
-export function applyLang(next: Lang, persist = true): void {
+let ready: Promise<void> | null = null;
+
+/** Initialises i18next with the initial language; call (and await) before rendering. */
+export function initI18n(): Promise<void> {
+  if (ready) return ready;
+  const lang = initialLang();
+  dayjs.locale(DAYJS_LOCALE[lang]);
+  document.documentElement.lang = lang;
+  ready = (async () => {
+    const mod = await LOADERS[lang]();
+    await i18n.use(initReactI18next).init({
+      resources: { [lang]: { translation: mod.default } },
+      lng: lang,
+      fallbackLng: false,
+      interpolation: { escapeValue: false },
+      returnNull: false,
+    });
+  })();
+  return ready;
+}
+
+/** Switches i18next, dayjs and (via the store, see Providers) antd's locale. */
+export async function applyLang(next: Lang, persist = true): Promise<void> {
   if (persist) localStorage.setItem('lang', next);
+  await ensureBundle(next);
   dayjs.locale(DAYJS_LOCALE[next]);
   document.documentElement.lang = next;
-  void i18n.changeLanguage(next);
+  await i18n.changeLanguage(next);
 }
 
 export function currentLang(): Lang {

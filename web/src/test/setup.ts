@@ -22,3 +22,6 @@ window.getComputedStyle = (elt: Element, pseudo?: string | null) => origGetCompu
 
 // Tests run in simplified Chinese unless they switch (jsdom's navigator.language is en-US).
 localStorage.setItem('lang', 'zh-CN');
+
+const { initI18n } = await import('../i18n');
+await initI18n();
