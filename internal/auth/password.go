@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -27,16 +28,19 @@ type Params struct {
 var DefaultParams = Params{Memory: 19 * 1024, Time: 2, Threads: 1, KeyLen: 32, SaltLen: 16}
 
 // hashParams are used for new hashes; tests may lower them with UseFastHashingForTests.
-var hashParams = DefaultParams
+var hashParams atomic.Pointer[Params]
 
-// UseFastHashingForTests lowers the cost of new hashes. Call it from TestMain only.
+func init() { p := DefaultParams; hashParams.Store(&p) }
+
+// UseFastHashingForTests lowers the cost of new hashes (the parameters are stored in each hash, so
+// verification is unaffected). Tests only.
 func UseFastHashingForTests() {
-	hashParams = Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}
+	hashParams.Store(&Params{Memory: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16})
 }
 
 // HashPassword returns the PHC string of password:
 // $argon2id$v=19$m=19456,t=2,p=1$<salt>$<key> (base64 without padding).
-func HashPassword(password string) (string, error) { return HashPasswordWith(password, hashParams) }
+func HashPassword(password string) (string, error) { return HashPasswordWith(password, *hashParams.Load()) }
 
 // HashPasswordWith hashes with explicit parameters.
 func HashPasswordWith(password string, p Params) (string, error) {

@@ -1,0 +1,165 @@
+// Package apptest runs a complete TankWatch (demo organisation, fake clock) behind httptest for tests
+// of any package, on SQLite and, when TANKWATCH_TEST_PG is set, PostgreSQL.
+package apptest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tankwatch/internal/app"
+	"tankwatch/internal/auth"
+	"tankwatch/internal/platform/config"
+	"tankwatch/internal/platform/db"
+	"tankwatch/internal/platform/db/dbtest"
+)
+
+// Clock is a settable clock.
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+// Advance moves the clock forward.
+func (c *Clock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+
+// Env is a running instance.
+type Env struct {
+	T     testing.TB
+	App   *app.App
+	DB    *db.DB
+	Srv   *httptest.Server
+	Clock *Clock
+	Lang  string // Accept-Language of calls ("" = none)
+}
+
+// Each runs fn on a fresh demo instance per dialect.
+func Each(t *testing.T, fn func(t *testing.T, e *Env)) {
+	t.Helper()
+	for _, d := range dbtest.Dialects() {
+		t.Run(d, func(t *testing.T) { fn(t, New(t, d, config.Config{Demo: true})) })
+	}
+}
+
+// New starts an instance on dialect with cfg (demo seeded when cfg.Demo).
+func New(t testing.TB, dialect string, cfg config.Config) *Env {
+	t.Helper()
+	auth.UseFastHashingForTests()
+	d := dbtest.Open(t, dialect)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	a := app.New(cfg, d, log)
+	clock := &Clock{t: time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)}
+	a.SetNow(clock.Now)
+	if err := a.Bootstrap(context.Background(), io.Discard); err != nil {
+		t.Fatalf("bootstrap: %v", err)
+	}
+	srv := httptest.NewServer(a.Handler())
+	t.Cleanup(srv.Close)
+	return &Env{T: t, App: a, DB: d, Srv: srv, Clock: clock}
+}
+
+// Resp is a decoded response.
+type Resp struct {
+	Status  int
+	Header  http.Header
+	Body    []byte
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Success int             `json:"success"`
+	Data    json.RawMessage `json:"data"`
+	Error   string          `json:"error"`
+}
+
+// Decode unmarshals Data into v.
+func (r *Resp) Decode(v any) {
+	if err := json.Unmarshal(r.Data, v); err != nil {
+		panic("apptest: decode data: " + err.Error() + ": " + string(r.Data))
+	}
+}
+
+// Call sends method path with body (a string, []byte, or a value encoded as JSON) and token.
+func (e *Env) Call(method, path, token string, body any) *Resp {
+	e.T.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		rd = bytes.NewReader(j)
+	}
+	req, err := http.NewRequest(method, e.Srv.URL+path, rd)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if e.Lang != "" {
+		req.Header.Set("Accept-Language", e.Lang)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	defer res.Body.Close()
+	out := &Resp{Status: res.StatusCode, Header: res.Header}
+	out.Body, _ = io.ReadAll(res.Body)
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		_ = json.Unmarshal(out.Body, out)
+	}
+	return out
+}
+
+// Login signs in and returns the token (fails the test otherwise).
+func (e *Env) Login(name, password string) string {
+	e.T.Helper()
+	r := e.Call("POST", "/authority-app/logIn", "", map[string]any{"account": name, "password": password, "type": 0})
+	if r.Code != 1 {
+		e.T.Fatalf("login %s: %d %s", name, r.Status, r.Body)
+	}
+	var s struct {
+		Token string `json:"access_token"`
+	}
+	r.Decode(&s)
+	return s.Token
+}
+
+// MustOK calls and fails the test unless code is 1; it returns the response.
+func (e *Env) MustOK(method, path, token string, body any) *Resp {
+	e.T.Helper()
+	r := e.Call(method, path, token, body)
+	if r.Status != 200 || r.Code != 1 {
+		e.T.Fatalf("%s %s: %d %s", method, path, r.Status, r.Body)
+	}
+	return r
+}
+
+// ID returns the "id" of the response data.
+func (r *Resp) ID() int64 {
+	var v struct {
+		ID int64 `json:"id"`
+	}
+	r.Decode(&v)
+	return v.ID
+}

@@ -1,0 +1,225 @@
+package app_test
+
+import (
+	"fmt"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+
+	"tankwatch/internal/app"
+	"tankwatch/internal/app/apptest"
+	"tankwatch/internal/auth"
+	"tankwatch/internal/org"
+	"tankwatch/internal/platform/config"
+	"tankwatch/internal/platform/db/dbtest"
+	"tankwatch/internal/platform/httpx"
+)
+
+// TestRouteTableDeclarations: every route declares its access, codes exist in menu.json, no pattern
+// is registered twice.
+func TestRouteTableDeclarations(t *testing.T) {
+	e := apptest.New(t, "sqlite", config.Config{})
+	seen := map[string]bool{}
+	for _, rt := range e.App.Routes() {
+		if rt.Access.Kind == httpx.Undeclared || rt.Handler == nil {
+			t.Errorf("%s: no access declaration or handler", rt.Pattern())
+		}
+		if rt.Access.Kind == httpx.Code && len(rt.Access.Codes) == 0 {
+			t.Errorf("%s: code access without codes", rt.Pattern())
+		}
+		for _, c := range rt.Access.Codes {
+			if !org.IsCode(c) {
+				t.Errorf("%s: code %s is not in menu.json", rt.Pattern(), c)
+			}
+		}
+		if seen[rt.Pattern()] {
+			t.Errorf("%s registered twice", rt.Pattern())
+		}
+		seen[rt.Pattern()] = true
+	}
+	// an undeclared route is refused at mount time
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("undeclared route mounted")
+			}
+		}()
+		httpx.Handle(e.App.Auth.Guard, httpx.Route{Method: "GET", Path: "/x", Handler: nil})
+	}()
+}
+
+// fixture ids for the matrix.
+type fixture struct {
+	eastTok, nobodyTok     string // tokens: 华东 scoped administrator (all codes), a user without route codes
+	foreignUser, northRole int64  // records in 华北分公司 (outside 华东's scope)
+	north, shanghai, east  int64  // groups
+	eastRole, customer     int64  // records inside 华东's scope
+	eastAdmin              int64
+}
+
+func newID(e *apptest.Env, token, path string, body any) int64 {
+	return e.MustOK("POST", path, token, body).ID()
+}
+
+func setup(t *testing.T, e *apptest.Env) fixture {
+	admin := e.Login("admin", "admin123")
+	var f fixture
+	groups := map[string]int64{}
+	var tree []*org.GroupView
+	e.MustOK("POST", "/authority-app/groupInfo/findTrees", admin, map[string]any{}).Decode(&tree)
+	var walk func([]*org.GroupView)
+	walk = func(gs []*org.GroupView) {
+		for _, g := range gs {
+			groups[g.Name] = g.ID
+			walk(g.Children)
+		}
+	}
+	walk(tree)
+	f.north, f.east, f.shanghai = groups["华北分公司"], groups["华东分公司"], groups["上海车队"]
+	if f.north == 0 || f.east == 0 || f.shanghai == 0 {
+		t.Fatalf("demo groups missing: %v", groups)
+	}
+	f.eastRole = newID(e, admin, "/authority-app/roleInfo/insert", map[string]any{"name": "华东管理员", "groupId": f.east, "resourceCodes": org.AllCodes()})
+	f.eastAdmin = newID(e, admin, "/authority-app/userInfo/insert", map[string]any{"name": "eastadmin", "password": "secret1", "groupId": f.east, "roleIds": []int64{f.eastRole}})
+	homeOnly := newID(e, admin, "/authority-app/roleInfo/insert", map[string]any{"name": "仅首页", "resourceCodes": []string{"01"}})
+	newID(e, admin, "/authority-app/userInfo/insert", map[string]any{"name": "nobody", "password": "secret1", "groupId": f.east, "roleIds": []int64{homeOnly}})
+	f.northRole = newID(e, admin, "/authority-app/roleInfo/insert", map[string]any{"name": "华北角色", "groupId": f.north, "resourceCodes": []string{"01"}})
+	f.foreignUser = newID(e, admin, "/authority-app/userInfo/insert", map[string]any{"name": "northuser", "password": "secret1", "groupId": f.north, "roleIds": []int64{f.northRole}})
+	var users httpx.Page[org.UserView]
+	e.MustOK("POST", "/authority-app/userInfo/page", admin, map[string]any{"name": "customer"}).Decode(&users)
+	f.customer = users.List[0].ID
+	f.eastTok = e.Login("eastadmin", "secret1")
+	f.nobodyTok = e.Login("nobody", "secret1")
+	return f
+}
+
+type call struct {
+	query string // appended to the path
+	body  any
+}
+
+// foreignCalls are, per scoped route, requests that name a record outside 华东's scope.
+func foreignCalls(f fixture) map[string][]call {
+	q := func(k string, v int64) string { return "?" + k + "=" + fmt.Sprint(v) }
+	m := map[string]any{}
+	_ = m
+	return map[string][]call{
+		"GET /authority-app/resourceInfo/findTreesForLogin": {{query: q("userId", f.foreignUser)}, {query: q("userId", f.customer)}},
+		"POST /authority-app/userInfo/page":                 {{body: map[string]any{"groupId": f.north}}},
+		"GET /authority-app/userInfo/detail":                {{query: q("id", f.foreignUser)}},
+		"POST /authority-app/userInfo/insert": {
+			{body: map[string]any{"name": "newuser", "password": "secret1", "groupId": f.north}},
+			{body: map[string]any{"name": "newuser", "password": "secret1", "groupId": f.east, "roleIds": []int64{f.northRole}}},
+		},
+		"POST /authority-app/userInfo/update": {
+			{body: map[string]any{"id": f.foreignUser, "name": "northuser", "groupId": f.north}},
+			{body: map[string]any{"id": f.customer, "name": "customer", "groupId": f.north}},
+			{body: map[string]any{"id": f.customer, "name": "customer", "groupId": f.east, "roleIds": []int64{f.northRole}}},
+		},
+		"POST /authority-app/userInfo/deleteByIds": {
+			{body: map[string]any{"ids": []int64{f.foreignUser}}},
+			{body: map[string]any{"ids": []int64{f.customer, f.foreignUser}}},
+		},
+		"GET /authority-app/userInfo/resetPassword": {{query: q("id", f.foreignUser)}},
+		"POST /authority-app/userInfo/updateStatus": {{body: map[string]any{"id": f.foreignUser, "status": 0}}},
+		"GET /authority-app/roleInfo/detail":        {{query: q("id", f.northRole)}},
+		"POST /authority-app/roleInfo/insert":       {{body: map[string]any{"name": "x", "groupId": f.north}}},
+		"POST /authority-app/roleInfo/update": {
+			{body: map[string]any{"id": f.northRole, "name": "x", "groupId": f.north}},
+			{body: map[string]any{"id": f.eastRole, "name": "华东管理员", "groupId": f.north, "resourceCodes": org.AllCodes()}},
+		},
+		"POST /authority-app/roleInfo/deleteByIds": {{body: map[string]any{"ids": []int64{f.northRole}}}},
+		"POST /authority-app/groupInfo/add": {
+			{body: map[string]any{"parentId": f.north, "name": "x"}},
+			{body: map[string]any{"name": "new top"}},
+		},
+		"POST /authority-app/groupInfo/addChildren": {{body: map[string]any{"parentId": f.north, "name": "x"}}},
+		"POST /authority-app/groupInfo/edit": {
+			{body: map[string]any{"id": f.north, "name": "x"}},
+			{body: map[string]any{"id": f.shanghai, "name": "上海车队", "parentId": f.north}},
+		},
+		"POST /authority-app/groupInfo/delete":              {{body: map[string]any{"id": f.north}}},
+		"GET /authority-app/groupInfo/findParents":          {{query: q("id", f.north)}},
+		"POST /authority-app/groupInfo/findAllChildren":     {{body: map[string]any{"id": f.north}}},
+		"POST /authority-app/groupInfo/findAllChildrenPage": {{body: map[string]any{"id": f.north}}},
+		"POST /authority-app/groupInfo/editImgAndTittle":    {{body: map[string]any{"id": f.north, "title": "x"}}},
+	}
+}
+
+var stateTables = []string{"org_groups", "users", "roles", "role_codes", "user_roles", "tokens", "operation_logs"}
+
+// TestAuthorizationMatrix calls every registered endpoint without a token, with an expired and a revoked
+// token, as a user lacking its code, and (for endpoints taking ids) with another group's records.
+func TestAuthorizationMatrix(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		f := setup(t, e)
+		// an expired token and a logged-out token of the all-codes east administrator
+		expired := e.Login("eastadmin", "secret1")
+		if _, err := e.DB.NewUpdate().TableExpr("tokens").Set("expires_at = ?", e.Clock.Now().UnixMilli()-1).
+			Where("hash = ?", auth.HashToken(expired)).Exec(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		revoked := e.Login("eastadmin", "secret1")
+		e.MustOK("GET", "/authority-app/logOut", revoked, nil)
+
+		calls := foreignCalls(f)
+		covered := map[string]bool{}
+		for _, rt := range e.App.Routes() {
+			pattern := rt.Pattern()
+			path := strings.ReplaceAll(rt.Path, "{id}", "1")
+			path = strings.ReplaceAll(path, "{theme}", "tankcar")
+			if rt.Access.Kind == httpx.Public || rt.Access.Kind == httpx.Optional {
+				if r := e.Call(rt.Method, path, "", "{}"); r.Status == 401 {
+					t.Errorf("%s: public route answered 401", pattern)
+				}
+				continue
+			}
+			for name, tok := range map[string]string{"none": "", "garbage": "not-a-token", "expired": expired, "revoked": revoked} {
+				r := e.Call(rt.Method, path, tok, "{}")
+				if r.Status != 401 || r.Error != "invalid_token" {
+					t.Errorf("%s with %s token: %d %s, want 401 invalid_token", pattern, name, r.Status, r.Body)
+				}
+			}
+			if rt.Access.Kind == httpx.Code {
+				before := dbtest.Snapshot(t, e.DB, stateTables...)
+				r := e.Call(rt.Method, path, f.nobodyTok, "{}")
+				if r.Status != 403 || r.Code != 0 || r.Message != "没有权限执行此操作" {
+					t.Errorf("%s without its code: %d %s, want 403", pattern, r.Status, r.Body)
+				}
+				if after := dbtest.Snapshot(t, e.DB, stateTables...); !reflect.DeepEqual(before, after) {
+					t.Errorf("%s without its code changed the store", pattern)
+				}
+			}
+			if rt.Scoped {
+				cs, ok := calls[pattern]
+				if !ok {
+					t.Errorf("%s is scoped but the matrix has no out-of-scope request for it", pattern)
+				}
+				covered[pattern] = true
+				for i, c := range cs {
+					before := dbtest.Snapshot(t, e.DB, stateTables...)
+					r := e.Call(rt.Method, path+c.query, f.eastTok, c.body)
+					if r.Status != 403 || r.Code != 0 || r.Message != "该记录不在您的数据范围内" {
+						t.Errorf("%s foreign request %d: %d %s, want 403 scope", pattern, i, r.Status, r.Body)
+					}
+					if after := dbtest.Snapshot(t, e.DB, stateTables...); !reflect.DeepEqual(before, after) {
+						t.Errorf("%s foreign request %d changed the store", pattern, i)
+					}
+				}
+			}
+		}
+		for pattern := range calls {
+			if !covered[pattern] {
+				t.Errorf("matrix entry %s is not a scoped route", pattern)
+			}
+		}
+		// the same caller can act inside its scope (the 403s above are about scope, not a broken caller)
+		e.MustOK("GET", fmt.Sprintf("/authority-app/userInfo/detail?id=%d", f.customer), f.eastTok, nil)
+		e.MustOK("GET", fmt.Sprintf("/authority-app/groupInfo/findParents?id=%d", f.shanghai), f.eastTok, nil)
+		e.MustOK("POST", "/authority-app/groupInfo/addChildren", f.eastTok, map[string]any{"parentId": f.shanghai, "name": "浦东班组"})
+		e.MustOK("GET", "/authority-app/resourceInfo/findTreesForLogin?userId="+url.QueryEscape(fmt.Sprint(f.eastAdmin)), f.eastTok, nil)
+	})
+}
+
+var _ = app.Version
