@@ -40,7 +40,9 @@ func UseFastHashingForTests() {
 
 // HashPassword returns the PHC string of password:
 // $argon2id$v=19$m=19456,t=2,p=1$<salt>$<key> (base64 without padding).
-func HashPassword(password string) (string, error) { return HashPasswordWith(password, *hashParams.Load()) }
+func HashPassword(password string) (string, error) {
+	return HashPasswordWith(password, *hashParams.Load())
+}
 
 // HashPasswordWith hashes with explicit parameters.
 func HashPasswordWith(password string, p Params) (string, error) {
