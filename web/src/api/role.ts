@@ -14,7 +14,7 @@ export interface RoleInsert {
 
 export const pageRoles = (q: RoleQuery) => post<Page<Role>>('/authority-app/roleInfo/page', q);
 export const roleDetail = (id: number) => get<Role>('/authority-app/roleInfo/detail', { id });
-export const listRoles = () => post<Role[]>('/authority-app/roleInfo/list', {});
+export const listRoles = (show = true) => post<Role[]>('/authority-app/roleInfo/list', {}, show);
 export const insertRole = (body: RoleInsert) => post<Role>('/authority-app/roleInfo/insert', body);
 export const updateRole = (body: RoleInsert & { id: number }) => post<Role>('/authority-app/roleInfo/update', body);
 export const deleteRoles = (ids: number[]) => post<number>('/authority-app/roleInfo/deleteByIds', { ids }, false);

@@ -15,6 +15,7 @@ export function buildRoutes(): RouteObject[] {
   return [
     {
       element: <RootLayout />,
+      HydrateFallback: () => null,
       children: [
         { path: '/login', lazy: async () => ({ Component: (await import('../features/login/LoginPage')).default }) },
         { path: '/', element: <Navigate to="/home" replace /> },

@@ -1,4 +1,4 @@
-import { findTreesForLogin, logIn, logOut } from '../api/auth';
+import { currentSession, findTreesForLogin, logIn, logOut } from '../api/auth';
 import { warn } from '../api/feedback';
 import type { MenuNode, Session } from '../api/types';
 import i18n from '../i18n';
@@ -55,4 +55,19 @@ export async function signOut(): Promise<void> {
   localStorage.clear();
   window.location.hash = ref ? `#/login?ref=${encodeURIComponent(ref)}` : '#/login';
   window.setTimeout(() => window.location.reload(), 1000);
+}
+
+/**
+ * Re-reads the session (GET /authority-app/userInfo/current) and stores it, so the header picks up a
+ * changed title, logo or theme. Returns the fresh session, or null if it could not be read.
+ */
+export async function refreshSession(): Promise<Session | null> {
+  try {
+    const fresh = await currentSession();
+    if (!fresh) return null;
+    useAppStore.getState().updateSession(fresh);
+    return fresh;
+  } catch {
+    return null;
+  }
 }

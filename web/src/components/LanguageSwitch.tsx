@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { LANG_LABELS, LANGS, type Lang } from '../i18n';
 import { useLanguage } from '../app/useLanguage';
 
+const SHORT: Record<Lang, string> = { 'zh-CN': '简', 'zh-TW': '繁', 'en-US': 'EN' };
+
 function GlobeIcon() {
   return (
     <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden>
@@ -27,7 +29,7 @@ export function LanguageSwitch({ dark = false }: { dark?: boolean }) {
       }}
     >
       <Button type="text" className={dark ? 'tw-header-btn' : undefined} aria-label={t('lang.switch')} icon={<GlobeIcon />}>
-        {LANG_LABELS[lang]}
+        {dark ? SHORT[lang] : LANG_LABELS[lang]}
       </Button>
     </Dropdown>
   );

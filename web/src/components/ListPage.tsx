@@ -15,6 +15,8 @@ export interface ListContext<F> {
   /** Refetch the current page. */
   reload: () => void;
   selectedRowKeys: Key[];
+  /** Empty the row selection (e.g. after a batch delete). */
+  clearSelection: () => void;
   form: FormInstance<F>;
 }
 
@@ -55,7 +57,7 @@ export function ListPage<T extends object, F extends object = Record<string, unk
     placeholderData: keepPreviousData,
   });
 
-  const ctx: ListContext<F> = { filters, reload: () => void query.refetch(), selectedRowKeys, form };
+  const ctx: ListContext<F> = { filters, reload: () => void query.refetch(), selectedRowKeys, clearSelection: () => setSelected([]), form };
   const columns = typeof props.columns === 'function' ? props.columns(ctx) : props.columns;
 
   const apply = (values: Record<string, unknown>) => {

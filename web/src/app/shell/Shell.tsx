@@ -1,6 +1,6 @@
-import { ExportOutlined, HomeOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { ExportOutlined, HomeOutlined, LeftOutlined, MenuFoldOutlined, MenuUnfoldOutlined, RightOutlined } from '@ant-design/icons';
 import { Breadcrumb, Button, Layout, Menu, Result } from 'antd';
-import { Suspense, useEffect, useMemo } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { BrandLogo } from '../../components/BrandLogo';
@@ -54,6 +54,20 @@ export default function Shell() {
     setSetMenu(buttonsForPath(authMenu, path));
   }, [path, location.search, handle, openTab, setActiveModule, setSetMenu, authMenu]);
 
+  // Header tiles scroll horizontally (with arrows) when the window is too narrow for all of them.
+  const tilesRef = useRef<HTMLElement>(null);
+  const [tilesOverflow, setTilesOverflow] = useState(false);
+  useEffect(() => {
+    const el = tilesRef.current;
+    if (!el) return;
+    const check = () => setTilesOverflow(el.scrollWidth > el.clientWidth + 1);
+    check();
+    const ro = new ResizeObserver(check);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [modules.length, t]);
+  const scrollTiles = (dir: 1 | -1) => tilesRef.current?.scrollBy({ left: dir * 240, behavior: 'smooth' });
+
   const current: ModuleDef | undefined = modules.find((m) => m.name === activeModule) ?? modules[0];
 
   const openModule = (m: ModuleDef) => {
@@ -70,7 +84,7 @@ export default function Shell() {
   const sideItems = useMemo(() => {
     if (!current) return [];
     const list = current.page ? [current.page] : current.children;
-    return list.map((p) => ({ key: p.path, label: t(`menu.${p.name}`) }));
+    return list.map((p) => ({ key: p.path, label: <span title={t(`menu.${p.name}`)}>{t(`menu.${p.name}`)}</span> }));
   }, [current, t]);
 
   const pageModule = moduleOfPath(path);
@@ -94,7 +108,11 @@ export default function Shell() {
           <BrandLogo src={logo} size={30} alt={title} />
           <span>{title}</span>
         </div>
-        <nav className="tw-tiles" aria-label={t('app.name')}>
+        <div className="tw-tiles-wrap">
+        {tilesOverflow && (
+          <Button type="text" size="small" className="tw-tiles-arrow" icon={<LeftOutlined />} aria-label={t('shell.scrollLeft')} onClick={() => scrollTiles(-1)} />
+        )}
+        <nav className="tw-tiles" aria-label={t('app.name')} ref={tilesRef}>
           {modules.map((m) => (
             <button
               key={m.name}
@@ -108,6 +126,10 @@ export default function Shell() {
             </button>
           ))}
         </nav>
+        {tilesOverflow && (
+          <Button type="text" size="small" className="tw-tiles-arrow" icon={<RightOutlined />} aria-label={t('shell.scrollRight')} onClick={() => scrollTiles(1)} />
+        )}
+        </div>
         <HeaderTools />
       </Layout.Header>
       <Layout>

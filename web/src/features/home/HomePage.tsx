@@ -2,6 +2,7 @@ import { Card, Result, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../../app/store';
+import { BuildIcon } from '../../components/BuildIcon';
 
 /** Home: a welcome header; the cockpit (vehicle counts, spec §1) is built later. */
 export default function HomePage() {
@@ -22,7 +23,7 @@ export default function HomePage() {
         </Typography.Text>
       </Card>
       <Card variant="borderless" style={{ marginTop: 16 }}>
-        <Result status="info" title={t('home.cockpitComing')} subTitle={t('notReady.description')} />
+        <Result icon={<BuildIcon />} title={t('home.cockpitComing')} subTitle={t('notReady.description')} />
       </Card>
     </div>
   );

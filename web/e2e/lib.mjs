@@ -1,0 +1,196 @@
+// Shared helpers for the end-to-end tests: the real tankwatch binary + Debian's Chromium via playwright-core.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const WEB_DIR = path.resolve(here, '..');
+export const BINARY = path.resolve(WEB_DIR, '..', 'bin', 'tankwatch');
+export const RESULTS_DIR = path.join(WEB_DIR, 'test-results');
+export const CHROMIUM = process.env.TANKWATCH_CHROMIUM || '/usr/bin/chromium';
+const FORBIDDEN_PORTS = new Set([8080, 1883, 4222, 5432, 6379]);
+
+export const CJK = /[\u3400-\u9fff]/;
+
+/** A free TCP port on 127.0.0.1 (listen on :0, read it, close). */
+export async function freePort() {
+  for (;;) {
+    const port = await new Promise((resolve, reject) => {
+      const srv = net.createServer();
+      srv.unref();
+      srv.on('error', reject);
+      srv.listen(0, '127.0.0.1', () => {
+        const { port } = srv.address();
+        srv.close(() => resolve(port));
+      });
+    });
+    if (!FORBIDDEN_PORTS.has(port)) return port;
+  }
+}
+
+const liveServers = new Set();
+process.on('exit', () => {
+  for (const s of liveServers) {
+    try { s.child.kill('SIGKILL'); } catch { /* already gone */ }
+    try { rmSync(s.dataDir, { recursive: true, force: true }); } catch { /* ignore */ }
+  }
+});
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
+
+/**
+ * Starts `tankwatch serve --demo` on a fresh data dir and a free port; resolves once GET /readyz is 200.
+ * Returns { base, output(), stop() }.
+ */
+export async function startServer() {
+  if (!existsSync(BINARY)) {
+    throw new Error(`tankwatch binary not found at ${BINARY}; run \`make build\` first (from the repo root).`);
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tankwatch-e2e-'));
+  const port = await freePort();
+  const addr = `127.0.0.1:${port}`;
+  const base = `http://${addr}`;
+  let out = '';
+  const child = spawn(BINARY, ['serve', '--demo', '--data', dataDir, '--http', addr], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TANKWATCH_DB: '' },
+  });
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { out += d; });
+  let exited = null;
+  const exitPromise = new Promise((resolve) => child.on('exit', (code, signal) => { exited = { code, signal }; resolve(); }));
+  const server = { child, dataDir };
+  liveServers.add(server);
+
+  const stop = async () => {
+    if (!exited) {
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exitPromise;
+      clearTimeout(t);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+    liveServers.delete(server);
+  };
+
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited) {
+      await stop();
+      throw new Error(`tankwatch exited (${JSON.stringify(exited)}) before it was ready. Output:\n${out}`);
+    }
+    try {
+      const r = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(2000) });
+      if (r.status === 200) break;
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`tankwatch not ready on ${base}/readyz within 30 s. Output:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { base, output: () => out, stop };
+}
+
+export const BROWSER_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+export async function launchBrowser() {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set TANKWATCH_CHROMIUM)`);
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: BROWSER_ARGS });
+}
+
+/**
+ * Per test-file fixture: one server and one browser for the file (started in `before`, stopped in
+ * `after` even on failure). Tests call `env.page(t, fn, { locale })` for a fresh context each.
+ */
+export function setup() {
+  const env = { server: null, browser: null, base: '' };
+  before(async () => {
+    env.server = await startServer();
+    env.base = env.server.base;
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    try { await env.browser?.close(); } catch { /* ignore */ }
+    await env.server?.stop();
+  });
+  /** Runs fn(page, ctx) in a fresh context; on failure saves a screenshot + console log to web/test-results/. */
+  env.page = async (t, fn, { locale = 'zh-CN' } = {}) => {
+    const context = await env.browser.newContext({ locale, baseURL: env.base, viewport: { width: 1440, height: 900 } });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    const log = [];
+    page.on('console', (m) => log.push(`[${m.type()}] ${m.text()}`));
+    page.on('pageerror', (e) => log.push(`[pageerror] ${e.stack || e.message}`));
+    page.on('requestfailed', (r) => log.push(`[requestfailed] ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`));
+    try {
+      await fn(page, context);
+    } catch (err) {
+      try {
+        mkdirSync(RESULTS_DIR, { recursive: true });
+        const name = t.name.replace(/[^\w.-]+/g, '_').slice(0, 80);
+        const file = path.basename(process.argv[1] ?? 'e2e', '.mjs');
+        const stem = path.join(RESULTS_DIR, `${file}--${name}`);
+        await page.screenshot({ path: `${stem}.png`, fullPage: true }).catch(() => undefined);
+        writeFileSync(`${stem}.console.log`, `${log.join('\n')}\n\n--- server output (tail) ---\n${env.server.output().slice(-8000)}`);
+      } catch { /* best effort */ }
+      throw err;
+    } finally {
+      await context.close().catch(() => undefined);
+    }
+  };
+  return env;
+}
+
+/** POST/GET JSON against the server from Node; returns the parsed envelope and status. */
+export async function api(base, method, url, { token, body, lang = 'zh-CN' } = {}) {
+  const r = await fetch(base + url, {
+    method,
+    headers: {
+      'Content-Type': 'application/json',
+      'Accept-Language': lang,
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  let json;
+  try { json = JSON.parse(text); } catch { json = { raw: text }; }
+  return { status: r.status, body: json };
+}
+
+/** Signs in through the API; returns the session (with access_token). Throws on failure. */
+export async function apiLogin(base, account, password) {
+  const { status, body } = await api(base, 'POST', '/authority-app/logIn', { body: { account, password, type: 0 } });
+  if (status !== 200 || body.code !== 1) throw new Error(`API login ${account} failed: ${status} ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+/** Fills the login form and submits (does not wait for the outcome). */
+export async function submitLogin(page, account, password) {
+  await page.goto('/#/login');
+  const user = page.locator('#account');
+  await user.waitFor();
+  await user.fill(account);
+  await page.locator('#password').fill(password);
+  await page.locator('form button[type="submit"]').click();
+}
+
+/** Signs in through the login page and waits for the shell on /#/home. */
+export async function uiLogin(page, account, password) {
+  await submitLogin(page, account, password);
+  await page.waitForURL(/#\/home$/);
+  await page.locator('.tw-header .tw-tiles').waitFor();
+}
+
+/** Visible antd message/notification text containing `text`. */
+export function toast(page, text) {
+  return page.locator('.ant-message-notice-content, .ant-notification-notice').filter({ hasText: text });
+}
