@@ -52,8 +52,9 @@ type OpLog struct {
 
 // Log writes operation and error log entries.
 type Log struct {
-	db  *db.DB
-	now func() time.Time
+	db      *db.DB
+	now     func() time.Time
+	reports errLimiter
 }
 
 // New returns the audit log over d.

@@ -59,8 +59,6 @@ func (e *errLimiter) allow(ip string, now time.Time) bool {
 	return e.counts[ip] <= errorsPerMinute
 }
 
-var reportLimiter errLimiter
-
 func clip(s string) string {
 	s = strings.ToValidUTF8(s, "")
 	if len(s) > maxErrorField {
@@ -72,7 +70,7 @@ func clip(s string) string {
 
 // AddError stores a console error report; p may be nil.
 func (l *Log) AddError(ctx context.Context, ip string, p *httpx.Principal, rep ErrorReport) error {
-	if !reportLimiter.allow(ip, l.now()) {
+	if !l.reports.allow(ip, l.now()) {
 		return httpx.Biz("errorLog.rateLimited")
 	}
 	code := ""
