@@ -1,4 +1,4 @@
-import { get, post, raw } from './client';
+import { call, get, post, raw } from './client';
 import type { Envelope, MenuNode, PlatformInfo, Session } from './types';
 
 export interface LogInRequest {
@@ -13,7 +13,7 @@ export const logIn = (body: LogInRequest) => raw<Session>({ method: 'POST', url:
 export const logOut = () => get<null>('/authority-app/logOut', undefined, false);
 export const findTreesForLogin = (userId: number | string) =>
   get<MenuNode[] | null>('/authority-app/resourceInfo/findTreesForLogin', { userId });
-export const currentSession = () => get<Session>('/authority-app/userInfo/current', undefined, false);
+export const currentSession = () => call<Session>({ method: 'GET', url: '/authority-app/userInfo/current', silent: true }, false);
 
 export interface PasswordUpdateRequest {
   oldPassword: string;

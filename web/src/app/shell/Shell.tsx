@@ -3,6 +3,7 @@ import { Breadcrumb, Button, Layout, Menu, Result } from 'antd';
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { currentSession } from '../../api/auth';
 import { BrandLogo } from '../../components/BrandLogo';
 import { buttonsForPath } from '../../lib/buttonPermission';
 import { liveConnection } from '../live';
@@ -44,6 +45,13 @@ export default function Shell() {
   useEffect(() => {
     if (session?.userId) liveConnection.online(session.userId);
   }, [session?.userId]);
+
+  // Refresh title/logo/theme from the server once per shell mount (also detects an expired token).
+  useEffect(() => {
+    currentSession()
+      .then((s) => useAppStore.getState().updateSession(s))
+      .catch(() => undefined);
+  }, []);
 
   // Tabs, module selection and button permissions follow the route.
   useEffect(() => {

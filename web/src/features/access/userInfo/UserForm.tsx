@@ -193,7 +193,7 @@ export function UserForm({ open, user, onClose, onSaved }: { open: boolean; user
                 loading={roles.isLoading}
                 placeholder={roles.isError ? t('userInfo.rolesUnavailable') : t('userInfo.rolesPlaceholder')}
                 optionFilterProp="label"
-                options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.groupName ? `${r.name}（${r.groupName}）` : r.name }))}
+                options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.groupName ? `${r.name} · ${r.groupName}` : r.name }))}
               />
             </Form.Item>
           </Col>
