@@ -1,0 +1,107 @@
+import { Button, Space, Switch, Tag, Tooltip } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import type { User } from '../../../api/types';
+import { deleteUsers } from '../../../api/user';
+import { AuthButton } from '../../../components/AuthButton';
+import { ConfirmDelete } from '../../../components/ConfirmDelete';
+
+export function StatusTag({ status }: { status: number }) {
+  const { t } = useTranslation();
+  return status === 1 ? <Tag color="success">{t('userInfo.enabled')}</Tag> : <Tag color="default">{t('userInfo.disabled')}</Tag>;
+}
+
+export interface UserActions {
+  reload: () => void;
+  canStatus: boolean;
+  onEdit: (u: User) => void;
+  onDetail: (u: User) => void;
+  onResetPassword: (u: User) => void;
+  onToggleStatus: (u: User) => void;
+}
+
+const muted = (v: string | null | undefined) => v || <span className="tw-muted">—</span>;
+
+export function userColumns(t: TFunction, a: UserActions): ColumnsType<User> {
+  return [
+    { title: t('userInfo.name'), dataIndex: 'name', key: 'name', sorter: true, width: 140, ellipsis: true, fixed: 'left' },
+    { title: t('userInfo.nickName'), dataIndex: 'nickName', key: 'nickName', sorter: true, width: 130, ellipsis: true, render: muted },
+    { title: t('userInfo.group'), dataIndex: 'groupName', key: 'groupName', sorter: true, width: 150, ellipsis: true, render: muted },
+    {
+      title: t('userInfo.roles'),
+      dataIndex: 'roleNames',
+      key: 'roleNames',
+      width: 180,
+      render: (names: string[] | null) =>
+        names?.length ? (
+          <Space size={[4, 4]} wrap>
+            {names.map((n) => (
+              <Tag key={n} color="blue" style={{ marginInlineEnd: 0 }}>
+                {n}
+              </Tag>
+            ))}
+          </Space>
+        ) : (
+          muted('')
+        ),
+    },
+    { title: t('userInfo.phone'), dataIndex: 'phone', key: 'phone', width: 130, render: muted },
+    { title: t('userInfo.email'), dataIndex: 'email', key: 'email', width: 190, ellipsis: true, render: muted },
+    {
+      title: t('userInfo.status'),
+      dataIndex: 'status',
+      key: 'status',
+      sorter: true,
+      width: 100,
+      render: (s: number, u) =>
+        a.canStatus ? (
+          <Switch
+            size="small"
+            checked={s === 1}
+            aria-label={t('menu.userInfo-status')}
+            checkedChildren={t('userInfo.enabled')}
+            unCheckedChildren={t('userInfo.disabled')}
+            onClick={(_checked, e) => {
+              e.stopPropagation();
+              a.onToggleStatus(u);
+            }}
+          />
+        ) : (
+          <StatusTag status={s} />
+        ),
+    },
+    { title: t('userInfo.lastLoginAt'), dataIndex: 'lastLoginAt', key: 'lastLoginAt', sorter: true, width: 170, render: muted },
+    { title: t('userInfo.createdAt'), dataIndex: 'createdAt', key: 'createdAt', sorter: true, width: 170, defaultSortOrder: undefined },
+    {
+      title: t('common.actions'),
+      key: 'actions',
+      fixed: 'right',
+      width: 250,
+      render: (_, u) => (
+        <Space size={0} wrap={false}>
+          <AuthButton code="edit">
+            <Button type="link" size="small" onClick={() => a.onEdit(u)}>
+              {t('menu.userInfo-edit')}
+            </Button>
+          </AuthButton>
+          <AuthButton code="detail">
+            <Button type="link" size="small" onClick={() => a.onDetail(u)}>
+              {t('menu.userInfo-detail')}
+            </Button>
+          </AuthButton>
+          <AuthButton code="resetPassword">
+            <Tooltip title={t('userInfo.resetHint')}>
+              <Button type="link" size="small" onClick={() => a.onResetPassword(u)}>
+                {t('menu.userInfo-resetPassword')}
+              </Button>
+            </Tooltip>
+          </AuthButton>
+          <AuthButton code="delete">
+            <ConfirmDelete run={() => deleteUsers([u.id])} onDone={a.reload} />
+          </AuthButton>
+        </Space>
+      ),
+    },
+  ];
+}
