@@ -194,3 +194,18 @@ export async function uiLogin(page, account, password) {
 export function toast(page, text) {
   return page.locator('.ant-message-notice-content, .ant-notification-notice').filter({ hasText: text });
 }
+
+/** The header tile of a module (by its menu name, e.g. 'access'). */
+export function tile(page, module) {
+  return page.locator(`.tw-header .tw-tiles button.tw-tile[data-module="${module}"]`);
+}
+
+/** Items of the currently open antd dropdown menu with the given text. */
+export function openMenuItem(page, text) {
+  return page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu-item').filter({ hasText: text });
+}
+
+/** Keys (paths) of the open tabs, in order. */
+export async function tabKeys(page) {
+  return page.locator('.tw-tabs [role="tab"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
+}

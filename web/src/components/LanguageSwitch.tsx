@@ -28,7 +28,7 @@ export function LanguageSwitch({ dark = false }: { dark?: boolean }) {
         onClick: ({ key }) => setLang(key as Lang),
       }}
     >
-      <Button type="text" className={dark ? 'tw-header-btn' : undefined} aria-label={t('lang.switch')} icon={<GlobeIcon />}>
+      <Button type="text" className={dark ? 'tw-header-btn' : undefined} aria-label={t('lang.switch')} data-testid="lang-switch" icon={<GlobeIcon />}>
         {dark ? SHORT[lang] : LANG_LABELS[lang]}
       </Button>
     </Dropdown>

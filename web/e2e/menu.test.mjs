@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { setup, tile, uiLogin } from './lib.mjs';
+
+describe('menu by permission', () => {
+  const env = setup();
+
+  test('dispatcher sees monitoring and alarms, not system settings; the server refuses user admin', async (t) => {
+    await env.page(t, async (page) => {
+      await uiLogin(page, 'dispatcher', 'dispatch123');
+      await tile(page, 'home').waitFor();
+      await tile(page, 'manager').filter({ hasText: '监控管理' }).waitFor();
+      await tile(page, 'police').filter({ hasText: '报警管理' }).waitFor();
+      assert.equal(await tile(page, 'access').count(), 0, '系统设置 tile must be hidden');
+      assert.equal(await page.locator('.tw-header .tw-tiles').getByText('系统设置').count(), 0);
+      assert.equal(await tile(page, 'basedata').count(), 0, '基础信息 tile must be hidden');
+
+      // The alarm module's pages show in the side menu.
+      await tile(page, 'police').click();
+      await page.locator('.tw-sider-title').filter({ hasText: '报警管理' }).waitFor();
+      assert.ok((await page.locator('.tw-sider-menu .ant-menu-item').count()) > 0);
+      assert.equal(await page.locator('.tw-sider-menu').getByText('用户管理').count(), 0);
+
+      // The console hides it; the server refuses it too.
+      const res = await page.evaluate(async () => {
+        const r = await fetch('/authority-app/userInfo/page', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('token')}` },
+          body: JSON.stringify({ pageNum: 1, pageSize: 10 }),
+        });
+        return { status: r.status, body: await r.json().catch(() => null) };
+      });
+      assert.equal(res.status, 403, JSON.stringify(res));
+      assert.equal(res.body?.code, 0);
+      assert.equal(res.body?.message, '没有权限执行此操作');
+    });
+  });
+
+  test('admin sees system settings with the user page', async (t) => {
+    await env.page(t, async (page) => {
+      await uiLogin(page, 'admin', 'admin123');
+      await tile(page, 'access').filter({ hasText: '系统设置' }).click();
+      await page.locator('.tw-sider-menu .ant-menu-item').filter({ hasText: '用户管理' }).waitFor();
+    });
+  });
+});
