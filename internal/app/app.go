@@ -85,6 +85,9 @@ func (a *App) SetNow(now func() time.Time) {
 	a.Tokens.Now, a.Auth.Now, a.Auth.Limiter.Now, a.Org.Now = now, now, now, now
 }
 
+// SetConsole replaces the embedded console (tests; nil = not built).
+func (a *App) SetConsole(f fs.FS) { a.console = f }
+
 // Routes is every endpoint with its access declaration.
 func (a *App) Routes() []httpx.Route {
 	var rs []httpx.Route
