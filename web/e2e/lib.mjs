@@ -1,6 +1,6 @@
 // Shared helpers for the end-to-end tests: the real tankwatch binary + Debian's Chromium via playwright-core.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -208,4 +208,13 @@ export function openMenuItem(page, text) {
 /** Keys (paths) of the open tabs, in order. */
 export async function tabKeys(page) {
   return page.locator('.tw-tabs [role="tab"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
+}
+
+/** The console's own texts (web/src/i18n/<lang>.json), so tests follow wording changes: tr('en-US', 'menu.access'). */
+const bundles = {};
+export function tr(lang, key) {
+  bundles[lang] ??= JSON.parse(readFileSync(path.join(WEB_DIR, 'src', 'i18n', `${lang}.json`), 'utf8'));
+  const v = key.split('.').reduce((o, k) => (o == null ? undefined : o[k]), bundles[lang]);
+  if (typeof v !== 'string') throw new Error(`no i18n text ${lang} ${key}`);
+  return v;
 }

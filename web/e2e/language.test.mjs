@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { CJK, openMenuItem, setup, tile, tr, uiLogin } from './lib.mjs';
+
+/** The language switch's own labels stay in their own language; everything else must be translated. */
+const SWITCH_LABELS = ['简体中文', '繁體中文'];
+
+async function switchLanguage(page, label, lang) {
+  await page.locator('.tw-header [data-testid="lang-switch"]').click();
+  await openMenuItem(page, label).click();
+  await page.waitForFunction((l) => document.documentElement.lang === l && localStorage.getItem('lang') === l, lang);
+}
+
+/** body.innerText minus the switch labels and minus server data (names typed by users), listed in `data`. */
+async function leftoverCJK(page, data) {
+  let text = await page.evaluate(() => document.body.innerText);
+  for (const s of [...SWITCH_LABELS, ...data].filter(Boolean).sort((a, b) => b.length - a.length)) text = text.split(s).join(' ');
+  return text.split('\n').filter((line) => CJK.test(line));
+}
+
+describe('language', () => {
+  const env = setup();
+
+  test('English leaves no Chinese on home and the users page; 繁體中文 shows traditional titles', async (t) => {
+    await env.page(t, async (page) => {
+      await uiLogin(page, 'admin', 'admin123');
+      const session = await page.evaluate(() => {
+        // The session is whatever the store persisted; collect its strings (names are user data).
+        const out = [];
+        for (let i = 0; i < localStorage.length; i++) out.push(localStorage.getItem(localStorage.key(i)));
+        return out.join('\n');
+      });
+      const sessionData = [...session.matchAll(/"(?:userNickName|userName|groupName|name|nickName)":"([^"]*)"/g)].map((m) => m[1]);
+
+      await switchLanguage(page, 'English', 'en-US');
+      await tile(page, 'access').filter({ hasText: tr('en-US', 'menu.access') }).waitFor();
+      await page.locator('.tw-header .tw-brand').filter({ hasText: tr('en-US', 'theme.tankcar.title') }).waitFor();
+      await page.waitForLoadState('networkidle');
+      assert.deepEqual(await leftoverCJK(page, sessionData), [], 'home page has untranslated text');
+
+      const usersResp = page.waitForResponse((r) => r.url().endsWith('/authority-app/userInfo/page') && r.status() === 200);
+      await tile(page, 'access').click();
+      await page.locator('.tw-sider-menu .ant-menu-item').filter({ hasText: tr('en-US', 'menu.userInfo') }).click();
+      await page.waitForURL(/#\/access\/userInfo$/);
+      const users = (await (await usersResp).json()).data?.list ?? [];
+      assert.ok(users.length > 0, 'the demo has users');
+      await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      const userData = users.flatMap((u) => [u.name, u.nickName, u.groupName, u.email, ...(u.roleNames ?? [])]);
+      assert.deepEqual(await leftoverCJK(page, [...sessionData, ...userData]), [], 'users page has untranslated text');
+
+      await switchLanguage(page, '繁體中文', 'zh-TW');
+      await page.locator('.tw-header .tw-brand').filter({ hasText: tr('zh-TW', 'theme.tankcar.title') }).waitFor();
+      await tile(page, 'access').filter({ hasText: tr('zh-TW', 'menu.access') }).waitFor();
+      await page.locator('.tw-tabs [role="tab"]').filter({ hasText: tr('zh-TW', 'menu.userInfo') }).waitFor();
+    });
+  });
+});
