@@ -113,7 +113,7 @@ export function UserForm({ open, user, onClose, onSaved }: { open: boolean; user
       destroyOnHidden
       maskClosable={false}
     >
-      <Form<UserFormValues> form={form} layout="horizontal" labelCol={{ flex: '96px' }} labelAlign="left" wrapperCol={{ flex: 1 }} colon={false} className="tw-modal-form" preserve={false}>
+      <Form<UserFormValues> form={form} name="userForm" layout="horizontal" labelCol={{ flex: '96px' }} labelAlign="left" wrapperCol={{ flex: 1 }} colon={false} className="tw-modal-form" preserve={false}>
         <Row gutter={24}>
           <Col span={12}>
             <Form.Item name="name" label={t('userInfo.name')} rules={nameRules}>
