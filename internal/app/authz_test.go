@@ -19,6 +19,7 @@ import (
 // TestRouteTableDeclarations: every route declares its access, codes exist in menu.json, no pattern
 // is registered twice.
 func TestRouteTableDeclarations(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t, "sqlite", config.Config{})
 	seen := map[string]bool{}
 	for _, rt := range e.App.Routes() {
@@ -152,6 +153,7 @@ var stateTables = []string{"org_groups", "users", "roles", "role_codes", "user_r
 // TestAuthorizationMatrix calls every registered endpoint without a token, with an expired and a revoked
 // token, as a user lacking its code, and (for endpoints taking ids) with another group's records.
 func TestAuthorizationMatrix(t *testing.T) {
+	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		f := setup(t, e)
 		// an expired token and a logged-out token of the all-codes east administrator

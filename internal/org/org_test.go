@@ -37,6 +37,7 @@ func expectFail(t *testing.T, r *apptest.Resp, msg string) {
 }
 
 func TestLogin(t *testing.T) {
+	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		for _, a := range org.DemoAccounts {
 			e.Login("  "+a.Name+" ", a.Password) // account is trimmed
@@ -92,6 +93,7 @@ func TestLogin(t *testing.T) {
 func tok2(e *apptest.Env) string { return e.Login("customer", "customer123") }
 
 func TestUsers(t *testing.T) {
+	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		admin := e.Login("admin", "admin123")
 		g := groupIDs(t, e, admin)
@@ -216,6 +218,7 @@ func TestUsers(t *testing.T) {
 }
 
 func TestRolesAndGrants(t *testing.T) {
+	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		admin := e.Login("admin", "admin123")
 		g := groupIDs(t, e, admin)
@@ -261,6 +264,7 @@ func TestRolesAndGrants(t *testing.T) {
 }
 
 func TestMenusOfDemoAccounts(t *testing.T) {
+	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		modules := func(name, pw string) []string {
 			tok := e.Login(name, pw)
@@ -287,6 +291,7 @@ func TestMenusOfDemoAccounts(t *testing.T) {
 }
 
 func TestGroups(t *testing.T) {
+	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		admin := e.Login("admin", "admin123")
 		g := groupIDs(t, e, admin)
@@ -346,6 +351,7 @@ func TestGroups(t *testing.T) {
 }
 
 func TestThemeTitleLogoInheritance(t *testing.T) {
+	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		admin := e.Login("admin", "admin123")
 		cust := e.Login("customer", "customer123")
@@ -397,6 +403,7 @@ func TestThemeTitleLogoInheritance(t *testing.T) {
 }
 
 func TestPlatformInfoAndErrorLog(t *testing.T) {
+	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		var info org.PlatformInfo
 		e.MustOK("GET", "/authority-app/platformInfo", "", nil).Decode(&info)
@@ -437,6 +444,7 @@ func TestPlatformInfoAndErrorLog(t *testing.T) {
 }
 
 func TestSettingsAndExport(t *testing.T) {
+	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		admin := e.Login("admin", "admin123")
 		var set map[string]string
