@@ -1,7 +1,7 @@
 import { App as AntApp, ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
-import zhTW from 'antd/locale/zh_TW';
-import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/es/locale/zh_CN';
+import zhTW from 'antd/es/locale/zh_TW';
+import enUS from 'antd/es/locale/en_US';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { feedback } from '../api/feedback';
