@@ -478,3 +478,18 @@ func TestSettingsAndExport(t *testing.T) {
 		}
 	})
 }
+
+func TestBatchLimits(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		admin := e.Login("admin", "admin123")
+		ids := make([]int64, org.MaxBatch+1)
+		for i := range ids {
+			ids[i] = int64(i + 1)
+		}
+		expectFail(t, e.Call("POST", "/authority-app/userInfo/deleteByIds", admin, map[string]any{"ids": ids}), "ID 列表应在 1 到 1000 之间")
+		expectFail(t, e.Call("POST", "/authority-app/roleInfo/deleteByIds", admin, map[string]any{"ids": ids}), "ID 列表应在 1 到 1000 之间")
+		expectFail(t, e.Call("POST", "/authority-app/userInfo/insert", admin, map[string]any{"name": "many", "password": "secret1", "groupId": 1, "roleIds": ids}), "角色应在 0 到 1000 之间")
+		expectFail(t, e.Call("POST", "/authority-app/userInfo/deleteByIds", admin, map[string]any{"ids": []int64{}}), "ID 列表不能为空")
+	})
+}

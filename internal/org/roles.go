@@ -193,6 +193,9 @@ func (s *Service) DeleteRoles(r *http.Request, ids []int64) (int, error) {
 	if len(ids) == 0 {
 		return 0, httpx.Required("ids")
 	}
+	if len(ids) > MaxBatch {
+		return 0, httpx.Biz("field.range", httpx.Field("ids"), 1, MaxBatch)
+	}
 	var roles []*roleRow
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		for _, id := range ids {

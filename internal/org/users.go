@@ -37,6 +37,9 @@ var (
 	emailRe = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
 )
 
+// MaxBatch bounds the ids of one batch call (delete, role assignment).
+const MaxBatch = 1000
+
 // MinPasswordLen is the shortest accepted password.
 const MinPasswordLen = 6
 
@@ -68,6 +71,9 @@ func (in *UserInput) clean(create bool) error {
 	}
 	if in.GroupID <= 0 {
 		return httpx.Required("groupId")
+	}
+	if len(in.RoleIDs) > MaxBatch {
+		return httpx.Biz("field.range", httpx.Field("roleIds"), 0, MaxBatch)
 	}
 	if in.Status == nil {
 		one := 1
@@ -269,6 +275,9 @@ func (s *Service) DeleteUsers(r *http.Request, ids []int64) (int, error) {
 	ids = dedupe(ids)
 	if len(ids) == 0 {
 		return 0, httpx.Required("ids")
+	}
+	if len(ids) > MaxBatch {
+		return 0, httpx.Biz("field.range", httpx.Field("ids"), 1, MaxBatch)
 	}
 	var users []*User
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
