@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { api, apiLogin, setup, tile, toast, tr, uiLogin } from './lib.mjs';
+
+describe('user management page', () => {
+  const env = setup();
+
+  test('admin adds a user with the form, finds it with the filter, deletes it after confirming', async (t) => {
+    const name = `e2eu${Date.now() % 100000}`;
+    await env.page(t, async (page) => {
+      await uiLogin(page, 'admin', 'admin123');
+      await tile(page, 'access').click();
+      const firstPage = page.waitForResponse((r) => r.url().endsWith('/authority-app/userInfo/page'));
+      await page.locator('.tw-sider-menu .ant-menu-item').filter({ hasText: '用户管理' }).click();
+      await page.waitForURL(/#\/access\/userInfo$/);
+      await firstPage;
+      await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
+
+      // add
+      await page.locator('.tw-page button').filter({ hasText: tr('zh-CN', 'userInfo.addTitle') }).click();
+      const modal = page.locator('.ant-modal').filter({ hasText: tr('zh-CN', 'userInfo.addTitle') });
+      // form fields by name, with or without the form's id prefix
+      const field = (f) => modal.locator(`[id="${f}"], [id="userForm_${f}"]`);
+      await modal.waitFor();
+      await field('name').fill(name);
+      await field('nickName').fill('端到端用户');
+      await field('password').fill('Secret#123');
+      await field('confirm').fill('Secret#123');
+      await field('roleIds').click();
+      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').first().click();
+      await field('name').click(); // close the role list
+      const inserted = page.waitForResponse((r) => r.url().endsWith('/authority-app/userInfo/insert'));
+      await modal.locator('.ant-modal-footer button.ant-btn-primary').click();
+      const insResp = await inserted;
+      const insBody = JSON.parse(insResp.request().postData());
+      assert.equal(insBody.name, name);
+      assert.equal(insBody.roleIds.length, 1, 'the chosen role is sent');
+      const ins = await insResp.json();
+      assert.equal(ins.code, 1, JSON.stringify(ins));
+      await toast(page, '添加成功').waitFor();
+      await modal.waitFor({ state: 'hidden' });
+
+      // filter
+      const filtered = page.waitForResponse(
+        (r) => r.url().endsWith('/authority-app/userInfo/page') && JSON.parse(r.request().postData() || '{}').name === name,
+      );
+      await page.locator('.tw-filter-form #name').fill(name);
+      await page.locator('.tw-filter-form button[type="submit"]').click();
+      const list = (await (await filtered).json()).data;
+      assert.equal(list.total, 1, JSON.stringify(list));
+      const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+      await page.waitForFunction(
+        (n) => {
+          const r = [...document.querySelectorAll('.ant-table-tbody tr.ant-table-row')];
+          return r.length === 1 && r[0].innerText.includes(n);
+        },
+        name,
+      );
+      const row = rows.filter({ hasText: name });
+      assert.ok(await row.getByText('端到端用户').count());
+
+      // delete with confirmation
+      await row.locator('button').filter({ hasText: /删\s*除/ }).click();
+      const confirm = page.locator('.ant-modal-confirm').filter({ hasText: '确定要删除该数据吗' });
+      await confirm.waitFor();
+      const deleted = page.waitForResponse((r) => r.url().endsWith('/authority-app/userInfo/deleteByIds'));
+      await confirm.getByRole('button', { name: /确\s*定/ }).click();
+      assert.equal((await (await deleted).json()).code, 1);
+      await toast(page, '删除成功').waitFor();
+      await rows.filter({ hasText: name }).waitFor({ state: 'detached' });
+      await page.locator('.ant-table-tbody').filter({ hasText: tr('zh-CN', 'common.empty') }).waitFor();
+    });
+
+    const admin = await apiLogin(env.base, 'admin', 'admin123');
+    const after = await api(env.base, 'POST', '/authority-app/userInfo/page', { token: admin.access_token, body: { pageNum: 1, pageSize: 10, name } });
+    assert.equal(after.body.data.total, 0, 'the user is gone on the server');
+  });
+});
