@@ -76,6 +76,12 @@ export default function Shell() {
   }, [modules.length, t]);
   const scrollTiles = (dir: 1 | -1) => tilesRef.current?.scrollBy({ left: dir * 240, behavior: 'smooth' });
 
+  // The content pane scrolls, not the window: back to the top after each navigation.
+  const contentRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    contentRef.current?.scrollTo?.(0, 0);
+  }, [path]);
+
   const current: ModuleDef | undefined = modules.find((m) => m.name === activeModule) ?? modules[0];
 
   const openModule = (m: ModuleDef) => {
@@ -169,7 +175,7 @@ export default function Shell() {
             <Breadcrumb items={crumbs} />
           </div>
           <TabsBar />
-          <Layout.Content className="tw-content">
+          <Layout.Content className="tw-content" ref={contentRef}>
             {error ? (
               <Result status="403" title={t('auth.noPermission')} />
             ) : (
