@@ -42,7 +42,7 @@ async function openAdd() {
   return await screen.findByRole('dialog');
 }
 
-describe('userInfo page', { timeout: 30_000 }, () => {
+describe('userInfo page', { timeout: 60_000 }, () => {
   it('lists users with group, roles and status; hides buttons that are not authorised', async () => {
     renderPage(<UserInfoPage />, 'userInfo', ['detail']);
     expect(await screen.findByText('zhang')).toBeTruthy();
