@@ -124,7 +124,7 @@ export function setup() {
   /** Runs fn(page, ctx) in a fresh context; on failure saves a screenshot + console log to web/test-results/. */
   env.page = async (t, fn, { locale = 'zh-CN' } = {}) => {
     const context = await env.browser.newContext({ locale, baseURL: env.base, viewport: { width: 1440, height: 900 } });
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(15_000); // generous: the machine may be busy building
     const page = await context.newPage();
     const log = [];
     page.on('console', (m) => log.push(`[${m.type()}] ${m.text()}`));
