@@ -11,7 +11,7 @@ export interface GroupInput {
   remark?: string;
 }
 
-export const groupTrees = (name?: string) => post<Group[]>('/authority-app/groupInfo/findTrees', name ? { name } : {});
+export const groupTrees = (name?: string, show = true) => post<Group[]>('/authority-app/groupInfo/findTrees', name ? { name } : {}, show);
 /** `id` is removed before sending (spec §7: add with id removed). */
 export const addGroup = ({ ...body }: GroupInput & { id?: number }) => {
   delete body.id;

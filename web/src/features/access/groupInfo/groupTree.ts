@@ -49,3 +49,15 @@ export function allIds(groups: readonly Group[] | undefined): number[] {
 export function useGroupTree() {
   return useQuery({ queryKey: ['groupTrees'], queryFn: () => groupTrees(), staleTime: 30_000 });
 }
+
+/** Nodes whose name contains `text` (case-insensitive), with their ancestors; all nodes when empty. */
+export function filterTree(groups: readonly Group[] | undefined, text: string): Group[] {
+  const q = text.trim().toLowerCase();
+  if (!q) return [...(groups ?? [])];
+  const out: Group[] = [];
+  for (const g of groups ?? []) {
+    const kids = filterTree(g.children ?? [], q);
+    if (g.name.toLowerCase().includes(q) || kids.length) out.push({ ...g, children: kids });
+  }
+  return out;
+}
