@@ -55,7 +55,9 @@ export default function GroupInfoPage() {
       run: () => deleteGroup(g.id),
       onDone: () => {
         setPicked(g.parentId);
-        refresh();
+        qc.removeQueries({ queryKey: ['groupChildren', g.id] });
+        void qc.invalidateQueries({ queryKey: ['groupTrees'] });
+        void qc.invalidateQueries({ queryKey: ['groupChildren'], predicate: (q) => q.queryKey[1] !== g.id });
       },
     });
 
@@ -80,7 +82,7 @@ export default function GroupInfoPage() {
               callerAtTop && (
                 <AuthButton code="add">
                   <Button size="small" type="primary" icon={<PlusOutlined />} onClick={() => setForm({ kind: 'add' })}>
-                    {t('groupInfo.addTop')}
+                    {t('menu.groupInfo-add')}
                   </Button>
                 </AuthButton>
               )

@@ -25,14 +25,14 @@ const muted = (v: string | null | undefined) => v || <span className="tw-muted">
 
 export function userColumns(t: TFunction, a: UserActions): ColumnsType<User> {
   return [
-    { title: t('userInfo.name'), dataIndex: 'name', key: 'name', sorter: true, width: 140, ellipsis: true, fixed: 'left' },
-    { title: t('userInfo.nickName'), dataIndex: 'nickName', key: 'nickName', sorter: true, width: 130, ellipsis: true, render: muted },
-    { title: t('userInfo.group'), dataIndex: 'groupName', key: 'groupName', sorter: true, width: 150, ellipsis: true, render: muted },
+    { title: t('userInfo.name'), dataIndex: 'name', key: 'name', sorter: true, width: 130, ellipsis: true, fixed: 'left' },
+    { title: t('userInfo.nickName'), dataIndex: 'nickName', key: 'nickName', sorter: true, width: 120, ellipsis: true, render: muted },
+    { title: t('userInfo.group'), dataIndex: 'groupName', key: 'groupName', sorter: true, width: 140, ellipsis: true, render: muted },
     {
       title: t('userInfo.roles'),
       dataIndex: 'roleNames',
       key: 'roleNames',
-      width: 180,
+      width: 160,
       render: (names: string[] | null) =>
         names?.length ? (
           <Space size={[4, 4]} wrap>
@@ -46,8 +46,6 @@ export function userColumns(t: TFunction, a: UserActions): ColumnsType<User> {
           muted('')
         ),
     },
-    { title: t('userInfo.phone'), dataIndex: 'phone', key: 'phone', width: 130, render: muted },
-    { title: t('userInfo.email'), dataIndex: 'email', key: 'email', width: 190, ellipsis: true, render: muted },
     {
       title: t('userInfo.status'),
       dataIndex: 'status',
@@ -71,13 +69,15 @@ export function userColumns(t: TFunction, a: UserActions): ColumnsType<User> {
           <StatusTag status={s} />
         ),
     },
-    { title: t('userInfo.lastLoginAt'), dataIndex: 'lastLoginAt', key: 'lastLoginAt', sorter: true, width: 170, render: muted },
-    { title: t('userInfo.createdAt'), dataIndex: 'createdAt', key: 'createdAt', sorter: true, width: 170, defaultSortOrder: undefined },
+    { title: t('userInfo.phone'), dataIndex: 'phone', key: 'phone', width: 125, render: muted },
+    { title: t('userInfo.email'), dataIndex: 'email', key: 'email', width: 180, ellipsis: true, render: muted },
+    { title: t('userInfo.lastLoginAt'), dataIndex: 'lastLoginAt', key: 'lastLoginAt', sorter: true, width: 175, render: muted },
+    { title: t('userInfo.createdAt'), dataIndex: 'createdAt', key: 'createdAt', sorter: true, width: 175 },
     {
       title: t('common.actions'),
       key: 'actions',
       fixed: 'right',
-      width: 250,
+      width: 240,
       render: (_, u) => (
         <Space size={0} wrap={false}>
           <AuthButton code="edit">

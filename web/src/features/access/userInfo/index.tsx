@@ -85,17 +85,17 @@ export default function UserInfoPage() {
         rowKey="id"
         fetch={pageUsers}
         selectable
-        tableProps={{ scroll: { x: 1500 }, locale: { emptyText: t('common.empty') } }}
+        tableProps={{ scroll: { x: 1480 }, locale: { emptyText: t('common.empty') } }}
         filters={
           <>
             <Form.Item name="name" label={t('userInfo.name')}>
-              <Input allowClear style={{ width: 160 }} />
+              <Input allowClear style={{ width: 140 }} />
             </Form.Item>
             <Form.Item name="nickName" label={t('userInfo.nickName')}>
-              <Input allowClear style={{ width: 160 }} />
+              <Input allowClear style={{ width: 140 }} />
             </Form.Item>
             <Form.Item name="phone" label={t('userInfo.phone')}>
-              <Input allowClear style={{ width: 160 }} />
+              <Input allowClear style={{ width: 140 }} />
             </Form.Item>
             <Form.Item name="groupId" label={t('userInfo.group')}>
               <TreeSelect
@@ -103,7 +103,7 @@ export default function UserInfoPage() {
                 showSearch
                 treeNodeFilterProp="title"
                 treeDefaultExpandAll
-                style={{ width: 200 }}
+                style={{ width: 180 }}
                 popupMatchSelectWidth={false}
                 treeData={toGroupOptions(groups.data)}
                 loading={groups.isLoading}
