@@ -1,0 +1,129 @@
+package jt808
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// DefaultMaxFrame caps one escaped frame (delimiters excluded): a 1023-byte body
+// with a 21-byte header, all escaped, fits in 2 KiB; 4 KiB leaves room for
+// sloppy devices.
+const DefaultMaxFrame = 4096
+
+// Splitter cuts a byte stream into escaped frames between 0x7e delimiters.
+//
+// Every 0x7e is a boundary, so both "7e A 7e 7e B 7e" and the shared-delimiter
+// form "7e A 7e B 7e" work. Bytes before the first 0x7e are dropped; garbage
+// between frames comes out as a candidate frame that fails DecodeFrame, after
+// which the stream is in step again. A run longer than the maximum without a
+// 0x7e yields an error wrapping ErrTooLong and is skipped up to the next 0x7e;
+// Next can be called again after it.
+type Splitter struct {
+	r       io.Reader
+	buf     []byte
+	start   int // first byte of the current frame (or of unscanned data)
+	scan    int // bytes before scan are known not to be 0x7e
+	end     int // end of valid data
+	max     int
+	open    bool // a 0x7e was seen and start is just after it
+	skip    bool // dropping an over-long run until the next 0x7e
+	err     error
+	Dropped int64 // bytes discarded outside frames or in over-long runs
+}
+
+// NewSplitter returns a Splitter reading from r with the given maximum
+// escaped frame size (≤ 0 means DefaultMaxFrame).
+func NewSplitter(r io.Reader, maxFrame int) *Splitter {
+	if maxFrame <= 0 {
+		maxFrame = DefaultMaxFrame
+	}
+	return &Splitter{r: r, max: maxFrame, buf: make([]byte, maxFrame+4096)}
+}
+
+// Next returns the next escaped frame without its delimiters. The slice is
+// valid until the next call. At the end of the stream it returns io.EOF, or
+// io.ErrUnexpectedEOF if a frame was cut short; read errors are returned as is.
+func (s *Splitter) Next() ([]byte, error) {
+	for {
+		if s.skip {
+			if i := bytes.IndexByte(s.buf[s.start:s.end], 0x7e); i >= 0 {
+				s.Dropped += int64(i)
+				s.start += i + 1
+				s.scan = s.start
+				s.skip = false
+				s.open = true
+				continue
+			}
+			s.Dropped += int64(s.end - s.start)
+			s.start, s.scan, s.end = 0, 0, 0
+		} else if !s.open {
+			if i := bytes.IndexByte(s.buf[s.start:s.end], 0x7e); i >= 0 {
+				s.Dropped += int64(i)
+				s.start += i + 1
+				s.scan = s.start
+				s.open = true
+				continue
+			}
+			s.Dropped += int64(s.end - s.start)
+			s.start, s.scan, s.end = 0, 0, 0
+		} else {
+			if i := bytes.IndexByte(s.buf[s.scan:s.end], 0x7e); i >= 0 {
+				frame := s.buf[s.start : s.scan+i]
+				s.start = s.scan + i + 1
+				s.scan = s.start
+				if len(frame) == 0 {
+					continue // "7e 7e": end of one frame, start of the next
+				}
+				if len(frame) > s.max {
+					s.Dropped += int64(len(frame))
+					return nil, fmt.Errorf("%w: frame of %d bytes (max %d)", ErrTooLong, len(frame), s.max)
+				}
+				return frame, nil
+			}
+			s.scan = s.end
+			if s.end-s.start > s.max {
+				s.Dropped += int64(s.end - s.start)
+				s.start, s.scan, s.end = 0, 0, 0
+				s.open, s.skip = false, true
+				return nil, fmt.Errorf("%w: no delimiter within %d bytes", ErrTooLong, s.max)
+			}
+		}
+		if s.err != nil {
+			err := s.err
+			if err == io.EOF && s.open && s.end > s.start {
+				err = io.ErrUnexpectedEOF
+			}
+			s.start, s.scan, s.end = 0, 0, 0
+			s.open = false
+			return nil, err
+		}
+		s.fill()
+	}
+}
+
+// fill compacts the buffer and reads more data.
+func (s *Splitter) fill() {
+	if s.start > 0 {
+		n := copy(s.buf, s.buf[s.start:s.end])
+		s.scan -= s.start
+		s.end = n
+		s.start = 0
+	}
+	for range 100 {
+		n, err := s.r.Read(s.buf[s.end:])
+		if n < 0 || n > len(s.buf)-s.end {
+			s.err = fmt.Errorf("jt808: reader returned invalid count %d", n)
+			return
+		}
+		s.end += n
+		if err != nil {
+			s.err = err
+			return
+		}
+		if n > 0 {
+			return
+		}
+	}
+	s.err = io.ErrNoProgress
+}

@@ -1,0 +1,91 @@
+package jt808
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+	"testing/iotest"
+)
+
+func collect(t *testing.T, r io.Reader, max int) (frames []string, errs []error) {
+	t.Helper()
+	s := NewSplitter(r, max)
+	for range 1000 {
+		f, err := s.Next()
+		if err == io.EOF {
+			return frames, errs
+		}
+		if err != nil {
+			errs = append(errs, err)
+			if !errors.Is(err, ErrTooLong) {
+				return frames, errs
+			}
+			continue
+		}
+		frames = append(frames, string(f))
+	}
+	t.Fatal("splitter did not end")
+	return
+}
+
+func TestSplitter(t *testing.T) {
+	hb := hx(t, "7e 0002 0000 013800138000 0001 a9 7e")
+	inner := string(hb[1 : len(hb)-1])
+	var stream []byte
+	stream = append(stream, "garbage"...)     // dropped before the first 0x7e
+	stream = append(stream, hb...)            // 7e A 7e
+	stream = append(stream, hb...)            // 7e A 7e (back to back)
+	stream = append(stream, hb[1:]...)        // shared delimiter: A 7e
+	stream = append(stream, 0x7e, 0x7e, 0x7e) // empty frames skipped
+	stream = append(stream, "junk"...)        // junk frame between delimiters
+	stream = append(stream, hb...)            // 7e A 7e
+	for _, r := range []io.Reader{
+		bytes.NewReader(stream),
+		iotest.OneByteReader(bytes.NewReader(stream)),
+		iotest.DataErrReader(bytes.NewReader(stream)),
+	} {
+		frames, errs := collect(t, r, 0)
+		want := []string{inner, inner, inner, "junk", inner}
+		if len(errs) != 0 || len(frames) != len(want) {
+			t.Fatalf("frames %q errs %v", frames, errs)
+		}
+		for i := range want {
+			if frames[i] != want[i] {
+				t.Errorf("frame %d = %q, want %q", i, frames[i], want[i])
+			}
+		}
+	}
+}
+
+func TestSplitterTooLong(t *testing.T) {
+	hb := hx(t, "7e 0002 0000 013800138000 0001 a9 7e")
+	var stream []byte
+	stream = append(stream, 0x7e)
+	stream = append(stream, bytes.Repeat([]byte{1}, 100)...) // no delimiter for 100 bytes
+	stream = append(stream, hb...)
+	stream = append(stream, 0x7e)
+	stream = append(stream, bytes.Repeat([]byte{2}, 40)...) // 40-byte frame, over the cap of 32
+	stream = append(stream, 0x7e)
+	stream = append(stream, hb...)
+	frames, errs := collect(t, iotest.HalfReader(bytes.NewReader(stream)), 32)
+	if len(frames) != 2 || len(errs) < 2 {
+		t.Fatalf("frames %d errs %v", len(frames), errs)
+	}
+	for _, f := range frames {
+		if _, _, err := DecodeFrame(nil, []byte(f)); err != nil {
+			t.Errorf("frame after resync: %v", err)
+		}
+	}
+}
+
+func TestSplitterTruncated(t *testing.T) {
+	s := NewSplitter(bytes.NewReader(hx(t, "7e 0002 0000 0138")), 0)
+	if _, err := s.Next(); err != io.ErrUnexpectedEOF {
+		t.Fatalf("got %v, want unexpected EOF", err)
+	}
+	s = NewSplitter(iotest.ErrReader(io.ErrClosedPipe), 0)
+	if _, err := s.Next(); err != io.ErrClosedPipe {
+		t.Fatalf("got %v", err)
+	}
+}
