@@ -155,9 +155,9 @@ func TestResolveLook(t *testing.T) {
 		{"server title", []Group{top}, Config{Theme: "escort", Title: "平台"}, Look{"escort", "平台", "/themes/escort/logo.svg"}},
 		{"top group overrides server", []Group{{ID: 1, Theme: "groundtank", Title: "集团"}, mid, leaf}, cfg,
 			Look{"groundtank", "集团", "/themes/groundtank/logo.svg"}},
-		{"nearest wins", []Group{{ID: 1, Theme: "groundtank", Title: "集团", Logo: "x", LogoVersion: 2}, {ID: 3, Theme: "escort", Title: "华东"}, leaf}, cfg,
+		{"nearest wins", []Group{{ID: 1, Theme: "groundtank", Title: "集团", LogoType: "image/png", LogoVersion: 2}, {ID: 3, Theme: "escort", Title: "华东"}, leaf}, cfg,
 			Look{"escort", "华东", "/authority-app/groupInfo/logo/1?v=2"}},
-		{"each field inherits separately", []Group{{ID: 1, Title: "集团"}, {ID: 3, Logo: "x", LogoVersion: 1}, {ID: 7, Theme: "telecom"}}, cfg,
+		{"each field inherits separately", []Group{{ID: 1, Title: "集团"}, {ID: 3, LogoType: "image/png", LogoVersion: 1}, {ID: 7, Theme: "telecom"}}, cfg,
 			Look{"telecom", "集团", "/authority-app/groupInfo/logo/3?v=1"}},
 		{"empty server theme falls back to default", nil, Config{}, Look{DefaultTheme, "", "/themes/tankcar/logo.svg"}},
 	}

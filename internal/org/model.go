@@ -43,9 +43,10 @@ func PathIDs(path string) []int64 {
 	return ids
 }
 
-// LogoURL is the URL of the group's custom logo, or "".
+// LogoURL is the URL of the group's custom logo, or "". It looks at logo_type, not the logo bytes,
+// because list queries leave the (large) logo column out.
 func (g *Group) LogoURL() string {
-	if g.Logo == "" {
+	if g.LogoType == "" {
 		return ""
 	}
 	return "/authority-app/groupInfo/logo/" + strconv.FormatInt(g.ID, 10) + "?v=" + strconv.FormatInt(g.LogoVersion, 10)

@@ -377,6 +377,25 @@ func TestThemeTitleLogoInheritance(t *testing.T) {
 		if a := current(admin); a.IndexTitle != "中油监控平台" || a.Theme != "groundtank" {
 			t.Fatalf("admin's look changed by a subsidiary: %+v", a)
 		}
+		// the group lists (which leave the logo bytes out) still report the custom logo
+		var tree []struct {
+			ID       int64  `json:"id"`
+			Logo     string `json:"logo"`
+			Children []struct {
+				ID   int64  `json:"id"`
+				Logo string `json:"logo"`
+			} `json:"children"`
+		}
+		e.MustOK("POST", "/authority-app/groupInfo/findTrees", admin, map[string]any{}).Decode(&tree)
+		listed := ""
+		for _, c := range tree[0].Children {
+			if c.ID == g["华东分公司"] {
+				listed = c.Logo
+			}
+		}
+		if listed != s.IndexLogo {
+			t.Fatalf("findTrees logo %q, session logo %q", listed, s.IndexLogo)
+		}
 		r := e.Call("GET", s.IndexLogo, "", nil)
 		if r.Status != 200 || r.Header.Get("Content-Type") != "image/png" || !strings.HasPrefix(string(r.Body), "\x89PNG") {
 			t.Fatalf("logo: %d %v", r.Status, r.Header)

@@ -168,7 +168,7 @@ func ResolveLook(path []Group, cfg Config) Look {
 		if l.Title == "" && g.Title != "" {
 			l.Title = g.Title
 		}
-		if l.Logo == "" && g.Logo != "" {
+		if l.Logo == "" {
 			l.Logo = g.LogoURL()
 		}
 	}
