@@ -30,9 +30,10 @@ beforeEach(() => {
 describe('group tree helpers', () => {
   it('filters by name keeping ancestors', () => {
     const out = filterTree(tree, '上海');
-    expect(out.map((x) => x.name)).toEqual(['总部']);
-    expect(out[0].children!.map((x) => x.name)).toEqual(['华东分公司']);
-    expect(out[0].children![0].children!.map((x) => x.name)).toEqual(['上海车队']);
+    const names = (nodes: typeof out) => nodes.map((x) => x.name);
+    expect(names(out)).toEqual(['总部']);
+    expect(names(out[0].children!)).toEqual(['华东分公司']);
+    expect(names(out[0].children![0].children!)).toEqual(['上海车队']);
     expect(filterTree(tree, 'nothing')).toEqual([]);
   });
   it('finds the path to a group', () => {

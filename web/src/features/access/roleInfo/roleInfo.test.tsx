@@ -64,7 +64,10 @@ describe('roleInfo page', { timeout: 60_000 }, () => {
     const row = (await screen.findByText('调度员')).closest('tr')!;
     fireEvent.click(within(row).getByRole('button', { name: '编辑' }));
     const dialog = await screen.findByRole('dialog');
-    await waitFor(() => expect((within(dialog).getByLabelText('角色名称') as HTMLInputElement).value).toBe('调度员'));
+    const nameLabel = '角色名称';
+    const dispatcher = '调度员';
+    const nameInput = () => within(dialog).getByLabelText(nameLabel) as HTMLInputElement;
+    await waitFor(() => expect(nameInput().value).toBe(dispatcher));
     checkNode(dialog, '用户管理'); // unchecks the page and its button, keeps the module
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(api.updateRole).toHaveBeenCalledWith({ id: 3, name: '调度员', remark: '日常调度', groupId: 1, resourceCodes: ['06'] }));
