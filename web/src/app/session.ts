@@ -28,7 +28,7 @@ export async function signIn(account: string, password: string): Promise<SignInR
     localStorage.removeItem(STORAGE.token);
     return { ok: false, message: i18n.t('auth.loginFailed') };
   }
-  if (menu == null) {
+  if (menu == null || menu.length === 0) {
     localStorage.removeItem(STORAGE.token);
     warn(i18n.language.startsWith('zh-CN') ? NO_PERMISSION : i18n.t('auth.noPermission'));
     return { ok: false, message: NO_PERMISSION };
