@@ -21,6 +21,7 @@ import (
 
 	"tankwatch/internal/audit"
 	"tankwatch/internal/auth"
+	"tankwatch/internal/fleet"
 	"tankwatch/internal/org"
 	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/db"
@@ -40,6 +41,7 @@ type App struct {
 	Audit  *audit.Log
 	Auth   *auth.Service
 	Org    *org.Service
+	Fleet  *fleet.Service
 
 	registry *prometheus.Registry
 	console  fs.FS
@@ -76,13 +78,14 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.Audit = audit.New(d)
 	a.Org = org.New(d, org.Config{Theme: cfg.Theme, Title: cfg.Title, SupplyChainURL: cfg.SupplyChainURL}, a.Tokens, a.Audit)
 	a.Auth = auth.NewService(a.Tokens, a.Org, a.Audit)
+	a.Fleet = fleet.New(d, a.Audit)
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
 }
 
 // SetNow replaces the clock of every time-dependent service (tests).
 func (a *App) SetNow(now func() time.Time) {
-	a.Tokens.Now, a.Auth.Now, a.Auth.Limiter.Now, a.Org.Now = now, now, now, now
+	a.Tokens.Now, a.Auth.Now, a.Auth.Limiter.Now, a.Org.Now, a.Fleet.Now = now, now, now, now, now
 }
 
 // SetConsole replaces the embedded console (tests; nil = not built).
@@ -94,6 +97,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.systemRoutes()...)
 	rs = append(rs, a.Auth.Routes()...)
 	rs = append(rs, a.Org.Routes()...)
+	rs = append(rs, a.Fleet.Routes()...)
 	rs = append(rs, a.Audit.Routes()...)
 	return rs
 }
@@ -173,6 +177,9 @@ func (a *App) Bootstrap(ctx context.Context, out io.Writer) error {
 	if a.Cfg.Demo {
 		if err := a.Org.SeedDemo(ctx); err != nil {
 			return fmt.Errorf("demo seed: %w", err)
+		}
+		if err := a.Fleet.SeedDemo(ctx); err != nil {
+			return fmt.Errorf("demo fleet seed: %w", err)
 		}
 		line := org.DemoLoginLine()
 		a.Log.Info(line)

@@ -10,6 +10,7 @@ import (
 	"tankwatch/internal/app"
 	"tankwatch/internal/app/apptest"
 	"tankwatch/internal/auth"
+	"tankwatch/internal/fleet"
 	"tankwatch/internal/org"
 	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/db/dbtest"
@@ -57,6 +58,11 @@ type fixture struct {
 	north, shanghai, east  int64  // groups
 	eastRole, customer     int64  // records inside 华东's scope
 	eastAdmin              int64
+	// fleet records: a car, SIM and terminal (bound together) in 华北 and in 华东
+	northCar, northSIM, northTerm int64
+	eastCar, eastSIM, eastTerm    int64
+	eastPlate, eastPhone          string
+	eastICCID, eastMSISDN         string
 }
 
 func newID(e *apptest.Env, token, path string, body any) int64 {
@@ -90,6 +96,20 @@ func setup(t *testing.T, e *apptest.Env) fixture {
 	var users httpx.Page[org.UserView]
 	e.MustOK("POST", "/authority-app/userInfo/page", admin, map[string]any{"name": "customer"}).Decode(&users)
 	f.customer = users.List[0].ID
+	fleetIDs := func(groupID int64) fleet.TerminalView {
+		var ts httpx.Page[fleet.TerminalView]
+		e.MustOK("POST", "/base-info-app/terminal/page", admin, map[string]any{"groupId": groupID, "bound": true}).Decode(&ts)
+		if len(ts.List) == 0 || ts.List[0].CarID == nil || ts.List[0].SIMID == nil {
+			t.Fatalf("no bound demo terminal in group %d", groupID)
+		}
+		return ts.List[0]
+	}
+	nt, et := fleetIDs(f.north), fleetIDs(f.east)
+	f.northCar, f.northSIM, f.northTerm = *nt.CarID, *nt.SIMID, nt.ID
+	f.eastCar, f.eastSIM, f.eastTerm, f.eastPlate, f.eastPhone = *et.CarID, *et.SIMID, et.ID, et.Plate, et.Phone
+	var sims httpx.Page[fleet.SIMView]
+	e.MustOK("POST", "/base-info-app/simInfo/page", admin, map[string]any{"msisdn": et.MSISDN}).Decode(&sims)
+	f.eastICCID, f.eastMSISDN = sims.List[0].ICCID, sims.List[0].MSISDN
 	f.eastTok = e.Login("eastadmin", "secret1")
 	f.nobodyTok = e.Login("nobody", "secret1")
 	return f
@@ -145,10 +165,52 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /authority-app/groupInfo/findAllChildren":     {{body: map[string]any{"id": f.north}}},
 		"POST /authority-app/groupInfo/findAllChildrenPage": {{body: map[string]any{"id": f.north}}},
 		"POST /authority-app/groupInfo/editImgAndTittle":    {{body: map[string]any{"id": f.north, "title": "x"}}},
+
+		// fleet registry
+		"POST /base-info-app/carInfo/page":   {{body: map[string]any{"groupId": f.north}}},
+		"GET /base-info-app/carInfo/detail":  {{query: q("id", f.northCar)}},
+		"POST /base-info-app/carInfo/insert": {{body: map[string]any{"plate": "冀A·99999", "compartments": 3, "groupId": f.north}}},
+		"POST /base-info-app/carInfo/update": {
+			{body: map[string]any{"id": f.northCar, "plate": "冀A·99999", "compartments": 3, "groupId": f.north}},
+			{body: map[string]any{"id": f.northCar, "plate": "冀A·99999", "compartments": 3, "groupId": f.east}},
+			{body: map[string]any{"id": f.eastCar, "plate": f.eastPlate, "compartments": 3, "groupId": f.north}},
+		},
+		"POST /base-info-app/carInfo/deleteByIds": {{body: map[string]any{"ids": []int64{f.northCar}}}, {body: map[string]any{"ids": []int64{f.eastCar, f.northCar}}}},
+		"POST /base-info-app/carInfo/move": {
+			{body: map[string]any{"ids": []int64{f.northCar}, "groupId": f.east}},
+			{body: map[string]any{"ids": []int64{f.eastCar}, "groupId": f.north}},
+		},
+		"POST /base-info-app/carInfo/export":            {{body: map[string]any{"groupId": f.north}}},
+		"GET /base-info-app/carVideoChannel/selectsome": {{query: q("carId", f.northCar)}},
+		"POST /base-info-app/carVideoChannel/save":      {{body: map[string]any{"carId": f.northCar, "channels": []any{}}}},
+		"POST /base-info-app/simInfo/page":              {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/simInfo/insert":            {{body: map[string]any{"iccid": "89860400000000000001", "msisdn": "1440000000001", "groupId": f.north}}},
+		"POST /base-info-app/simInfo/update": {
+			{body: map[string]any{"id": f.northSIM, "iccid": "89860400000000000001", "msisdn": "1440000000001", "groupId": f.north}},
+			{body: map[string]any{"id": f.eastSIM, "iccid": f.eastICCID, "msisdn": f.eastMSISDN, "groupId": f.north}},
+		},
+		"POST /base-info-app/simInfo/deleteByIds": {{body: map[string]any{"ids": []int64{f.northSIM}}}},
+		"POST /base-info-app/simInfo/export":      {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/terminal/page":       {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/terminal/insert":     {{body: map[string]any{"phone": "013999999999", "groupId": f.north}}},
+		"POST /base-info-app/terminal/update": {
+			{body: map[string]any{"id": f.northTerm, "phone": "013999999999", "groupId": f.north}},
+			{body: map[string]any{"id": f.eastTerm, "phone": f.eastPhone, "groupId": f.north}},
+		},
+		"POST /base-info-app/terminal/deleteByIds": {{body: map[string]any{"ids": []int64{f.northTerm}}}},
+		"POST /base-info-app/terminal/bind": {
+			{body: map[string]any{"id": f.northTerm, "carId": nil, "simId": nil}},
+			{body: map[string]any{"id": f.eastTerm, "carId": f.northCar, "simId": f.eastSIM}},
+			{body: map[string]any{"id": f.eastTerm, "carId": f.eastCar, "simId": f.northSIM}},
+		},
+		"GET /base-info-app/terminal/bindings":              {{query: q("id", f.northTerm)}},
+		"POST /base-info-app/terminal/export":               {{body: map[string]any{"groupId": f.north}}},
+		"POST /authority-app/groupInfo/selectCarsByGroupId": {{body: map[string]any{"groupId": f.north}}},
 	}
 }
 
-var stateTables = []string{"org_groups", "users", "roles", "role_codes", "user_roles", "tokens", "operation_logs"}
+var stateTables = []string{"org_groups", "users", "roles", "role_codes", "user_roles", "tokens", "operation_logs",
+	"cars", "sims", "terminals", "terminal_bindings", "car_video_channels"}
 
 // TestAuthorizationMatrix calls every registered endpoint without a token, with an expired and a revoked
 // token, as a user lacking its code, and (for endpoints taking ids) with another group's records.
@@ -221,6 +283,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 		e.MustOK("GET", fmt.Sprintf("/authority-app/groupInfo/findParents?id=%d", f.shanghai), f.eastTok, nil)
 		e.MustOK("POST", "/authority-app/groupInfo/addChildren", f.eastTok, map[string]any{"parentId": f.shanghai, "name": "浦东班组"})
 		e.MustOK("GET", "/authority-app/resourceInfo/findTreesForLogin?userId="+url.QueryEscape(fmt.Sprint(f.eastAdmin)), f.eastTok, nil)
+		e.MustOK("GET", fmt.Sprintf("/base-info-app/carInfo/detail?id=%d", f.eastCar), f.eastTok, nil)
+		e.MustOK("GET", fmt.Sprintf("/base-info-app/terminal/bindings?id=%d", f.eastTerm), f.eastTok, nil)
 	})
 }
 

@@ -2,17 +2,14 @@ package audit
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
-	"time"
 
 	"github.com/uptrace/bun"
-	"github.com/xuri/excelize/v2"
 
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
+	"tankwatch/internal/platform/xlsx"
 )
 
 // OpLogQuery filters the operation log.
@@ -79,30 +76,13 @@ func (l *Log) Export(ctx context.Context, w http.ResponseWriter, r *http.Request
 		return err
 	}
 	lang := httpx.Lang(r)
-	x := excelize.NewFile()
-	defer x.Close()
-	sheet := x.GetSheetName(0)
-	head := []string{"col.id", "col.userName", "col.module", "col.action", "col.target", "col.targetId", "col.detail", "col.ip", "col.createdAt"}
-	for i, k := range head {
-		cell, _ := excelize.CoordinatesToCellName(i+1, 1)
-		_ = x.SetCellValue(sheet, cell, i18n.T(lang, k))
+	sh := &xlsx.Sheet{Name: "export.opLog", ASCII: "operation-log",
+		Head: []string{"col.id", "col.userName", "col.module", "col.action", "col.target", "col.targetId", "col.detail", "col.ip", "col.createdAt"}}
+	for _, row := range rows {
+		sh.Rows = append(sh.Rows, []any{row.ID, row.UserName, tr(lang, "module."+row.Module), tr(lang, "action."+row.Action), row.Target,
+			row.TargetID, row.Detail, row.IP, row.CreatedAt.String()})
 	}
-	for i, row := range rows {
-		vals := []any{row.ID, row.UserName, tr(lang, "module."+row.Module), tr(lang, "action."+row.Action), row.Target,
-			row.TargetID, row.Detail, row.IP, row.CreatedAt.String()}
-		for j, v := range vals {
-			cell, _ := excelize.CoordinatesToCellName(j+1, i+2)
-			_ = x.SetCellValue(sheet, cell, v)
-		}
-	}
-	_ = x.SetColWidth(sheet, "A", "I", 18)
-	name := fmt.Sprintf("%s-%s.xlsx", i18n.T(lang, "export.opLog"), time.Now().In(httpx.Shanghai).Format("20060102"))
-	ascii := fmt.Sprintf("operation-log-%s.xlsx", time.Now().In(httpx.Shanghai).Format("20060102"))
-	w.Header().Set("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"; filename*=UTF-8''%s`, ascii, url.PathEscape(name)))
-	w.Header().Set("Access-Control-Expose-Headers", "Content-Disposition")
-	w.Header().Set("Cache-Control", "no-store")
-	return x.Write(w)
+	return xlsx.Write(w, r, sh)
 }
 
 func tr(l i18n.Lang, key string) string {

@@ -211,6 +211,12 @@ func (s *Service) DeleteGroup(r *http.Request, id int64) error {
 		if n, err := tx.NewSelect().Model((*User)(nil)).Where("group_id = ?", id).Count(ctx); err != nil || n > 0 {
 			return firstErr(err, httpx.Biz("group.hasUsers"))
 		}
+		// the fleet registry's records (internal/fleet) hold their group by foreign key
+		for _, table := range []string{"cars", "sims", "terminals"} {
+			if n, err := tx.NewSelect().TableExpr(table).Where("group_id = ?", id).Count(ctx); err != nil || n > 0 {
+				return firstErr(err, httpx.Biz("group.hasFleet"))
+			}
+		}
 		n, err := tx.NewSelect().Model((*userRole)(nil)).
 			Where("role_id IN (?)", tx.NewSelect().Model((*Role)(nil)).Column("id").Where("group_id = ?", id)).Count(ctx)
 		if err != nil || n > 0 {

@@ -1,0 +1,108 @@
+package fleet
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/uptrace/bun"
+
+	"tankwatch/internal/org"
+)
+
+// DemoCar is one demo vehicle with its SIM card and terminal.
+type DemoCar struct {
+	Group, Plate, Driver, DriverPhone string
+	FuelType                          int
+	ICCID, MSISDN                     string
+	TerminalPhone                     string
+	Protocol                          int
+}
+
+// DemoCars are the vehicles `serve --demo` creates (the simulator drives them): four per subsidiary.
+var DemoCars = func() []DemoCar {
+	plates := []struct{ group, plate, driver string }{
+		{"华北分公司", "冀A·3K281", "张建国"}, {"华北分公司", "冀B·52719", "李国强"}, {"华北分公司", "冀F·D6032", "王海涛"}, {"华北分公司", "冀R·80915", "赵立新"},
+		{"华东分公司", "沪A·6N337", "陈志明"}, {"华东分公司", "苏E·71C26", "周文斌"}, {"华东分公司", "浙B·3Q905", "吴建华"}, {"上海车队", "沪B·9F218", "徐卫东"},
+		{"华南分公司", "粤A·7M482", "黄俊杰"}, {"华南分公司", "粤B·26L70", "林志强"}, {"华南分公司", "粤S·5H613", "梁永辉"}, {"华南分公司", "粤E·08T59", "何家豪"},
+	}
+	out := make([]DemoCar, len(plates))
+	for i, p := range plates {
+		out[i] = DemoCar{Group: p.group, Plate: p.plate, Driver: p.driver, DriverPhone: fmt.Sprintf("139%08d", 10012345+i*7919),
+			FuelType: i % 3, ICCID: fmt.Sprintf("898604%014d", 24011000000+i), MSISDN: fmt.Sprintf("1440%09d", 327100400+i),
+			TerminalPhone: fmt.Sprintf("0138%08d", 52600100+i), Protocol: []int{2019, 2013, 2019, 2011}[i%4]}
+	}
+	return out
+}()
+
+// DemoChannelNames are the four video channels of every demo car.
+var DemoChannelNames = []string{"前方", "驾驶室", "罐体顶部", "卸油口"}
+
+// SeedDemo creates the demo vehicles, each with a bound SIM and terminal and four video channels,
+// in the demo organisation's groups. Vehicles whose plate, SIM or terminal already exist are skipped.
+func (s *Service) SeedDemo(ctx context.Context) error {
+	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var top group
+		err := tx.NewSelect().Model(&top).Where("g.name = ? AND g.parent_id IS NULL", org.DemoTopGroup).Order("g.id").Limit(1).Scan(ctx)
+		if notFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		now := s.nowMS()
+		for _, d := range DemoCars {
+			var g group
+			err := tx.NewSelect().Model(&g).Where("g.name = ?", d.Group).Where("g.path LIKE ?", top.Path+"%").Order("g.id").Limit(1).Scan(ctx)
+			if notFound(err) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			n, err := tx.NewSelect().TableExpr("cars").Where("plate = ?", d.Plate).Count(ctx)
+			if err != nil {
+				return err
+			}
+			m, err := tx.NewSelect().TableExpr("sims").Where("iccid = ? OR msisdn = ?", d.ICCID, d.MSISDN).Count(ctx)
+			if err != nil {
+				return err
+			}
+			k, err := tx.NewSelect().TableExpr("terminals").Where("phone = ?", d.TerminalPhone).Count(ctx)
+			if err != nil {
+				return err
+			}
+			if n+m+k > 0 {
+				continue
+			}
+			car := &Car{GroupID: g.ID, Plate: d.Plate, PlateColour: "黄", DriverName: d.Driver, DriverPhone: d.DriverPhone,
+				Owner: org.DemoTopGroup, Compartments: 3, VehicleClass: "重型罐式货车", FuelType: d.FuelType, LoadingMethod: 2,
+				SmallManholeCovers: 3, ManholeCovers: 3, OilDischargeValves: 3, BottomValves: 3, SpeedLimit: 80, ParkingMinutes: 30,
+				OfflineMinutes: 20, SafeVolume: 30000, TankHeight: 1800, ProbeLengths: "1700,1700,1700", BodyColour: "白",
+				CreatedAt: now, UpdatedAt: now}
+			if _, err := tx.NewInsert().Model(car).Returning("id").Exec(ctx); err != nil {
+				return err
+			}
+			sim := &SIM{GroupID: g.ID, ICCID: d.ICCID, MSISDN: d.MSISDN, Operator: []string{"cmcc", "cucc", "ctcc"}[car.ID%3], Status: 1, CreatedAt: now}
+			if _, err := tx.NewInsert().Model(sim).Returning("id").Exec(ctx); err != nil {
+				return err
+			}
+			t := &Terminal{GroupID: g.ID, Phone: d.TerminalPhone, DeviceID: fmt.Sprintf("TW%05d", 100+car.ID), Manufacturer: "70111",
+				Model: "TW-808T", Protocol: d.Protocol, CarID: &car.ID, SIMID: &sim.ID, Status: 1, CreatedAt: now}
+			if _, err := tx.NewInsert().Model(t).Returning("id").Exec(ctx); err != nil {
+				return err
+			}
+			b := &Binding{TerminalID: t.ID, CarID: &car.ID, SIMID: &sim.ID, BoundAt: now}
+			if _, err := tx.NewInsert().Model(b).Returning("id").Exec(ctx); err != nil {
+				return err
+			}
+			chs := make([]Channel, len(DemoChannelNames))
+			for i, name := range DemoChannelNames {
+				chs[i] = Channel{CarID: car.ID, ChannelNo: i + 1, Name: name, Enabled: true}
+			}
+			if _, err := tx.NewInsert().Model(&chs).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
