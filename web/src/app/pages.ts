@@ -69,7 +69,9 @@ export const MODULES: ModuleDef[] = [
     children: pages('basedata', [
       'simInfoVXE', 'terminalVXE', 'groupCar', 'carPassword', 'blueLock', 'blueLockBindRecord', 'carBlacklistRecord', 'employees', 'sensor',
       'station', 'suspectedStation', 'tankInfo', 'waybill', 'waybill2', 'waybill3', 'transProduct', 'equipment', 'leaveRecord', 'jobDuty', 'operateFlow',
-    ]),
+    ], {
+      groupCar: { load: () => import('../features/basedata/groupCar') },
+    }),
   },
   { name: 'dataAnalysis', path: '/dataAnalysis', icon: 'chart', children: pages('dataAnalysis', ['transportation', 'trend']) },
   {
