@@ -71,6 +71,7 @@ export const MODULES: ModuleDef[] = [
       'station', 'suspectedStation', 'tankInfo', 'waybill', 'waybill2', 'waybill3', 'transProduct', 'equipment', 'leaveRecord', 'jobDuty', 'operateFlow',
     ], {
       groupCar: { load: () => import('../features/basedata/groupCar') },
+      terminalVXE: { load: () => import('../features/basedata/terminalVXE') },
     }),
   },
   { name: 'dataAnalysis', path: '/dataAnalysis', icon: 'chart', children: pages('dataAnalysis', ['transportation', 'trend']) },

@@ -1,0 +1,146 @@
+import { App, Col, Form, Input, Modal, Row, Select, Switch, TreeSelect } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { insertTerminal, updateTerminal, type Terminal, type TerminalInput } from '../../../api/fleet';
+import { useAppStore } from '../../../app/store';
+import { toGroupOptions, useGroupTree } from '../../access/groupInfo/groupTree';
+
+export interface TerminalFormValues {
+  groupId?: number;
+  phone: string;
+  deviceId?: string;
+  manufacturer?: string;
+  model?: string;
+  protocol?: number;
+  authCode?: string;
+  status: boolean;
+  remark?: string;
+}
+
+/** Server rules (internal/fleet/terminals.go). */
+export const TERMINAL_PHONE_RE = /^\d{1,20}$/;
+export const DEVICE_ID_RE = /^[A-Za-z0-9]{0,30}$/;
+export const PROTOCOLS = [2011, 2013, 2019];
+
+const s = (v: string | undefined) => v?.trim() ?? '';
+
+export function toTerminalBody(v: TerminalFormValues): TerminalInput {
+  return {
+    groupId: v.groupId,
+    phone: s(v.phone),
+    deviceId: s(v.deviceId),
+    manufacturer: s(v.manufacturer),
+    model: s(v.model),
+    protocol: v.protocol ?? 2019,
+    authCode: s(v.authCode),
+    status: v.status ? 1 : 0,
+    remark: s(v.remark),
+  };
+}
+
+/** Add/Edit terminal modal; the binding is changed with the Bind action, not here. */
+export function TerminalForm({ terminal, onClose, onSaved }: { terminal: Terminal | null; onClose: () => void; onSaved: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<TerminalFormValues>();
+  const [saving, setSaving] = useState(false);
+  const groups = useGroupTree();
+  const myGroup = useAppStore((st) => st.session?.groupId);
+  const isAdd = !terminal;
+
+  useEffect(() => {
+    form.setFieldsValue(
+      terminal
+        ? { ...terminal, status: terminal.status === 1 }
+        : { groupId: myGroup, protocol: 2019, status: true },
+    );
+  }, [terminal, myGroup, form]);
+
+  const submit = async () => {
+    const v = await form.validateFields();
+    setSaving(true);
+    try {
+      const body = toTerminalBody(v);
+      if (isAdd) await insertTerminal(body);
+      else await updateTerminal({ ...body, id: terminal.id });
+      void message.success(t(isAdd ? 'common.addSuccess' : 'common.modifySuccess'));
+      onSaved();
+    } catch {
+      // the server message was shown by the client
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const text = (name: keyof TerminalFormValues, label: string, max: number) => (
+    <Col span={12}>
+      <Form.Item name={name} label={t(label)} rules={[{ max, message: t('car.range', { min: 0, max }) }]}>
+        <Input maxLength={max} autoComplete="off" />
+      </Form.Item>
+    </Col>
+  );
+
+  return (
+    <Modal
+      open
+      title={t(isAdd ? 'terminal.addTitle' : 'terminal.editTitle')}
+      width={760}
+      onCancel={onClose}
+      onOk={() => void submit().catch(() => undefined)}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={saving}
+      destroyOnHidden
+      maskClosable={false}
+    >
+      <Form<TerminalFormValues> form={form} name="terminalForm" layout="horizontal" labelCol={{ flex: '100px' }} labelAlign="left" wrapperCol={{ flex: 1 }} colon={false} className="tw-modal-form" preserve={false}>
+        <Row gutter={24}>
+          <Col span={12}>
+            <Form.Item
+              name="phone"
+              label={t('terminal.phone')}
+              rules={[
+                { required: true, whitespace: true, message: t('terminal.phoneRequired') },
+                { validator: (_, v: string | undefined) => (!v?.trim() || TERMINAL_PHONE_RE.test(v.trim()) ? Promise.resolve() : Promise.reject(new Error(t('terminal.phoneInvalid')))) },
+              ]}
+            >
+              <Input maxLength={20} autoComplete="off" />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item
+              name="deviceId"
+              label={t('terminal.deviceId')}
+              rules={[{ validator: (_, v: string | undefined) => (DEVICE_ID_RE.test(v?.trim() ?? '') ? Promise.resolve() : Promise.reject(new Error(t('terminal.deviceIdInvalid')))) }]}
+            >
+              <Input maxLength={30} autoComplete="off" />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="groupId" label={t('terminal.group')} rules={[{ required: true, message: t('terminal.groupRequired') }]}>
+              <TreeSelect treeData={toGroupOptions(groups.data)} loading={groups.isLoading} treeDefaultExpandAll showSearch treeNodeFilterProp="title" popupMatchSelectWidth={false} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="protocol" label={t('terminal.protocol')}>
+              <Select options={PROTOCOLS.map((p) => ({ value: p, label: `JT/T 808-${p}` }))} />
+            </Form.Item>
+          </Col>
+          {text('manufacturer', 'terminal.manufacturer', 64)}
+          {text('model', 'terminal.model', 64)}
+          {text('authCode', 'terminal.authCode', 64)}
+          <Col span={12}>
+            <Form.Item name="status" label={t('terminal.status')} valuePropName="checked">
+              <Switch checkedChildren={t('terminal.enabled')} unCheckedChildren={t('terminal.disabled')} />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
+            <Form.Item name="remark" label={t('terminal.remark')} rules={[{ max: 255, message: t('car.range', { min: 0, max: 255 }) }]}>
+              <Input.TextArea maxLength={255} rows={2} />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,151 @@
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { App, Button, Form, Input, Space, Tag, TreeSelect } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { deleteTerminals, pageTerminals, type Terminal, type TerminalQuery } from '../../../api/fleet';
+import { AuthButton } from '../../../components/AuthButton';
+import { ConfirmDelete } from '../../../components/ConfirmDelete';
+import { confirmDelete } from '../../../components/confirmDelete';
+import { ListPage } from '../../../components/ListPage';
+import { toGroupOptions, useGroupTree } from '../../access/groupInfo/groupTree';
+import { BindingsDrawer } from './BindingsDrawer';
+import { BindModal } from './BindModal';
+import { TerminalForm } from './TerminalForm';
+
+type TerminalFilters = Omit<TerminalQuery, 'pageNum' | 'pageSize' | 'sortField' | 'sortOrder'>;
+
+const muted = (v: string | null | undefined) => v || <span className="tw-muted">—</span>;
+
+/** 终端管理: filter, page, add/edit, bind car + SIM, binding history, delete, export. */
+export default function TerminalPage() {
+  const { t } = useTranslation();
+  const api = App.useApp();
+  const groups = useGroupTree();
+  const [editing, setEditing] = useState<{ terminal: Terminal | null } | null>(null);
+  const [binding, setBinding] = useState<Terminal | null>(null);
+  const [history, setHistory] = useState<Terminal | null>(null);
+
+  return (
+    <>
+      <ListPage<Terminal, TerminalFilters>
+        queryKey="terminalVXE"
+        rowKey="id"
+        fetch={pageTerminals}
+        selectable
+        tableProps={{ scroll: { x: 1400 }, locale: { emptyText: t('common.empty') } }}
+        exportRequest={(f) => ({ url: '/base-info-app/terminal/export', method: 'POST', data: f })}
+        filters={
+          <>
+            <Form.Item name="phone" label={t('terminal.phone')}>
+              <Input allowClear style={{ width: 150 }} />
+            </Form.Item>
+            <Form.Item name="groupId" label={t('terminal.group')}>
+              <TreeSelect
+                allowClear
+                showSearch
+                treeNodeFilterProp="title"
+                treeDefaultExpandAll
+                style={{ width: 180 }}
+                popupMatchSelectWidth={false}
+                treeData={toGroupOptions(groups.data)}
+                loading={groups.isLoading}
+                placeholder={t('terminal.all')}
+              />
+            </Form.Item>
+          </>
+        }
+        toolbar={({ reload, selectedRowKeys, clearSelection }) => (
+          <>
+            <AuthButton code="add">
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ terminal: null })}>
+                {t('terminal.addTitle')}
+              </Button>
+            </AuthButton>
+            <AuthButton code="delete">
+              <Button
+                danger
+                icon={<DeleteOutlined />}
+                disabled={!selectedRowKeys.length}
+                onClick={() =>
+                  confirmDelete(api, {
+                    run: () => deleteTerminals(selectedRowKeys.map(Number)),
+                    onDone: () => {
+                      clearSelection();
+                      reload();
+                    },
+                  })
+                }
+              >
+                {t('common.delete')}
+              </Button>
+            </AuthButton>
+            {editing && (
+              <TerminalForm
+                terminal={editing.terminal}
+                onClose={() => setEditing(null)}
+                onSaved={() => {
+                  setEditing(null);
+                  reload();
+                }}
+              />
+            )}
+            {binding && (
+              <BindModal
+                terminal={binding}
+                onClose={() => setBinding(null)}
+                onDone={() => {
+                  setBinding(null);
+                  reload();
+                }}
+              />
+            )}
+          </>
+        )}
+        columns={({ reload }) => [
+          { title: t('terminal.phone'), dataIndex: 'phone', key: 'phone', sorter: true, width: 140, fixed: 'left' },
+          { title: t('terminal.deviceId'), dataIndex: 'deviceId', key: 'deviceId', sorter: true, width: 120, render: muted },
+          { title: t('terminal.manufacturer'), dataIndex: 'manufacturer', key: 'manufacturer', width: 110, ellipsis: true, render: muted },
+          { title: t('terminal.model'), dataIndex: 'model', key: 'model', width: 100, ellipsis: true, render: muted },
+          { title: t('terminal.protocol'), dataIndex: 'protocol', key: 'protocol', sorter: true, width: 80 },
+          { title: t('terminal.plate'), dataIndex: 'plate', key: 'plate', sorter: true, width: 120, render: muted },
+          { title: t('terminal.msisdn'), dataIndex: 'msisdn', key: 'msisdn', sorter: true, width: 130, render: muted },
+          { title: t('terminal.group'), dataIndex: 'groupName', key: 'groupName', sorter: true, width: 130, ellipsis: true },
+          {
+            title: t('terminal.status'),
+            dataIndex: 'status',
+            key: 'status',
+            width: 80,
+            render: (v: number) => (v === 1 ? <Tag color="success">{t('terminal.enabled')}</Tag> : <Tag>{t('terminal.disabled')}</Tag>),
+          },
+          {
+            title: t('common.actions'),
+            key: 'actions',
+            fixed: 'right',
+            width: 230,
+            render: (_, r) => (
+              <Space size={0}>
+                <AuthButton code="edit">
+                  <Button type="link" size="small" onClick={() => setEditing({ terminal: r })}>
+                    {t('menu.terminalVXE-edit')}
+                  </Button>
+                </AuthButton>
+                <AuthButton code="bind">
+                  <Button type="link" size="small" onClick={() => setBinding(r)}>
+                    {t('menu.terminalVXE-bind')}
+                  </Button>
+                </AuthButton>
+                <Button type="link" size="small" onClick={() => setHistory(r)}>
+                  {t('terminal.history')}
+                </Button>
+                <AuthButton code="delete">
+                  <ConfirmDelete run={() => deleteTerminals([r.id])} onDone={reload} />
+                </AuthButton>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {history && <BindingsDrawer terminal={history} onClose={() => setHistory(null)} />}
+    </>
+  );
+}
