@@ -72,6 +72,7 @@ export const MODULES: ModuleDef[] = [
     ], {
       groupCar: { load: () => import('../features/basedata/groupCar') },
       terminalVXE: { load: () => import('../features/basedata/terminalVXE') },
+      simInfoVXE: { load: () => import('../features/basedata/simInfoVXE') },
     }),
   },
   { name: 'dataAnalysis', path: '/dataAnalysis', icon: 'chart', children: pages('dataAnalysis', ['transportation', 'trend']) },
