@@ -125,7 +125,7 @@ export default function GroupCarPage() {
           width: 160,
           render: (v: string, c) => (v || c.driverPhone ? <span>{v}{c.driverPhone ? <span className="tw-muted"> {c.driverPhone}</span> : null}</span> : muted('')),
         },
-        { title: t('car.compartments'), dataIndex: 'compartments', key: 'compartments', sorter: true, width: 80, align: 'right' },
+        { title: t('car.compartments'), dataIndex: 'compartments', key: 'compartments', sorter: true, width: 90, align: 'right' },
         { title: t('car.fuelType'), dataIndex: 'fuelType', key: 'fuelType', sorter: true, width: 110, render: (v: number) => fuelLabel(t, v) },
         { title: t('car.terminalPhone'), dataIndex: 'terminalPhone', key: 'terminalPhone', width: 140, render: muted },
         { title: t('car.updatedAt'), dataIndex: 'updatedAt', key: 'updatedAt', sorter: true, width: 170 },

@@ -100,7 +100,7 @@ export default function SimInfoPage() {
           dataIndex: 'operator',
           key: 'operator',
           sorter: true,
-          width: 90,
+          width: 120,
           render: (v: string) => ((OPERATORS as readonly string[]).includes(v) ? t(`simInfo.${v}`) : muted('')),
         },
         { title: t('simInfo.group'), dataIndex: 'groupName', key: 'groupName', sorter: true, width: 140, ellipsis: true },

@@ -106,7 +106,7 @@ export default function TerminalPage() {
           { title: t('terminal.deviceId'), dataIndex: 'deviceId', key: 'deviceId', sorter: true, width: 120, render: muted },
           { title: t('terminal.manufacturer'), dataIndex: 'manufacturer', key: 'manufacturer', width: 110, ellipsis: true, render: muted },
           { title: t('terminal.model'), dataIndex: 'model', key: 'model', width: 100, ellipsis: true, render: muted },
-          { title: t('terminal.protocol'), dataIndex: 'protocol', key: 'protocol', sorter: true, width: 80 },
+          { title: t('terminal.protocol'), dataIndex: 'protocol', key: 'protocol', sorter: true, width: 90 },
           { title: t('terminal.plate'), dataIndex: 'plate', key: 'plate', sorter: true, width: 120, render: muted },
           { title: t('terminal.msisdn'), dataIndex: 'msisdn', key: 'msisdn', sorter: true, width: 130, render: muted },
           { title: t('terminal.group'), dataIndex: 'groupName', key: 'groupName', sorter: true, width: 130, ellipsis: true },
@@ -121,7 +121,7 @@ export default function TerminalPage() {
             title: t('common.actions'),
             key: 'actions',
             fixed: 'right',
-            width: 230,
+            width: 300,
             render: (_, r) => (
               <Space size={0}>
                 <AuthButton code="edit">
