@@ -1,11 +1,11 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import { App, Button, Form, Input, Select, TreeSelect, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../api/types';
 import { deleteUsers, pageUsers, resetPassword, updateUserStatus, type UserQuery } from '../../../api/user';
 import { AuthButton, useAuth } from '../../../components/AuthButton';
-import { confirmDelete } from '../../../components/confirmDelete';
+import { BatchDeleteButton } from '../../../components/BatchDeleteButton';
 import { ListPage } from '../../../components/ListPage';
 import { toGroupOptions, useGroupTree } from '../groupInfo/groupTree';
 import { userColumns } from './columns';
@@ -130,24 +130,9 @@ export default function UserInfoPage() {
                 {t('userInfo.addTitle')}
               </Button>
             </AuthButton>
-            <AuthButton code="delete">
-              <Button
-                danger
-                icon={<DeleteOutlined />}
-                disabled={!selectedRowKeys.length}
-                onClick={() =>
-                  confirmDelete(api, {
-                    run: () => deleteUsers(selectedRowKeys.map(Number)),
-                    onDone: () => {
-                      clearSelection();
-                      reload();
-                    },
-                  })
-                }
-              >
-                {selectedRowKeys.length ? t('userInfo.batchDeleteN', { count: selectedRowKeys.length }) : t('userInfo.batchDelete')}
-              </Button>
-            </AuthButton>
+            <BatchDeleteButton ids={selectedRowKeys} remove={deleteUsers} onDone={() => { clearSelection(); reload(); }}>
+              {selectedRowKeys.length ? t('userInfo.batchDeleteN', { count: selectedRowKeys.length }) : t('userInfo.batchDelete')}
+            </BatchDeleteButton>
             {editing && (
               <UserForm
                 open

@@ -1,11 +1,11 @@
-import { DeleteOutlined, PlusOutlined, SwapOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, Select, Space, TreeSelect } from 'antd';
+import { PlusOutlined, SwapOutlined } from '@ant-design/icons';
+import { Button, Form, Input, Select, Space, TreeSelect } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteCars, pageCars, type Car, type CarQuery } from '../../../api/fleet';
 import { AuthButton } from '../../../components/AuthButton';
+import { BatchDeleteButton } from '../../../components/BatchDeleteButton';
 import { ConfirmDelete } from '../../../components/ConfirmDelete';
-import { confirmDelete } from '../../../components/confirmDelete';
 import { ListPage } from '../../../components/ListPage';
 import { toGroupOptions, useGroupTree } from '../../access/groupInfo/groupTree';
 import { CarForm } from './CarForm';
@@ -20,7 +20,6 @@ const muted = (v: string | null | undefined) => v || <span className="tw-muted">
 /** 车辆管理: filter, page, add/edit, video channels, move to group, delete, export. */
 export default function GroupCarPage() {
   const { t } = useTranslation();
-  const api = App.useApp();
   const groups = useGroupTree();
   const [editing, setEditing] = useState<{ car: Car | null } | null>(null);
   const [channels, setChannels] = useState<Car | null>(null);
@@ -72,24 +71,7 @@ export default function GroupCarPage() {
               {t('menu.groupCar-move')}
             </Button>
           </AuthButton>
-          <AuthButton code="delete">
-            <Button
-              danger
-              icon={<DeleteOutlined />}
-              disabled={!selectedRowKeys.length}
-              onClick={() =>
-                confirmDelete(api, {
-                  run: () => deleteCars(selectedRowKeys.map(Number)),
-                  onDone: () => {
-                    clearSelection();
-                    reload();
-                  },
-                })
-              }
-            >
-              {t('common.delete')}
-            </Button>
-          </AuthButton>
+          <BatchDeleteButton ids={selectedRowKeys} remove={deleteCars} onDone={() => { clearSelection(); reload(); }} />
           {editing && (
             <CarForm
               car={editing.car}

@@ -1,11 +1,11 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, Select, Space, Tag, TreeSelect } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Form, Input, Select, Space, Tag, TreeSelect } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteSims, pageSims, type Sim, type SimQuery } from '../../../api/fleet';
 import { AuthButton } from '../../../components/AuthButton';
+import { BatchDeleteButton } from '../../../components/BatchDeleteButton';
 import { ConfirmDelete } from '../../../components/ConfirmDelete';
-import { confirmDelete } from '../../../components/confirmDelete';
 import { ListPage } from '../../../components/ListPage';
 import { toGroupOptions, useGroupTree } from '../../access/groupInfo/groupTree';
 import { OPERATORS, SimForm } from './SimForm';
@@ -17,7 +17,6 @@ const muted = (v: string | null | undefined) => v || <span className="tw-muted">
 /** SIM卡管理: filter, page, add/edit, delete, export. */
 export default function SimInfoPage() {
   const { t } = useTranslation();
-  const api = App.useApp();
   const groups = useGroupTree();
   const [editing, setEditing] = useState<{ sim: Sim | null } | null>(null);
 
@@ -62,24 +61,7 @@ export default function SimInfoPage() {
               {t('simInfo.addTitle')}
             </Button>
           </AuthButton>
-          <AuthButton code="delete">
-            <Button
-              danger
-              icon={<DeleteOutlined />}
-              disabled={!selectedRowKeys.length}
-              onClick={() =>
-                confirmDelete(api, {
-                  run: () => deleteSims(selectedRowKeys.map(Number)),
-                  onDone: () => {
-                    clearSelection();
-                    reload();
-                  },
-                })
-              }
-            >
-              {t('common.delete')}
-            </Button>
-          </AuthButton>
+          <BatchDeleteButton ids={selectedRowKeys} remove={deleteSims} onDone={() => { clearSelection(); reload(); }} />
           {editing && (
             <SimForm
               sim={editing.sim}

@@ -1,11 +1,11 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, Space, Tag, TreeSelect } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Form, Input, Space, Tag, TreeSelect } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteTerminals, pageTerminals, type Terminal, type TerminalQuery } from '../../../api/fleet';
 import { AuthButton } from '../../../components/AuthButton';
+import { BatchDeleteButton } from '../../../components/BatchDeleteButton';
 import { ConfirmDelete } from '../../../components/ConfirmDelete';
-import { confirmDelete } from '../../../components/confirmDelete';
 import { ListPage } from '../../../components/ListPage';
 import { toGroupOptions, useGroupTree } from '../../access/groupInfo/groupTree';
 import { BindingsDrawer } from './BindingsDrawer';
@@ -19,7 +19,6 @@ const muted = (v: string | null | undefined) => v || <span className="tw-muted">
 /** 终端管理: filter, page, add/edit, bind car + SIM, binding history, delete, export. */
 export default function TerminalPage() {
   const { t } = useTranslation();
-  const api = App.useApp();
   const groups = useGroupTree();
   const [editing, setEditing] = useState<{ terminal: Terminal | null } | null>(null);
   const [binding, setBinding] = useState<Terminal | null>(null);
@@ -61,24 +60,7 @@ export default function TerminalPage() {
                 {t('terminal.addTitle')}
               </Button>
             </AuthButton>
-            <AuthButton code="delete">
-              <Button
-                danger
-                icon={<DeleteOutlined />}
-                disabled={!selectedRowKeys.length}
-                onClick={() =>
-                  confirmDelete(api, {
-                    run: () => deleteTerminals(selectedRowKeys.map(Number)),
-                    onDone: () => {
-                      clearSelection();
-                      reload();
-                    },
-                  })
-                }
-              >
-                {t('common.delete')}
-              </Button>
-            </AuthButton>
+            <BatchDeleteButton ids={selectedRowKeys} remove={deleteTerminals} onDone={() => { clearSelection(); reload(); }} />
             {editing && (
               <TerminalForm
                 terminal={editing.terminal}
