@@ -212,10 +212,7 @@ func (s *Service) InsertCar(r *http.Request, in CarInput) (*CarView, error) {
 			return err
 		}
 		if _, err := tx.NewInsert().Model(c).Returning("id").Exec(ctx); err != nil {
-			if db.IsUniqueViolation(err) {
-				return httpx.Biz("car.plateExists")
-			}
-			return err
+			return db.UniqueAs(err, httpx.Biz("car.plateExists"))
 		}
 		return nil
 	})
@@ -252,10 +249,7 @@ func (s *Service) UpdateCar(r *http.Request, in CarInput) (*CarView, error) {
 			return err
 		}
 		if _, err := tx.NewUpdate().Model(c).ExcludeColumn("id", "created_at").WherePK().Exec(ctx); err != nil {
-			if db.IsUniqueViolation(err) {
-				return httpx.Biz("car.plateExists")
-			}
-			return err
+			return db.UniqueAs(err, httpx.Biz("car.plateExists"))
 		}
 		return nil
 	})

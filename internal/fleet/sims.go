@@ -102,10 +102,7 @@ func (s *Service) InsertSIM(r *http.Request, in SIMInput) (*SIMView, error) {
 			return err
 		}
 		if _, err := tx.NewInsert().Model(m).Returning("id").Exec(ctx); err != nil {
-			if db.IsUniqueViolation(err) {
-				return httpx.Biz("sim.iccidExists")
-			}
-			return err
+			return db.UniqueAs(err, httpx.Biz("sim.exists"))
 		}
 		return nil
 	})
@@ -141,10 +138,7 @@ func (s *Service) UpdateSIM(r *http.Request, in SIMInput) (*SIMView, error) {
 			return err
 		}
 		if _, err := tx.NewUpdate().Model(m).ExcludeColumn("id", "created_at").WherePK().Exec(ctx); err != nil {
-			if db.IsUniqueViolation(err) {
-				return httpx.Biz("sim.iccidExists")
-			}
-			return err
+			return db.UniqueAs(err, httpx.Biz("sim.exists"))
 		}
 		return nil
 	})

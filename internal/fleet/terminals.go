@@ -80,14 +80,6 @@ func (in *TerminalInput) apply(t *Terminal) {
 	t.Protocol, t.AuthCode, t.Status, t.Remark = in.Protocol, in.AuthCode, *in.Status, in.Remark
 }
 
-func terminalConflict(ctx context.Context, idb bun.IDB, t *Terminal) error {
-	n, err := idb.NewSelect().Model((*Terminal)(nil)).Where("phone = ?", t.Phone).Where("id <> ?", t.ID).Count(ctx)
-	if err != nil || n > 0 {
-		return firstErr(err, httpx.Biz("terminal.phoneExists"))
-	}
-	return nil
-}
-
 // InsertTerminal creates an unbound terminal in a group of the caller's scope.
 func (s *Service) InsertTerminal(r *http.Request, in TerminalInput) (*TerminalView, error) {
 	ctx, p := r.Context(), httpx.Caller(r)
@@ -100,14 +92,8 @@ func (s *Service) InsertTerminal(r *http.Request, in TerminalInput) (*TerminalVi
 		if _, err := scopedGroup(ctx, tx, p, in.GroupID); err != nil {
 			return err
 		}
-		if err := terminalConflict(ctx, tx, t); err != nil {
-			return err
-		}
 		if _, err := tx.NewInsert().Model(t).Returning("id").Exec(ctx); err != nil {
-			if db.IsUniqueViolation(err) {
-				return httpx.Biz("terminal.phoneExists")
-			}
-			return err
+			return db.UniqueAs(err, httpx.Biz("terminal.phoneExists"))
 		}
 		return nil
 	})
@@ -139,15 +125,9 @@ func (s *Service) UpdateTerminal(r *http.Request, in TerminalInput) (*TerminalVi
 			return err
 		}
 		in.apply(t)
-		if err := terminalConflict(ctx, tx, t); err != nil {
-			return err
-		}
 		_, err := tx.NewUpdate().Model(t).Column("group_id", "phone", "device_id", "manufacturer", "model", "protocol", "auth_code", "status", "remark").
 			WherePK().Exec(ctx)
-		if db.IsUniqueViolation(err) {
-			return httpx.Biz("terminal.phoneExists")
-		}
-		return err
+		return db.UniqueAs(err, httpx.Biz("terminal.phoneExists"))
 	})
 	if err != nil {
 		return nil, err
@@ -260,10 +240,7 @@ func (s *Service) Bind(r *http.Request, in BindInput) (*TerminalView, error) {
 		}
 		t.CarID, t.SIMID = in.CarID, in.SIMID
 		if _, err := tx.NewUpdate().Model(t).Column("car_id", "sim_id").WherePK().Exec(ctx); err != nil {
-			if db.IsUniqueViolation(err) {
-				return httpx.Biz("terminal.carTaken", "")
-			}
-			return err
+			return db.UniqueAs(err, httpx.Biz("terminal.bindRace"))
 		}
 		if t.CarID != nil || t.SIMID != nil {
 			b := &Binding{TerminalID: t.ID, CarID: t.CarID, SIMID: t.SIMID, BoundAt: now, UserID: p.UserID}

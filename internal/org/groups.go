@@ -97,10 +97,7 @@ func (s *Service) AddGroup(r *http.Request, in GroupInput, parentRequired bool) 
 // insertGroup inserts g (setting its path and, when empty, its code G + zero-padded id).
 func insertGroup(ctx context.Context, idb bun.IDB, g *Group, parent *Group) error {
 	if _, err := idb.NewInsert().Model(g).Returning("id").Exec(ctx); err != nil {
-		if db.IsUniqueViolation(err) {
-			return httpx.Biz("group.codeExists")
-		}
-		return err
+		return db.UniqueAs(err, httpx.Biz("group.codeExists"))
 	}
 	prefix := "/"
 	if parent != nil {
@@ -113,10 +110,7 @@ func insertGroup(ctx context.Context, idb bun.IDB, g *Group, parent *Group) erro
 		q = q.Set("code = ?", g.Code)
 	}
 	if _, err := q.Exec(ctx); err != nil {
-		if db.IsUniqueViolation(err) {
-			return httpx.Biz("group.codeExists")
-		}
-		return err
+		return db.UniqueAs(err, httpx.Biz("group.codeExists"))
 	}
 	return nil
 }
@@ -156,10 +150,7 @@ func (s *Service) EditGroup(r *http.Request, in GroupInput) (*GroupView, error) 
 			}
 		}
 		if _, err := tx.NewUpdate().Model(g).Column(cols...).WherePK().Exec(ctx); err != nil {
-			if db.IsUniqueViolation(err) {
-				return httpx.Biz("group.codeExists")
-			}
-			return err
+			return db.UniqueAs(err, httpx.Biz("group.codeExists"))
 		}
 		if move {
 			oldPath := g.Path

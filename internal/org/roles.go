@@ -122,10 +122,7 @@ func (s *Service) InsertRole(r *http.Request, in RoleInput) (*RoleView, error) {
 			return err
 		}
 		if _, err := tx.NewInsert().Model(role).Returning("id").Exec(ctx); err != nil {
-			if db.IsUniqueViolation(err) {
-				return httpx.Biz("role.exists")
-			}
-			return err
+			return db.UniqueAs(err, httpx.Biz("role.exists"))
 		}
 		return setRoleCodes(ctx, tx, role.ID, in.ResourceCodes)
 	})
@@ -172,10 +169,7 @@ func (s *Service) UpdateRole(r *http.Request, in RoleInput) (*RoleView, error) {
 		}
 		role.Name, role.Remark, role.GroupID = in.Name, in.Remark, in.GroupID
 		if _, err := tx.NewUpdate().Model(&role.Role).Column("name", "remark", "group_id").WherePK().Exec(ctx); err != nil {
-			if db.IsUniqueViolation(err) {
-				return httpx.Biz("role.exists")
-			}
-			return err
+			return db.UniqueAs(err, httpx.Biz("role.exists"))
 		}
 		return setRoleCodes(ctx, tx, role.ID, in.ResourceCodes)
 	})

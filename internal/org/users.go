@@ -193,10 +193,7 @@ func (s *Service) InsertUser(r *http.Request, in UserInput) (*UserView, error) {
 			return err
 		}
 		if _, err := tx.NewInsert().Model(u).Returning("id").Exec(ctx); err != nil {
-			if db.IsUniqueViolation(err) {
-				return httpx.Biz("user.exists")
-			}
-			return err
+			return db.UniqueAs(err, httpx.Biz("user.exists"))
 		}
 		return setUserRoles(ctx, tx, u.ID, in.RoleIDs)
 	})
@@ -250,10 +247,7 @@ func (s *Service) UpdateUser(r *http.Request, in UserInput) (*UserView, error) {
 			u.ExpireAt = &v
 		}
 		if _, err := tx.NewUpdate().Model(u).Column("name", "nick_name", "phone", "email", "platform", "group_id", "status", "expire_at").WherePK().Exec(ctx); err != nil {
-			if db.IsUniqueViolation(err) {
-				return httpx.Biz("user.exists")
-			}
-			return err
+			return db.UniqueAs(err, httpx.Biz("user.exists"))
 		}
 		if disabled {
 			if err := s.tokens.RevokeUser(ctx, tx, u.ID); err != nil {

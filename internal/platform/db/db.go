@@ -120,5 +120,14 @@ func IsUniqueViolation(err error) bool {
 	return strings.Contains(s, "UNIQUE constraint failed") || strings.Contains(s, "SQLSTATE 23505")
 }
 
+// UniqueAs returns conflict when err is a unique-constraint violation (the store refused a duplicate),
+// and err itself otherwise (nil stays nil).
+func UniqueAs(err, conflict error) error {
+	if IsUniqueViolation(err) {
+		return conflict
+	}
+	return err
+}
+
 // Now is the store's notion of the current time in Unix milliseconds.
 func Now() int64 { return time.Now().UnixMilli() }

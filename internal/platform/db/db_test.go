@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"tankwatch/internal/platform/db"
@@ -33,10 +34,20 @@ func TestOpenMigratePing(t *testing.T) {
 		if !db.IsUniqueViolation(err) {
 			t.Fatalf("want unique violation, got %v", err)
 		}
-		// foreign keys are enforced
+		conflict := errors.New("code exists")
+		if got := db.UniqueAs(err, conflict); got != conflict {
+			t.Fatalf("UniqueAs(duplicate) = %v", got)
+		}
+		// foreign keys are enforced, and a violation that is not about uniqueness passes through
 		_, err = d.ExecContext(ctx, "INSERT INTO users (name, password_hash, group_id, created_at) VALUES ('u', 'x', 999, 1)")
 		if err == nil {
 			t.Fatal("foreign key not enforced")
+		}
+		if got := db.UniqueAs(err, conflict); got != err {
+			t.Fatalf("UniqueAs(foreign key) = %v", got)
+		}
+		if got := db.UniqueAs(nil, conflict); got != nil {
+			t.Fatalf("UniqueAs(nil) = %v", got)
 		}
 	})
 }

@@ -64,9 +64,11 @@ var catalogue = map[string][3]string{
 	"channel.duplicate":    {"视频通道 %d 重复", "視訊通道 %d 重複", "Video channel %d is listed twice"},
 	"sim.iccidExists":      {"ICCID 已存在", "ICCID 已存在", "The ICCID already exists"},
 	"sim.msisdnExists":     {"SIM 卡号已存在", "SIM 卡號已存在", "The SIM number already exists"},
+	"sim.exists":           {"ICCID 或 SIM 卡号已存在", "ICCID 或 SIM 卡號已存在", "The ICCID or SIM number already exists"},
 	"sim.bound":            {"SIM 卡 %s 已装在终端中，请先解绑", "SIM 卡 %s 已裝在終端中，請先解綁", "SIM card %s is in a terminal, unbind it first"},
 	"terminal.phoneExists": {"终端手机号已存在", "終端手機號已存在", "The terminal phone number already exists"},
 	"terminal.carTaken":    {"该车辆已绑定终端 %s，请先解绑", "該車輛已綁定終端 %s，請先解綁", "The vehicle is already bound to terminal %s, unbind it first"},
+	"terminal.bindRace":    {"车辆或 SIM 卡刚被其他终端绑定，请刷新后重试", "車輛或 SIM 卡剛被其他終端綁定，請重新整理後重試", "The vehicle or SIM card was just bound to another terminal; refresh and try again"},
 	"terminal.simTaken":    {"该 SIM 卡已装在终端 %s 中，请先解绑", "該 SIM 卡已裝在終端 %s 中，請先解綁", "The SIM card is already in terminal %s, unbind it first"},
 
 	"errorLog.rateLimited": {"错误日志提交过于频繁", "錯誤日誌提交過於頻繁", "Too many error reports, please slow down"},
