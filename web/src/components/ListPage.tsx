@@ -131,6 +131,7 @@ export function ListPage<T extends object, F extends object = Record<string, unk
         </div>
         <Table<T>
           size="middle"
+          locale={{ emptyText: t('common.empty') }}
           {...props.tableProps}
           rowKey={props.rowKey}
           columns={columns}

@@ -68,7 +68,7 @@ export default function OperationLogPage() {
       fetch={pageOperationLog}
       toFilters={toLogFilters}
       exportRequest={(f) => ({ url: '/authority-app/operationLog/export', method: 'POST', data: f, fallbackName: 'operation-log.xlsx' })}
-      tableProps={{ scroll: { x: 1200 }, locale: { emptyText: t('common.empty') } }}
+      tableProps={{ scroll: { x: 1200 } }}
       filters={
         <>
           <Form.Item name="userName" label={t('operationLog.userName')}>

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Col, Empty, Form, Input, Modal, Row, Space, Spin, Tree, TreeSelect, Typography } from 'antd';
+import { App, Button, Col, Empty, Form, Input, Modal, Row, Space, Spin, Tree, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GroupSelect } from '../../../components/GroupSelect';
 import { grantableTree, insertRole, roleDetail, updateRole } from '../../../api/role';
 import type { Role } from '../../../api/types';
 import { useAppStore } from '../../../app/store';
-import { toGroupOptions, useGroupTree } from '../groupInfo/groupTree';
 import { indexTree, resourceCodesOf, toggleCode, toTreeData } from './resourceTree';
 
 interface RoleValues {
@@ -20,7 +20,6 @@ export function RoleForm({ role, onClose, onSaved }: { role: Role | null; onClos
   const { message } = App.useApp();
   const [form] = Form.useForm<RoleValues>();
   const myGroup = useAppStore((s) => s.session?.groupId);
-  const groups = useGroupTree();
   const resources = useQuery({ queryKey: ['grantableTree'], queryFn: grantableTree, staleTime: 60_000 });
   const detail = useQuery({ queryKey: ['roleDetail', role?.id], queryFn: () => roleDetail(role!.id), enabled: !!role, gcTime: 0 });
   const idx = useMemo(() => indexTree(resources.data), [resources.data]);
@@ -78,7 +77,7 @@ export function RoleForm({ role, onClose, onSaved }: { role: Role | null; onClos
               <Input maxLength={64} />
             </Form.Item>
             <Form.Item name="groupId" label={t('roleInfo.group')} rules={[{ required: true, message: t('roleInfo.groupRequired') }]}>
-              <TreeSelect treeData={toGroupOptions(groups.data)} treeDefaultExpandAll showSearch treeNodeFilterProp="title" popupMatchSelectWidth={false} />
+              <GroupSelect />
             </Form.Item>
             <Form.Item name="remark" label={t('roleInfo.remark')}>
               <Input.TextArea rows={4} maxLength={255} showCount />

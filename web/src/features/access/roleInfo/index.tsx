@@ -22,7 +22,6 @@ export default function RoleInfoPage() {
       queryKey="roleInfo"
       rowKey="id"
       fetch={pageRoles}
-      tableProps={{ locale: { emptyText: t('common.empty') } }}
       filters={
         <Form.Item name="name" label={t('roleInfo.name')}>
           <Input allowClear style={{ width: 200 }} />

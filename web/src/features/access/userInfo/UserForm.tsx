@@ -1,14 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { App, Col, DatePicker, Form, Input, Modal, Row, Select, Switch, TreeSelect } from 'antd';
+import { App, Col, DatePicker, Form, Input, Modal, Row, Select, Switch } from 'antd';
 import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GroupSelect } from '../../../components/GroupSelect';
 import { listRoles } from '../../../api/role';
 import type { User } from '../../../api/types';
 import { insertUser, newUser, updateUser, type UserInsert } from '../../../api/user';
 import { useAppStore } from '../../../app/store';
-import { toGroupOptions, useGroupTree } from '../groupInfo/groupTree';
 
 export interface UserFormValues {
   name: string;
@@ -64,7 +64,6 @@ export function UserForm({ open, user, onClose, onSaved }: { open: boolean; user
   const { message } = App.useApp();
   const [form] = Form.useForm<UserFormValues>();
   const [saving, setSaving] = useState(false);
-  const groups = useGroupTree();
   const roles = useQuery({ queryKey: ['roleList'], queryFn: () => listRoles(false), enabled: open, staleTime: 30_000 });
   const myGroup = useAppStore((s) => s.session?.groupId);
   const isAdd = !user;
@@ -169,15 +168,7 @@ export function UserForm({ open, user, onClose, onSaved }: { open: boolean; user
           </Col>
           <Col span={12}>
             <Form.Item name="groupId" label={t('userInfo.group')} rules={[{ required: true, message: t('userInfo.groupRequired') }]}>
-              <TreeSelect
-                treeData={toGroupOptions(groups.data)}
-                loading={groups.isLoading}
-                treeDefaultExpandAll
-                showSearch
-                treeNodeFilterProp="title"
-                placeholder={t('userInfo.groupPlaceholder')}
-                popupMatchSelectWidth={false}
-              />
+              <GroupSelect />
             </Form.Item>
           </Col>
           <Col span={12}>

@@ -1,13 +1,13 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, Select, TreeSelect, Typography } from 'antd';
+import { App, Button, Form, Input, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../api/types';
 import { deleteUsers, pageUsers, resetPassword, updateUserStatus, type UserQuery } from '../../../api/user';
 import { AuthButton, useAuth } from '../../../components/AuthButton';
+import { GroupSelect } from '../../../components/GroupSelect';
 import { BatchDeleteButton } from '../../../components/BatchDeleteButton';
 import { ListPage } from '../../../components/ListPage';
-import { toGroupOptions, useGroupTree } from '../groupInfo/groupTree';
 import { userColumns } from './columns';
 import { UserDetail } from './UserDetail';
 import { UserForm } from './UserForm';
@@ -18,7 +18,6 @@ type UserFilters = Omit<UserQuery, 'pageNum' | 'pageSize' | 'sortField' | 'sortO
 export default function UserInfoPage() {
   const { t } = useTranslation();
   const api = App.useApp();
-  const groups = useGroupTree();
   const canStatus = useAuth('status');
   const [editing, setEditing] = useState<{ user: User | null } | null>(null);
   const [detailId, setDetailId] = useState<number | null>(null);
@@ -85,7 +84,7 @@ export default function UserInfoPage() {
         rowKey="id"
         fetch={pageUsers}
         selectable
-        tableProps={{ scroll: { x: 1480 }, locale: { emptyText: t('common.empty') } }}
+        tableProps={{ scroll: { x: 1480 } }}
         filters={
           <>
             <Form.Item name="name" label={t('userInfo.name')}>
@@ -98,17 +97,7 @@ export default function UserInfoPage() {
               <Input allowClear style={{ width: 140 }} />
             </Form.Item>
             <Form.Item name="groupId" label={t('userInfo.group')}>
-              <TreeSelect
-                allowClear
-                showSearch
-                treeNodeFilterProp="title"
-                treeDefaultExpandAll
-                style={{ width: 180 }}
-                popupMatchSelectWidth={false}
-                treeData={toGroupOptions(groups.data)}
-                loading={groups.isLoading}
-                placeholder={t('userInfo.all')}
-              />
+              <GroupSelect filter />
             </Form.Item>
             <Form.Item name="status" label={t('userInfo.status')}>
               <Select

@@ -1,10 +1,10 @@
-import { App, Col, Divider, Form, Input, InputNumber, Modal, Radio, Row, Select, Space, TreeSelect } from 'antd';
+import { App, Col, Divider, Form, Input, InputNumber, Modal, Radio, Row, Select, Space } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GroupSelect } from '../../../components/GroupSelect';
 import { insertCar, updateCar, type Car, type CarInput } from '../../../api/fleet';
 import { useAppStore } from '../../../app/store';
-import { toGroupOptions, useGroupTree } from '../../access/groupInfo/groupTree';
 import { fuelOptions, MOBILE_RE, PLATE_RE, VIN_RE } from './fleetOptions';
 
 export interface CarFormValues {
@@ -81,7 +81,6 @@ export function CarForm({ car, onClose, onSaved }: { car: Car | null; onClose: (
   const { message } = App.useApp();
   const [form] = Form.useForm<CarFormValues>();
   const [saving, setSaving] = useState(false);
-  const groups = useGroupTree();
   const myGroup = useAppStore((st) => st.session?.groupId);
   const comps = Form.useWatch('compartments', form);
   const compCount = typeof comps === 'number' && comps >= 1 && comps <= 8 ? comps : 0;
@@ -160,7 +159,7 @@ export function CarForm({ car, onClose, onSaved }: { car: Car | null; onClose: (
           {text('plateColour', 'car.plateColour', 16)}
           <Col span={12}>
             <Form.Item name="groupId" label={t('car.group')} rules={[{ required: true, message: t('car.groupRequired') }]}>
-              <TreeSelect treeData={toGroupOptions(groups.data)} loading={groups.isLoading} treeDefaultExpandAll showSearch treeNodeFilterProp="title" popupMatchSelectWidth={false} />
+              <GroupSelect />
             </Form.Item>
           </Col>
           {text('vehicleClass', 'car.vehicleClass', 32)}

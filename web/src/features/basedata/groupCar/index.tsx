@@ -1,13 +1,13 @@
 import { PlusOutlined, SwapOutlined } from '@ant-design/icons';
-import { Button, Form, Input, Select, Space, TreeSelect } from 'antd';
+import { Button, Form, Input, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteCars, pageCars, type Car, type CarQuery } from '../../../api/fleet';
 import { AuthButton } from '../../../components/AuthButton';
+import { GroupSelect } from '../../../components/GroupSelect';
 import { BatchDeleteButton } from '../../../components/BatchDeleteButton';
 import { ConfirmDelete } from '../../../components/ConfirmDelete';
 import { ListPage } from '../../../components/ListPage';
-import { toGroupOptions, useGroupTree } from '../../access/groupInfo/groupTree';
 import { CarForm } from './CarForm';
 import { ChannelsModal } from './ChannelsModal';
 import { fuelLabel, fuelOptions } from './fleetOptions';
@@ -20,7 +20,6 @@ const muted = (v: string | null | undefined) => v || <span className="tw-muted">
 /** 车辆管理: filter, page, add/edit, video channels, move to group, delete, export. */
 export default function GroupCarPage() {
   const { t } = useTranslation();
-  const groups = useGroupTree();
   const [editing, setEditing] = useState<{ car: Car | null } | null>(null);
   const [channels, setChannels] = useState<Car | null>(null);
   const [moving, setMoving] = useState<number[] | null>(null);
@@ -31,7 +30,7 @@ export default function GroupCarPage() {
       rowKey="id"
       fetch={pageCars}
       selectable
-      tableProps={{ scroll: { x: 1300 }, locale: { emptyText: t('common.empty') } }}
+      tableProps={{ scroll: { x: 1300 } }}
       exportRequest={(f) => ({ url: '/base-info-app/carInfo/export', method: 'POST', data: f })}
       filters={
         <>
@@ -42,17 +41,7 @@ export default function GroupCarPage() {
             <Input allowClear style={{ width: 120 }} />
           </Form.Item>
           <Form.Item name="groupId" label={t('car.group')}>
-            <TreeSelect
-              allowClear
-              showSearch
-              treeNodeFilterProp="title"
-              treeDefaultExpandAll
-              style={{ width: 180 }}
-              popupMatchSelectWidth={false}
-              treeData={toGroupOptions(groups.data)}
-              loading={groups.isLoading}
-              placeholder={t('car.all')}
-            />
+            <GroupSelect filter />
           </Form.Item>
           <Form.Item name="fuelType" label={t('car.fuelType')}>
             <Select allowClear style={{ width: 120 }} placeholder={t('car.all')} options={fuelOptions(t)} />

@@ -1,10 +1,10 @@
-import { App, Col, DatePicker, Form, Input, Modal, Row, Select, Switch, TreeSelect } from 'antd';
+import { App, Col, DatePicker, Form, Input, Modal, Row, Select, Switch } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GroupSelect } from '../../../components/GroupSelect';
 import { insertSim, updateSim, type Operator, type Sim, type SimInput } from '../../../api/fleet';
 import { useAppStore } from '../../../app/store';
-import { toGroupOptions, useGroupTree } from '../../access/groupInfo/groupTree';
 
 export interface SimFormValues {
   groupId?: number;
@@ -43,7 +43,6 @@ export function SimForm({ sim, onClose, onSaved }: { sim: Sim | null; onClose: (
   const { message } = App.useApp();
   const [form] = Form.useForm<SimFormValues>();
   const [saving, setSaving] = useState(false);
-  const groups = useGroupTree();
   const myGroup = useAppStore((st) => st.session?.groupId);
   const isAdd = !sim;
 
@@ -98,7 +97,7 @@ export function SimForm({ sim, onClose, onSaved }: { sim: Sim | null; onClose: (
           </Col>
           <Col span={12}>
             <Form.Item name="groupId" label={t('simInfo.group')} rules={[{ required: true, message: t('simInfo.groupRequired') }]}>
-              <TreeSelect treeData={toGroupOptions(groups.data)} loading={groups.isLoading} treeDefaultExpandAll showSearch treeNodeFilterProp="title" popupMatchSelectWidth={false} />
+              <GroupSelect />
             </Form.Item>
           </Col>
           <Col span={12}>

@@ -1,13 +1,13 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Form, Input, Select, Space, Tag, TreeSelect } from 'antd';
+import { Button, Form, Input, Select, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteSims, pageSims, type Sim, type SimQuery } from '../../../api/fleet';
 import { AuthButton } from '../../../components/AuthButton';
+import { GroupSelect } from '../../../components/GroupSelect';
 import { BatchDeleteButton } from '../../../components/BatchDeleteButton';
 import { ConfirmDelete } from '../../../components/ConfirmDelete';
 import { ListPage } from '../../../components/ListPage';
-import { toGroupOptions, useGroupTree } from '../../access/groupInfo/groupTree';
 import { OPERATORS, SimForm } from './SimForm';
 
 type SimFilters = Omit<SimQuery, 'pageNum' | 'pageSize' | 'sortField' | 'sortOrder'>;
@@ -17,7 +17,6 @@ const muted = (v: string | null | undefined) => v || <span className="tw-muted">
 /** SIM卡管理: filter, page, add/edit, delete, export. */
 export default function SimInfoPage() {
   const { t } = useTranslation();
-  const groups = useGroupTree();
   const [editing, setEditing] = useState<{ sim: Sim | null } | null>(null);
 
   return (
@@ -26,7 +25,7 @@ export default function SimInfoPage() {
       rowKey="id"
       fetch={pageSims}
       selectable
-      tableProps={{ scroll: { x: 1250 }, locale: { emptyText: t('common.empty') } }}
+      tableProps={{ scroll: { x: 1250 } }}
       exportRequest={(f) => ({ url: '/base-info-app/simInfo/export', method: 'POST', data: f })}
       filters={
         <>
@@ -40,17 +39,7 @@ export default function SimInfoPage() {
             <Select allowClear style={{ width: 110 }} placeholder={t('simInfo.all')} options={OPERATORS.map((o) => ({ value: o, label: t(`simInfo.${o}`) }))} />
           </Form.Item>
           <Form.Item name="groupId" label={t('simInfo.group')}>
-            <TreeSelect
-              allowClear
-              showSearch
-              treeNodeFilterProp="title"
-              treeDefaultExpandAll
-              style={{ width: 180 }}
-              popupMatchSelectWidth={false}
-              treeData={toGroupOptions(groups.data)}
-              loading={groups.isLoading}
-              placeholder={t('simInfo.all')}
-            />
+            <GroupSelect filter />
           </Form.Item>
         </>
       }

@@ -1,9 +1,9 @@
-import { App, Col, Form, Input, Modal, Row, Select, Switch, TreeSelect } from 'antd';
+import { App, Col, Form, Input, Modal, Row, Select, Switch } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { GroupSelect } from '../../../components/GroupSelect';
 import { insertTerminal, updateTerminal, type Terminal, type TerminalInput } from '../../../api/fleet';
 import { useAppStore } from '../../../app/store';
-import { toGroupOptions, useGroupTree } from '../../access/groupInfo/groupTree';
 
 export interface TerminalFormValues {
   groupId?: number;
@@ -44,7 +44,6 @@ export function TerminalForm({ terminal, onClose, onSaved }: { terminal: Termina
   const { message } = App.useApp();
   const [form] = Form.useForm<TerminalFormValues>();
   const [saving, setSaving] = useState(false);
-  const groups = useGroupTree();
   const myGroup = useAppStore((st) => st.session?.groupId);
   const isAdd = !terminal;
 
@@ -118,7 +117,7 @@ export function TerminalForm({ terminal, onClose, onSaved }: { terminal: Termina
           </Col>
           <Col span={12}>
             <Form.Item name="groupId" label={t('terminal.group')} rules={[{ required: true, message: t('terminal.groupRequired') }]}>
-              <TreeSelect treeData={toGroupOptions(groups.data)} loading={groups.isLoading} treeDefaultExpandAll showSearch treeNodeFilterProp="title" popupMatchSelectWidth={false} />
+              <GroupSelect />
             </Form.Item>
           </Col>
           <Col span={12}>

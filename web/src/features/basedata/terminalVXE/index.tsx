@@ -1,13 +1,13 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Form, Input, Space, Tag, TreeSelect } from 'antd';
+import { Button, Form, Input, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteTerminals, pageTerminals, type Terminal, type TerminalQuery } from '../../../api/fleet';
 import { AuthButton } from '../../../components/AuthButton';
+import { GroupSelect } from '../../../components/GroupSelect';
 import { BatchDeleteButton } from '../../../components/BatchDeleteButton';
 import { ConfirmDelete } from '../../../components/ConfirmDelete';
 import { ListPage } from '../../../components/ListPage';
-import { toGroupOptions, useGroupTree } from '../../access/groupInfo/groupTree';
 import { BindingsDrawer } from './BindingsDrawer';
 import { BindModal } from './BindModal';
 import { TerminalForm } from './TerminalForm';
@@ -19,7 +19,6 @@ const muted = (v: string | null | undefined) => v || <span className="tw-muted">
 /** 终端管理: filter, page, add/edit, bind car + SIM, binding history, delete, export. */
 export default function TerminalPage() {
   const { t } = useTranslation();
-  const groups = useGroupTree();
   const [editing, setEditing] = useState<{ terminal: Terminal | null } | null>(null);
   const [binding, setBinding] = useState<Terminal | null>(null);
   const [history, setHistory] = useState<Terminal | null>(null);
@@ -31,7 +30,7 @@ export default function TerminalPage() {
         rowKey="id"
         fetch={pageTerminals}
         selectable
-        tableProps={{ scroll: { x: 1400 }, locale: { emptyText: t('common.empty') } }}
+        tableProps={{ scroll: { x: 1400 } }}
         exportRequest={(f) => ({ url: '/base-info-app/terminal/export', method: 'POST', data: f })}
         filters={
           <>
@@ -39,17 +38,7 @@ export default function TerminalPage() {
               <Input allowClear style={{ width: 150 }} />
             </Form.Item>
             <Form.Item name="groupId" label={t('terminal.group')}>
-              <TreeSelect
-                allowClear
-                showSearch
-                treeNodeFilterProp="title"
-                treeDefaultExpandAll
-                style={{ width: 180 }}
-                popupMatchSelectWidth={false}
-                treeData={toGroupOptions(groups.data)}
-                loading={groups.isLoading}
-                placeholder={t('terminal.all')}
-              />
+              <GroupSelect filter />
             </Form.Item>
           </>
         }
