@@ -395,16 +395,7 @@ func (s *Service) CarPage(ctx context.Context, p *httpx.Principal, q CarQuery) (
 	if err != nil {
 		return zero, err
 	}
-	var rows []carRow
-	total, err := sel.OrderExpr(order+", c.id").Limit(q.Limit()).Offset(q.Offset()).ScanAndCount(ctx, &rows)
-	if err != nil {
-		return zero, err
-	}
-	out := make([]*CarView, len(rows))
-	for i := range rows {
-		out[i] = rows[i].view()
-	}
-	return httpx.NewPage(out, int64(total), q.PageReq), nil
+	return scanPage(ctx, sel, q.PageReq, order, "c.id", (*carRow).view)
 }
 
 func (r *carRow) view() *CarView {

@@ -250,16 +250,7 @@ func (s *Service) SIMPage(ctx context.Context, p *httpx.Principal, q SIMQuery) (
 	if err != nil {
 		return zero, err
 	}
-	var rows []simRow
-	total, err := sel.OrderExpr(order+", s.id").Limit(q.Limit()).Offset(q.Offset()).ScanAndCount(ctx, &rows)
-	if err != nil {
-		return zero, err
-	}
-	out := make([]*SIMView, len(rows))
-	for i := range rows {
-		out[i] = rows[i].view()
-	}
-	return httpx.NewPage(out, int64(total), q.PageReq), nil
+	return scanPage(ctx, sel, q.PageReq, order, "s.id", (*simRow).view)
 }
 
 func (s *Service) simView(ctx context.Context, id int64) (*SIMView, error) {

@@ -362,16 +362,7 @@ func (s *Service) TerminalPage(ctx context.Context, p *httpx.Principal, q Termin
 	if err != nil {
 		return zero, err
 	}
-	var rows []terminalRow
-	total, err := sel.OrderExpr(order+", t.id").Limit(q.Limit()).Offset(q.Offset()).ScanAndCount(ctx, &rows)
-	if err != nil {
-		return zero, err
-	}
-	out := make([]*TerminalView, len(rows))
-	for i := range rows {
-		out[i] = rows[i].view()
-	}
-	return httpx.NewPage(out, int64(total), q.PageReq), nil
+	return scanPage(ctx, sel, q.PageReq, order, "t.id", (*terminalRow).view)
 }
 
 func (s *Service) terminalView(ctx context.Context, id int64) (*TerminalView, error) {
