@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { App, Col, DatePicker, Form, Input, Modal, Row, Select, Switch } from 'antd';
+import { Col, DatePicker, Form, Input, Row, Select, Switch } from 'antd';
 import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/FormModal';
 import { GroupSelect } from '../../../components/GroupSelect';
 import { listRoles } from '../../../api/role';
 import type { User } from '../../../api/types';
@@ -61,9 +62,7 @@ function toValues(u: User | null, defaultGroup?: number): Partial<UserFormValues
 /** Add/Edit user modal. `user` null → add (with password fields). */
 export function UserForm({ open, user, onClose, onSaved }: { open: boolean; user: User | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<UserFormValues>();
-  const [saving, setSaving] = useState(false);
   const roles = useQuery({ queryKey: ['roleList'], queryFn: () => listRoles(false), enabled: open, staleTime: 30_000 });
   const myGroup = useAppStore((s) => s.session?.groupId);
   const isAdd = !user;
@@ -75,22 +74,12 @@ export function UserForm({ open, user, onClose, onSaved }: { open: boolean; user
     }
   }, [open, user, myGroup, form]);
 
-  const submit = async () => {
-    const v = await form.validateFields();
-    setSaving(true);
-    try {
-      const body = toUserBody(v);
-      if (isAdd) await insertUser(body);
-      else {
-        const { password: _p, ...rest } = body;
-        await updateUser({ ...rest, id: user.id });
-      }
-      void message.success(t(isAdd ? 'common.addSuccess' : 'common.modifySuccess'));
-      onSaved();
-    } catch {
-      // the server message was shown by the client
-    } finally {
-      setSaving(false);
+  const save = async (v: UserFormValues) => {
+    const body = toUserBody(v);
+    if (isAdd) await insertUser(body);
+    else {
+      const { password: _p, ...rest } = body;
+      await updateUser({ ...rest, id: user.id });
     }
   };
 
@@ -100,106 +89,104 @@ export function UserForm({ open, user, onClose, onSaved }: { open: boolean; user
   ];
 
   return (
-    <Modal
-      open={open}
+    <FormModal<UserFormValues>
+      form={form}
+      name="userForm"
       title={t(isAdd ? 'userInfo.addTitle' : 'userInfo.editTitle')}
+      isAdd={isAdd}
+      save={save}
+      onClose={onClose}
+      onSaved={onSaved}
+      open={open}
       width={760}
-      onCancel={onClose}
-      onOk={() => void submit().catch(() => undefined)}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={saving}
-      destroyOnHidden
-      maskClosable={false}
+      labelWidth={96}
     >
-      <Form<UserFormValues> form={form} name="userForm" layout="horizontal" labelCol={{ flex: '96px' }} labelAlign="left" wrapperCol={{ flex: 1 }} colon={false} className="tw-modal-form" preserve={false}>
-        <Row gutter={24}>
-          <Col span={12}>
-            <Form.Item name="name" label={t('userInfo.name')} rules={nameRules}>
-              <Input maxLength={32} autoComplete="off" placeholder={t('userInfo.namePlaceholder')} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="nickName" label={t('userInfo.nickName')} rules={[{ max: 64, message: t('userInfo.nickNameLength') }]}>
-              <Input maxLength={64} />
-            </Form.Item>
-          </Col>
-          {isAdd && (
-            <>
-              <Col span={12}>
-                <Form.Item
-                  name="password"
-                  label={t('userInfo.password')}
-                  rules={[
-                    { required: true, message: t('userInfo.passwordRequired') },
-                    { min: 6, message: t('userInfo.passwordMin') },
-                  ]}
-                >
-                  <Input.Password autoComplete="new-password" />
-                </Form.Item>
-              </Col>
-              <Col span={12}>
-                <Form.Item
-                  name="confirm"
-                  label={t('userInfo.confirmPassword')}
-                  dependencies={['password']}
-                  rules={[
-                    { required: true, message: t('userInfo.confirmRequired') },
-                    ({ getFieldValue }) => ({
-                      validator: (_, value) =>
-                        !value || getFieldValue('password') === value ? Promise.resolve() : Promise.reject(new Error(t('userInfo.passwordMismatch'))),
-                    }),
-                  ]}
-                >
-                  <Input.Password autoComplete="new-password" />
-                </Form.Item>
-              </Col>
-            </>
-          )}
-          <Col span={12}>
-            <Form.Item name="phone" label={t('userInfo.phone')} rules={[{ pattern: PHONE_RE, message: t('userInfo.phoneInvalid') }]}>
-              <Input maxLength={11} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="email" label={t('userInfo.email')} rules={[{ type: 'email', message: t('userInfo.emailInvalid') }]}>
-              <Input maxLength={128} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="groupId" label={t('userInfo.group')} rules={[{ required: true, message: t('userInfo.groupRequired') }]}>
-              <GroupSelect />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="expireAt" label={t('userInfo.expireAt')}>
-              <DatePicker style={{ width: '100%' }} placeholder={t('userInfo.never')} />
-            </Form.Item>
-          </Col>
-          <Col span={24}>
-            <Form.Item name="roleIds" label={t('userInfo.roles')} labelCol={{ flex: '96px' }}>
-              <Select
-                mode="multiple"
-                allowClear
-                loading={roles.isLoading}
-                placeholder={roles.isError ? t('userInfo.rolesUnavailable') : t('userInfo.rolesPlaceholder')}
-                optionFilterProp="label"
-                options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.groupName ? `${r.name} · ${r.groupName}` : r.name }))}
-              />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="status" label={t('userInfo.status')} valuePropName="checked">
-              <Switch checkedChildren={t('userInfo.enabled')} unCheckedChildren={t('userInfo.disabled')} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="platform" label={t('userInfo.platform')} valuePropName="checked" tooltip={t('userInfo.platformHint')}>
-              <Switch checkedChildren={t('common.yes')} unCheckedChildren={t('common.no')} />
-            </Form.Item>
-          </Col>
-        </Row>
-      </Form>
-    </Modal>
+      <Row gutter={24}>
+        <Col span={12}>
+          <Form.Item name="name" label={t('userInfo.name')} rules={nameRules}>
+            <Input maxLength={32} autoComplete="off" placeholder={t('userInfo.namePlaceholder')} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="nickName" label={t('userInfo.nickName')} rules={[{ max: 64, message: t('userInfo.nickNameLength') }]}>
+            <Input maxLength={64} />
+          </Form.Item>
+        </Col>
+        {isAdd && (
+          <>
+            <Col span={12}>
+              <Form.Item
+                name="password"
+                label={t('userInfo.password')}
+                rules={[
+                  { required: true, message: t('userInfo.passwordRequired') },
+                  { min: 6, message: t('userInfo.passwordMin') },
+                ]}
+              >
+                <Input.Password autoComplete="new-password" />
+              </Form.Item>
+            </Col>
+            <Col span={12}>
+              <Form.Item
+                name="confirm"
+                label={t('userInfo.confirmPassword')}
+                dependencies={['password']}
+                rules={[
+                  { required: true, message: t('userInfo.confirmRequired') },
+                  ({ getFieldValue }) => ({
+                    validator: (_, value) =>
+                      !value || getFieldValue('password') === value ? Promise.resolve() : Promise.reject(new Error(t('userInfo.passwordMismatch'))),
+                  }),
+                ]}
+              >
+                <Input.Password autoComplete="new-password" />
+              </Form.Item>
+            </Col>
+          </>
+        )}
+        <Col span={12}>
+          <Form.Item name="phone" label={t('userInfo.phone')} rules={[{ pattern: PHONE_RE, message: t('userInfo.phoneInvalid') }]}>
+            <Input maxLength={11} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="email" label={t('userInfo.email')} rules={[{ type: 'email', message: t('userInfo.emailInvalid') }]}>
+            <Input maxLength={128} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="groupId" label={t('userInfo.group')} rules={[{ required: true, message: t('userInfo.groupRequired') }]}>
+            <GroupSelect />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="expireAt" label={t('userInfo.expireAt')}>
+            <DatePicker style={{ width: '100%' }} placeholder={t('userInfo.never')} />
+          </Form.Item>
+        </Col>
+        <Col span={24}>
+          <Form.Item name="roleIds" label={t('userInfo.roles')} labelCol={{ flex: '96px' }}>
+            <Select
+              mode="multiple"
+              allowClear
+              loading={roles.isLoading}
+              placeholder={roles.isError ? t('userInfo.rolesUnavailable') : t('userInfo.rolesPlaceholder')}
+              optionFilterProp="label"
+              options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.groupName ? `${r.name} · ${r.groupName}` : r.name }))}
+            />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="status" label={t('userInfo.status')} valuePropName="checked">
+            <Switch checkedChildren={t('userInfo.enabled')} unCheckedChildren={t('userInfo.disabled')} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="platform" label={t('userInfo.platform')} valuePropName="checked" tooltip={t('userInfo.platformHint')}>
+            <Switch checkedChildren={t('common.yes')} unCheckedChildren={t('common.no')} />
+          </Form.Item>
+        </Col>
+      </Row>
+    </FormModal>
   );
 }

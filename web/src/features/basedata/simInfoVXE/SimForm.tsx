@@ -1,7 +1,8 @@
-import { App, Col, DatePicker, Form, Input, Modal, Row, Select, Switch } from 'antd';
+import { Col, DatePicker, Form, Input, Row, Select, Switch } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/FormModal';
 import { GroupSelect } from '../../../components/GroupSelect';
 import { insertSim, updateSim, type Operator, type Sim, type SimInput } from '../../../api/fleet';
 import { useAppStore } from '../../../app/store';
@@ -40,9 +41,7 @@ const pattern = (re: RegExp, msg: string) => ({
 /** Add/Edit SIM card modal. */
 export function SimForm({ sim, onClose, onSaved }: { sim: Sim | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<SimFormValues>();
-  const [saving, setSaving] = useState(false);
   const myGroup = useAppStore((st) => st.session?.groupId);
   const isAdd = !sim;
 
@@ -54,74 +53,61 @@ export function SimForm({ sim, onClose, onSaved }: { sim: Sim | null; onClose: (
     );
   }, [sim, myGroup, form]);
 
-  const submit = async () => {
-    const v = await form.validateFields();
-    setSaving(true);
-    try {
-      const body = toSimBody(v);
-      if (isAdd) await insertSim(body);
-      else await updateSim({ ...body, id: sim.id });
-      void message.success(t(isAdd ? 'common.addSuccess' : 'common.modifySuccess'));
-      onSaved();
-    } catch {
-      // the server message was shown by the client
-    } finally {
-      setSaving(false);
-    }
+  const save = async (v: SimFormValues) => {
+    const body = toSimBody(v);
+    if (isAdd) await insertSim(body);
+    else await updateSim({ ...body, id: sim.id });
   };
 
   return (
-    <Modal
-      open
+    <FormModal<SimFormValues>
+      form={form}
+      name="simForm"
       title={t(isAdd ? 'simInfo.addTitle' : 'simInfo.editTitle')}
+      isAdd={isAdd}
+      save={save}
+      onClose={onClose}
+      onSaved={onSaved}
       width={760}
-      onCancel={onClose}
-      onOk={() => void submit().catch(() => undefined)}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={saving}
-      destroyOnHidden
-      maskClosable={false}
+      labelWidth={96}
     >
-      <Form<SimFormValues> form={form} name="simForm" layout="horizontal" labelCol={{ flex: '96px' }} labelAlign="left" wrapperCol={{ flex: 1 }} colon={false} className="tw-modal-form" preserve={false}>
-        <Row gutter={24}>
-          <Col span={12}>
-            <Form.Item name="iccid" label={t('simInfo.iccid')} rules={[{ required: true, whitespace: true, message: t('simInfo.iccidRequired') }, pattern(ICCID_RE, t('simInfo.iccidInvalid'))]}>
-              <Input maxLength={20} autoComplete="off" />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="msisdn" label={t('simInfo.msisdn')} rules={[{ required: true, whitespace: true, message: t('simInfo.msisdnRequired') }, pattern(MSISDN_RE, t('simInfo.msisdnInvalid'))]}>
-              <Input maxLength={13} autoComplete="off" />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="groupId" label={t('simInfo.group')} rules={[{ required: true, message: t('simInfo.groupRequired') }]}>
-              <GroupSelect />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="operator" label={t('simInfo.operator')}>
-              <Select allowClear options={OPERATORS.map((o) => ({ value: o, label: t(`simInfo.${o}`) }))} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="expireAt" label={t('simInfo.expireAt')}>
-              <DatePicker style={{ width: '100%' }} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="status" label={t('simInfo.status')} valuePropName="checked">
-              <Switch checkedChildren={t('simInfo.enabled')} unCheckedChildren={t('simInfo.disabled')} />
-            </Form.Item>
-          </Col>
-          <Col span={24}>
-            <Form.Item name="remark" label={t('simInfo.remark')} rules={[{ max: 255, message: t('car.range', { min: 0, max: 255 }) }]}>
-              <Input.TextArea maxLength={255} rows={2} />
-            </Form.Item>
-          </Col>
-        </Row>
-      </Form>
-    </Modal>
+      <Row gutter={24}>
+        <Col span={12}>
+          <Form.Item name="iccid" label={t('simInfo.iccid')} rules={[{ required: true, whitespace: true, message: t('simInfo.iccidRequired') }, pattern(ICCID_RE, t('simInfo.iccidInvalid'))]}>
+            <Input maxLength={20} autoComplete="off" />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="msisdn" label={t('simInfo.msisdn')} rules={[{ required: true, whitespace: true, message: t('simInfo.msisdnRequired') }, pattern(MSISDN_RE, t('simInfo.msisdnInvalid'))]}>
+            <Input maxLength={13} autoComplete="off" />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="groupId" label={t('simInfo.group')} rules={[{ required: true, message: t('simInfo.groupRequired') }]}>
+            <GroupSelect />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="operator" label={t('simInfo.operator')}>
+            <Select allowClear options={OPERATORS.map((o) => ({ value: o, label: t(`simInfo.${o}`) }))} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="expireAt" label={t('simInfo.expireAt')}>
+            <DatePicker style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="status" label={t('simInfo.status')} valuePropName="checked">
+            <Switch checkedChildren={t('simInfo.enabled')} unCheckedChildren={t('simInfo.disabled')} />
+          </Form.Item>
+        </Col>
+        <Col span={24}>
+          <Form.Item name="remark" label={t('simInfo.remark')} rules={[{ max: 255, message: t('car.range', { min: 0, max: 255 }) }]}>
+            <Input.TextArea maxLength={255} rows={2} />
+          </Form.Item>
+        </Col>
+      </Row>
+    </FormModal>
   );
 }

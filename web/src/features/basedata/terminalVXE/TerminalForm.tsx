@@ -1,6 +1,7 @@
-import { App, Col, Form, Input, Modal, Row, Select, Switch } from 'antd';
-import { useEffect, useState } from 'react';
+import { Col, Form, Input, Row, Select, Switch } from 'antd';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/FormModal';
 import { GroupSelect } from '../../../components/GroupSelect';
 import { insertTerminal, updateTerminal, type Terminal, type TerminalInput } from '../../../api/fleet';
 import { useAppStore } from '../../../app/store';
@@ -41,9 +42,7 @@ export function toTerminalBody(v: TerminalFormValues): TerminalInput {
 /** Add/Edit terminal modal; the binding is changed with the Bind action, not here. */
 export function TerminalForm({ terminal, onClose, onSaved }: { terminal: Terminal | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<TerminalFormValues>();
-  const [saving, setSaving] = useState(false);
   const myGroup = useAppStore((st) => st.session?.groupId);
   const isAdd = !terminal;
 
@@ -55,20 +54,10 @@ export function TerminalForm({ terminal, onClose, onSaved }: { terminal: Termina
     );
   }, [terminal, myGroup, form]);
 
-  const submit = async () => {
-    const v = await form.validateFields();
-    setSaving(true);
-    try {
-      const body = toTerminalBody(v);
-      if (isAdd) await insertTerminal(body);
-      else await updateTerminal({ ...body, id: terminal.id });
-      void message.success(t(isAdd ? 'common.addSuccess' : 'common.modifySuccess'));
-      onSaved();
-    } catch {
-      // the server message was shown by the client
-    } finally {
-      setSaving(false);
-    }
+  const save = async (v: TerminalFormValues) => {
+    const body = toTerminalBody(v);
+    if (isAdd) await insertTerminal(body);
+    else await updateTerminal({ ...body, id: terminal.id });
   };
 
   const text = (name: keyof TerminalFormValues, label: string, max: number) => (
@@ -80,66 +69,63 @@ export function TerminalForm({ terminal, onClose, onSaved }: { terminal: Termina
   );
 
   return (
-    <Modal
-      open
+    <FormModal<TerminalFormValues>
+      form={form}
+      name="terminalForm"
       title={t(isAdd ? 'terminal.addTitle' : 'terminal.editTitle')}
+      isAdd={isAdd}
+      save={save}
+      onClose={onClose}
+      onSaved={onSaved}
       width={760}
-      onCancel={onClose}
-      onOk={() => void submit().catch(() => undefined)}
-      okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={saving}
-      destroyOnHidden
-      maskClosable={false}
+      labelWidth={100}
     >
-      <Form<TerminalFormValues> form={form} name="terminalForm" layout="horizontal" labelCol={{ flex: '100px' }} labelAlign="left" wrapperCol={{ flex: 1 }} colon={false} className="tw-modal-form" preserve={false}>
-        <Row gutter={24}>
-          <Col span={12}>
-            <Form.Item
-              name="phone"
-              label={t('terminal.phone')}
-              rules={[
-                { required: true, whitespace: true, message: t('terminal.phoneRequired') },
-                { validator: (_, v: string | undefined) => (!v?.trim() || TERMINAL_PHONE_RE.test(v.trim()) ? Promise.resolve() : Promise.reject(new Error(t('terminal.phoneInvalid')))) },
-              ]}
-            >
-              <Input maxLength={20} autoComplete="off" />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item
-              name="deviceId"
-              label={t('terminal.deviceId')}
-              rules={[{ validator: (_, v: string | undefined) => (DEVICE_ID_RE.test(v?.trim() ?? '') ? Promise.resolve() : Promise.reject(new Error(t('terminal.deviceIdInvalid')))) }]}
-            >
-              <Input maxLength={30} autoComplete="off" />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="groupId" label={t('terminal.group')} rules={[{ required: true, message: t('terminal.groupRequired') }]}>
-              <GroupSelect />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="protocol" label={t('terminal.protocol')}>
-              <Select options={PROTOCOLS.map((p) => ({ value: p, label: `JT/T 808-${p}` }))} />
-            </Form.Item>
-          </Col>
-          {text('manufacturer', 'terminal.manufacturer', 64)}
-          {text('model', 'terminal.model', 64)}
-          {text('authCode', 'terminal.authCode', 64)}
-          <Col span={12}>
-            <Form.Item name="status" label={t('terminal.status')} valuePropName="checked">
-              <Switch checkedChildren={t('terminal.enabled')} unCheckedChildren={t('terminal.disabled')} />
-            </Form.Item>
-          </Col>
-          <Col span={24}>
-            <Form.Item name="remark" label={t('terminal.remark')} rules={[{ max: 255, message: t('car.range', { min: 0, max: 255 }) }]}>
-              <Input.TextArea maxLength={255} rows={2} />
-            </Form.Item>
-          </Col>
-        </Row>
-      </Form>
-    </Modal>
+      <Row gutter={24}>
+        <Col span={12}>
+          <Form.Item
+            name="phone"
+            label={t('terminal.phone')}
+            rules={[
+              { required: true, whitespace: true, message: t('terminal.phoneRequired') },
+              { validator: (_, v: string | undefined) => (!v?.trim() || TERMINAL_PHONE_RE.test(v.trim()) ? Promise.resolve() : Promise.reject(new Error(t('terminal.phoneInvalid')))) },
+            ]}
+          >
+            <Input maxLength={20} autoComplete="off" />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item
+            name="deviceId"
+            label={t('terminal.deviceId')}
+            rules={[{ validator: (_, v: string | undefined) => (DEVICE_ID_RE.test(v?.trim() ?? '') ? Promise.resolve() : Promise.reject(new Error(t('terminal.deviceIdInvalid')))) }]}
+          >
+            <Input maxLength={30} autoComplete="off" />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="groupId" label={t('terminal.group')} rules={[{ required: true, message: t('terminal.groupRequired') }]}>
+            <GroupSelect />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="protocol" label={t('terminal.protocol')}>
+            <Select options={PROTOCOLS.map((p) => ({ value: p, label: `JT/T 808-${p}` }))} />
+          </Form.Item>
+        </Col>
+        {text('manufacturer', 'terminal.manufacturer', 64)}
+        {text('model', 'terminal.model', 64)}
+        {text('authCode', 'terminal.authCode', 64)}
+        <Col span={12}>
+          <Form.Item name="status" label={t('terminal.status')} valuePropName="checked">
+            <Switch checkedChildren={t('terminal.enabled')} unCheckedChildren={t('terminal.disabled')} />
+          </Form.Item>
+        </Col>
+        <Col span={24}>
+          <Form.Item name="remark" label={t('terminal.remark')} rules={[{ max: 255, message: t('car.range', { min: 0, max: 255 }) }]}>
+            <Input.TextArea maxLength={255} rows={2} />
+          </Form.Item>
+        </Col>
+      </Row>
+    </FormModal>
   );
 }
