@@ -88,3 +88,14 @@ func Has(key string) bool { _, ok := catalogue[key]; return ok }
 
 // Entry returns the three texts of key.
 func Entry(key string) [3]string { return catalogue[key] }
+
+// merge adds a domain's texts to the catalogue (from init functions of catalogue_<domain>.go files, so
+// domains working in parallel do not edit one map). A key defined twice is a programming error.
+func merge(m map[string][3]string) {
+	for k, v := range m {
+		if _, dup := catalogue[k]; dup {
+			panic("i18n: key defined twice: " + k)
+		}
+		catalogue[k] = v
+	}
+}
