@@ -29,10 +29,18 @@ var DemoCars = func() []DemoCar {
 	for i, p := range plates {
 		out[i] = DemoCar{Group: p.group, Plate: p.plate, Driver: p.driver, DriverPhone: fmt.Sprintf("139%08d", 10012345+i*7919),
 			FuelType: i % 3, ICCID: fmt.Sprintf("898604%014d", 24011000000+i), MSISDN: fmt.Sprintf("1440%09d", 327100400+i),
-			TerminalPhone: fmt.Sprintf("0138%08d", 52600100+i), Protocol: []int{2019, 2013, 2019, 2011}[i%4]}
+			TerminalPhone: DemoTerminalPhone(i), Protocol: DemoProtocol(i)}
 	}
 	return out
 }()
+
+// DemoTerminalPhone is the terminal phone number of the i-th demo vehicle (0-based); the simulator
+// drives the same numbers.
+func DemoTerminalPhone(i int) string { return fmt.Sprintf("0138%08d", 52600100+i) }
+
+// DemoProtocol is the JT/T 808 version (2011, 2013 or 2019) of the i-th demo terminal: the demo fleet
+// mixes all three so every framing is exercised.
+func DemoProtocol(i int) int { return []int{2019, 2013, 2019, 2011}[i%4] }
 
 // DemoChannelNames are the four video channels of every demo car.
 var DemoChannelNames = []string{"前方", "驾驶室", "罐体顶部", "卸油口"}
