@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Config is the serve/migrate/admin configuration.
@@ -21,6 +22,18 @@ type Config struct {
 	Title          string
 	SupplyChainURL string
 	LogFormat      string
+
+	// Devices and history.
+	JT808            string        // JT/T 808 gateway listen address; empty disables the gateway
+	TerminalIdle     time.Duration // a terminal silent this long is disconnected
+	RawRetentionDays int           // raw frames older than this are purged (0 = keep forever)
+	OfflineMinutes   int           // a car not heard from for this long counts as offline (its own setting wins)
+	MovingSpeed      int           // km/h at or above which an online car counts as in transit
+	AMapKey          string        // Gaode web-service key for online reverse geocoding (empty = offline only)
+
+	// Demo fleet (with --demo).
+	DemoVehicles int     // vehicles seeded and driven by the in-process simulator
+	DemoSpeedup  float64 // simulated time runs this many times faster than the clock
 }
 
 // Themes accepted by --theme.
@@ -82,6 +95,48 @@ func (b *Binder) Bool(p *bool, name string, def bool, usage string) {
 	b.FS.BoolVar(p, name, def, usage+" (env "+EnvName(name)+")")
 }
 
+// Int binds an integer flag.
+func (b *Binder) Int(p *int, name string, def int, usage string) {
+	if v, ok, err := lookup(b.Env, name); err != nil {
+		b.err = err
+	} else if ok {
+		parsed, perr := strconv.Atoi(strings.TrimSpace(v))
+		if perr != nil {
+			b.err = fmt.Errorf("%s: %q is not a whole number", EnvName(name), v)
+		}
+		def = parsed
+	}
+	b.FS.IntVar(p, name, def, usage+" (env "+EnvName(name)+")")
+}
+
+// Float binds a decimal flag.
+func (b *Binder) Float(p *float64, name string, def float64, usage string) {
+	if v, ok, err := lookup(b.Env, name); err != nil {
+		b.err = err
+	} else if ok {
+		parsed, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if perr != nil {
+			b.err = fmt.Errorf("%s: %q is not a number", EnvName(name), v)
+		}
+		def = parsed
+	}
+	b.FS.Float64Var(p, name, def, usage+" (env "+EnvName(name)+")")
+}
+
+// Duration binds a duration flag ("90s", "5m").
+func (b *Binder) Duration(p *time.Duration, name string, def time.Duration, usage string) {
+	if v, ok, err := lookup(b.Env, name); err != nil {
+		b.err = err
+	} else if ok {
+		parsed, perr := time.ParseDuration(strings.TrimSpace(v))
+		if perr != nil {
+			b.err = fmt.Errorf("%s: %q is not a duration like 90s or 5m", EnvName(name), v)
+		}
+		def = parsed
+	}
+	b.FS.DurationVar(p, name, def, usage+" (env "+EnvName(name)+")")
+}
+
 // Err returns the first environment error.
 func (b *Binder) Err() error { return b.err }
 
@@ -100,6 +155,14 @@ func BindServe(b *Binder, c *Config) {
 	b.String(&c.Title, "title", "", "platform title shown on the login page and header (default: the theme's)")
 	b.String(&c.SupplyChainURL, "supply-chain-url", "", "supply-chain services site opened from the menu")
 	b.String(&c.LogFormat, "log-format", "text", "log format: text or json")
+	b.String(&c.JT808, "jt808", "127.0.0.1:8808", "JT/T 808 gateway listen address (empty: no gateway)")
+	b.Duration(&c.TerminalIdle, "terminal-idle", 5*time.Minute, "disconnect a terminal that sends nothing for this long")
+	b.Int(&c.RawRetentionDays, "raw-retention-days", 30, "days raw frames are kept (0: forever)")
+	b.Int(&c.OfflineMinutes, "offline-minutes", 10, "minutes without a report after which a car counts as offline (a car's own setting wins)")
+	b.Int(&c.MovingSpeed, "moving-speed", 5, "km/h from which an online car counts as in transit (below: resting at low speed)")
+	b.String(&c.AMapKey, "amap-key", "", "Gaode (AMap) web-service key for online reverse geocoding; empty: offline only")
+	b.Int(&c.DemoVehicles, "demo-vehicles", 200, "with --demo: vehicles seeded and driven by the in-process simulator")
+	b.Float(&c.DemoSpeedup, "demo-speedup", 1, "with --demo: simulated time runs this many times faster than the clock")
 }
 
 // Validate checks the values.
@@ -116,6 +179,20 @@ func (c *Config) Validate() error {
 	}
 	if c.DB != "" && !strings.HasPrefix(c.DB, "postgres://") && !strings.HasPrefix(c.DB, "postgresql://") {
 		return fmt.Errorf("--db must be empty (SQLite) or a postgres:// URL")
+	}
+	switch {
+	case c.TerminalIdle < 0:
+		return fmt.Errorf("--terminal-idle cannot be negative")
+	case c.RawRetentionDays < 0:
+		return fmt.Errorf("--raw-retention-days cannot be negative")
+	case c.OfflineMinutes < 0:
+		return fmt.Errorf("--offline-minutes cannot be negative")
+	case c.MovingSpeed < 0:
+		return fmt.Errorf("--moving-speed cannot be negative")
+	case c.DemoVehicles < 0 || c.DemoVehicles > 100000:
+		return fmt.Errorf("--demo-vehicles must be between 0 and 100000")
+	case c.DemoSpeedup < 0 || c.DemoSpeedup > 1000:
+		return fmt.Errorf("--demo-speedup must be between 0 and 1000")
 	}
 	return nil
 }

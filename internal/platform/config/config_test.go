@@ -52,12 +52,20 @@ func TestFileVariant(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	for _, args := range [][]string{{"--theme", "pink"}, {"--log-format", "xml"}, {"--db", "mysql://x"}} {
+	for _, args := range [][]string{{"--theme", "pink"}, {"--log-format", "xml"}, {"--db", "mysql://x"},
+		{"--demo-vehicles", "-1"}, {"--terminal-idle", "-1s"}, {"--raw-retention-days", "-2"}, {"--demo-speedup", "2000"}} {
 		if _, err := parse(t, nil, args...); err == nil {
 			t.Errorf("%v accepted", args)
 		}
 	}
-	if _, err := parse(t, map[string]string{"TANKWATCH_DEMO": "maybe"}); err == nil {
-		t.Error("bad boolean accepted")
+	for k, v := range map[string]string{"TANKWATCH_DEMO": "maybe", "TANKWATCH_DEMO_VEHICLES": "many",
+		"TANKWATCH_TERMINAL_IDLE": "5", "TANKWATCH_DEMO_SPEEDUP": "fast"} {
+		if _, err := parse(t, map[string]string{k: v}); err == nil {
+			t.Errorf("%s=%s accepted", k, v)
+		}
+	}
+	c, err := parse(t, map[string]string{"TANKWATCH_DEMO_VEHICLES": "50", "TANKWATCH_TERMINAL_IDLE": "90s"}, "--jt808", "")
+	if err != nil || c.DemoVehicles != 50 || c.TerminalIdle.Seconds() != 90 || c.JT808 != "" || c.MovingSpeed != 5 {
+		t.Errorf("device settings: %+v %v", c, err)
 	}
 }
