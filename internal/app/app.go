@@ -178,7 +178,7 @@ func (a *App) Bootstrap(ctx context.Context, out io.Writer) error {
 		if err := a.Org.SeedDemo(ctx); err != nil {
 			return fmt.Errorf("demo seed: %w", err)
 		}
-		if err := a.Fleet.SeedDemo(ctx); err != nil {
+		if err := a.Fleet.SeedDemo(ctx, a.Cfg.DemoVehicles); err != nil {
 			return fmt.Errorf("demo fleet seed: %w", err)
 		}
 		line := org.DemoLoginLine()

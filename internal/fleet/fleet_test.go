@@ -243,7 +243,7 @@ func TestFindCarsTree(t *testing.T) {
 			t.Fatalf("no match: %+v", tree)
 		}
 		// the seed is idempotent
-		if err := e.App.Fleet.SeedDemo(t.Context()); err != nil {
+		if err := e.App.Fleet.SeedDemo(t.Context(), 0); err != nil {
 			t.Fatal(err)
 		}
 		if p := carPage(t, e, admin, map[string]any{}); p.Total != len(fleet.DemoCars) {
@@ -375,3 +375,4 @@ func TestChannelsAndExport(t *testing.T) {
 		}
 	})
 }
+

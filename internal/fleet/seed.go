@@ -34,6 +34,25 @@ var DemoCars = func() []DemoCar {
 	return out
 }()
 
+// DemoFleet is the demo vehicles for a fleet of n: the twelve named ones, then generated vehicles
+// cycling the three subsidiaries (i%3: 华北, 华东, 华南) with plates of their provinces.
+func DemoFleet(n int) []DemoCar {
+	out := append([]DemoCar(nil), DemoCars...)
+	surnames := []rune("王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗高")
+	given := []string{"建军", "国华", "志强", "海波", "文杰", "春明", "永刚", "伟", "磊", "俊峰", "德胜", "振宇"}
+	regions := []struct{ group, provinces string }{{"华北分公司", "冀京津"}, {"华东分公司", "沪苏浙"}, {"华南分公司", "粤"}}
+	for i := len(out); i < n; i++ {
+		r := regions[i%3]
+		prov := []rune(r.provinces)
+		plate := fmt.Sprintf("%c%c·%05d", prov[(i/3)%len(prov)], 'A'+rune(i/7%8), 10000+i)
+		out = append(out, DemoCar{Group: r.group, Plate: plate,
+			Driver: string(surnames[i%len(surnames)]) + given[i/len(surnames)%len(given)], DriverPhone: fmt.Sprintf("139%08d", 10012345+i*7919%89000000),
+			FuelType: i % 3, ICCID: fmt.Sprintf("898604%014d", 24011000000+i), MSISDN: fmt.Sprintf("1440%09d", 327100400+i),
+			TerminalPhone: DemoTerminalPhone(i), Protocol: DemoProtocol(i)})
+	}
+	return out
+}
+
 // DemoTerminalPhone is the terminal phone number of the i-th demo vehicle (0-based); the simulator
 // drives the same numbers.
 func DemoTerminalPhone(i int) string { return fmt.Sprintf("0138%08d", 52600100+i) }
@@ -45,9 +64,9 @@ func DemoProtocol(i int) int { return []int{2019, 2013, 2019, 2011}[i%4] }
 // DemoChannelNames are the four video channels of every demo car.
 var DemoChannelNames = []string{"前方", "驾驶室", "罐体顶部", "卸油口"}
 
-// SeedDemo creates the demo vehicles, each with a bound SIM and terminal and four video channels,
+// SeedDemo creates the demo vehicles (the twelve named ones, or DemoFleet(n) when n is larger), each with a bound SIM and terminal and four video channels,
 // in the demo organisation's groups. Vehicles whose plate, SIM or terminal already exist are skipped.
-func (s *Service) SeedDemo(ctx context.Context) error {
+func (s *Service) SeedDemo(ctx context.Context, n int) error {
 	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var top group
 		err := tx.NewSelect().Model(&top).Where("g.name = ? AND g.parent_id IS NULL", org.DemoTopGroup).Order("g.id").Limit(1).Scan(ctx)
@@ -58,14 +77,18 @@ func (s *Service) SeedDemo(ctx context.Context) error {
 			return err
 		}
 		now := s.nowMS()
-		for _, d := range DemoCars {
-			var g group
-			err := tx.NewSelect().Model(&g).Where("g.name = ?", d.Group).Where("g.path LIKE ?", top.Path+"%").Order("g.id").Limit(1).Scan(ctx)
-			if notFound(err) {
-				continue
-			}
-			if err != nil {
-				return err
+		groups := map[string]group{}
+		for _, d := range DemoFleet(n) {
+			g, known := groups[d.Group]
+			if !known {
+				err := tx.NewSelect().Model(&g).Where("g.name = ?", d.Group).Where("g.path LIKE ?", top.Path+"%").Order("g.id").Limit(1).Scan(ctx)
+				if notFound(err) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				groups[d.Group] = g
 			}
 			n, err := tx.NewSelect().TableExpr("cars").Where("plate = ?", d.Plate).Count(ctx)
 			if err != nil {
