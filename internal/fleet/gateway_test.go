@@ -1,0 +1,59 @@
+package fleet_test
+
+import (
+	"context"
+	"testing"
+
+	"tankwatch/internal/app/apptest"
+	"tankwatch/internal/fleet"
+)
+
+func TestGatewayTerminalLookup(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		ctx := context.Background()
+		s := fleet.New(e.DB, nil)
+		stored := fleet.DemoTerminalPhone(0) // "013852600100"
+		var want struct {
+			ID, CarID, GroupID int64
+			Protocol           int
+		}
+		if err := e.DB.NewRaw("SELECT id, car_id, group_id, protocol FROM terminals WHERE phone = ?", stored).
+			Scan(ctx, &want.ID, &want.CarID, &want.GroupID, &want.Protocol); err != nil {
+			t.Fatal(err)
+		}
+		for _, phone := range []string{stored, stored[1:], "0" + stored, "00000000" + stored[1:]} {
+			got, ok, err := s.GatewayTerminal(ctx, phone)
+			if err != nil || !ok {
+				t.Fatalf("%s: %v %v", phone, ok, err)
+			}
+			if got.ID != want.ID || got.CarID != want.CarID || got.GroupID != want.GroupID || got.Phone != stored ||
+				got.Protocol != want.Protocol || !got.Enabled {
+				t.Errorf("%s: %+v, want %+v", phone, got, want)
+			}
+		}
+		for _, phone := range []string{"", "0", "000", "13800000000", "1385260010x", "123456789012345678901", stored[1:] + "0"} {
+			if got, ok, err := s.GatewayTerminal(ctx, phone); err != nil || ok {
+				t.Errorf("%q: %+v %v %v", phone, got, ok, err)
+			}
+		}
+
+		if _, err := e.DB.NewRaw("UPDATE terminals SET status = 0, car_id = NULL WHERE id = ?", want.ID).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := s.GatewayTerminal(ctx, stored[1:])
+		if err != nil || !ok || got.Enabled || got.CarID != 0 {
+			t.Errorf("disabled, unbound: %+v %v %v", got, ok, err)
+		}
+
+		if err := s.GatewaySetAuthCode(ctx, want.ID, "A1b2C3d4E5f6G7h8"); err != nil {
+			t.Fatal(err)
+		}
+		if got, _, _ := s.GatewayTerminal(ctx, stored); got.AuthCode != "A1b2C3d4E5f6G7h8" {
+			t.Errorf("auth code %q", got.AuthCode)
+		}
+		if err := s.GatewaySetAuthCode(ctx, 1<<40, "x"); err == nil {
+			t.Error("unknown terminal: no error")
+		}
+	})
+}
