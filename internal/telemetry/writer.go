@@ -1,0 +1,370 @@
+package telemetry
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"tankwatch/internal/platform/db"
+)
+
+// WriterConfig sizes the group commit.
+type WriterConfig struct {
+	MaxBatch   int           // reports (and, separately, frames) per transaction; 0 = 2000
+	MaxDelay   time.Duration // how long a batch waits for company once work arrived; 0 = 10ms, <0 = none
+	QueueLimit int           // reports + frames accepted and not yet committed; 0 = 50000
+}
+
+func (c WriterConfig) withDefaults() WriterConfig {
+	if c.MaxBatch <= 0 {
+		c.MaxBatch = 2000
+	}
+	if c.MaxDelay == 0 {
+		c.MaxDelay = 10 * time.Millisecond
+	}
+	if c.MaxDelay < 0 {
+		c.MaxDelay = 0
+	}
+	if c.QueueLimit <= 0 {
+		c.QueueLimit = 50000
+	}
+	return c
+}
+
+// WriterStats is a snapshot of the writer for metrics and health.
+type WriterStats struct {
+	Queued           int    // reports + frames accepted, not yet committed (the in-flight batch included)
+	Blocked          int    // Submit calls waiting for room
+	CommittedReports int64  // reports committed since start
+	CommittedFrames  int64  // frames committed since start
+	Batches          int64  // transactions committed
+	LastError        string // the last commit error ("" after a successful commit)
+	Retrying         bool   // a batch is waiting to be retried
+}
+
+// ErrWriterClosed is returned by Submit after Run has returned, and given to the done callbacks of
+// submissions that could not be committed while shutting down.
+var ErrWriterClosed = errors.New("telemetry: history writer is shut down")
+
+// Backoff bounds of a failed commit.
+const (
+	retryFirst = 100 * time.Millisecond
+	retryMax   = 5 * time.Second
+)
+
+// shutdownFlush bounds the last commit attempt once Run's context has ended.
+const shutdownFlush = 10 * time.Second
+
+type histSubmission struct {
+	reports []Report
+	frames  []Frame
+	done    func(error)
+}
+
+func (s *histSubmission) size() int { return len(s.reports) + len(s.frames) }
+
+// Writer stores reports and frames with group commit: many submissions share one transaction, and each
+// submission's done callback runs only after that transaction committed. The gateway acknowledges a
+// report to the terminal from done, so nothing acknowledged is ever lost.
+type Writer struct {
+	d   *db.DB
+	cfg WriterConfig
+	log *slog.Logger
+
+	mu      sync.Mutex
+	pending []*histSubmission
+	queued  int
+	room    chan struct{} // closed (and replaced) whenever queued shrinks or the writer stops
+	stopped bool
+	stats   WriterStats
+	subs    []func([]Report)
+
+	wake chan struct{} // buffered 1: work arrived
+
+	// Seams for tests: the transaction and the wait between retries.
+	commit  func(ctx context.Context, reports []Report, frames []Frame) error
+	wait    func(ctx context.Context, d time.Duration) error
+	onBlock func() // called when a Submit starts waiting for room
+}
+
+// NewWriter returns a writer over d; call Run to start it.
+func NewWriter(d *db.DB, cfg WriterConfig, log *slog.Logger) *Writer {
+	if log == nil {
+		log = slog.Default()
+	}
+	w := &Writer{d: d, cfg: cfg.withDefaults(), log: log, room: make(chan struct{}), wake: make(chan struct{}, 1)}
+	w.commit = func(ctx context.Context, reports []Report, frames []Frame) error {
+		return histCommit(ctx, d, reports, frames)
+	}
+	w.wait = histWait
+	return w
+}
+
+func histWait(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Submit queues reports and frames for the next commit. It blocks while the queue is full (this is the
+// memory bound: the gateway stops reading its sockets) or until ctx ends (then done is not called and
+// ctx.Err() is returned). done is called exactly once, from the writer goroutine, after everything of
+// this submission is committed (nil) — or with an error only when the writer is shutting down. A
+// submission larger than the whole queue is accepted when the queue is empty, so it cannot wait forever.
+// The slices belong to the writer from now on.
+func (w *Writer) Submit(ctx context.Context, reports []Report, frames []Frame, done func(error)) error {
+	if done == nil {
+		done = func(error) {}
+	}
+	s := &histSubmission{reports: reports, frames: frames, done: done}
+	n := s.size()
+	blocked := false
+	defer func() {
+		if blocked {
+			w.mu.Lock()
+			w.stats.Blocked--
+			w.mu.Unlock()
+		}
+	}()
+	for {
+		w.mu.Lock()
+		if w.stopped {
+			w.mu.Unlock()
+			return ErrWriterClosed
+		}
+		if w.queued == 0 || w.queued+n <= w.cfg.QueueLimit {
+			w.pending = append(w.pending, s)
+			w.queued += n
+			w.mu.Unlock()
+			select {
+			case w.wake <- struct{}{}:
+			default:
+			}
+			return nil
+		}
+		room := w.room
+		if !blocked {
+			blocked = true
+			w.stats.Blocked++
+		}
+		w.mu.Unlock()
+		if w.onBlock != nil {
+			w.onBlock()
+		}
+		select {
+		case <-room:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// Subscribe registers fn to receive each committed batch of reports in commit order (live state,
+// alarms). fn runs on the writer goroutine: it must be quick and must not modify the slice (every
+// subscriber gets the same one); it may keep it.
+func (w *Writer) Subscribe(fn func([]Report)) {
+	w.mu.Lock()
+	w.subs = append(w.subs, fn)
+	w.mu.Unlock()
+}
+
+// Stats returns a snapshot.
+func (w *Writer) Stats() WriterStats {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := w.stats
+	s.Queued = w.queued
+	return s
+}
+
+// Run commits batches until ctx ends; then it stops taking work, tries once more to commit what it
+// holds (bounded by shutdownFlush), fails the rest with ErrWriterClosed and returns.
+func (w *Writer) Run(ctx context.Context) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return w.shutdown()
+		case <-w.wake:
+		}
+		if w.cfg.MaxDelay > 0 && !w.full() {
+			// Group commit: give concurrent sessions a moment to join this transaction.
+			if err := w.gather(ctx); err != nil {
+				return w.shutdown()
+			}
+		}
+		for {
+			batch := w.take()
+			if len(batch) == 0 {
+				break
+			}
+			if err := w.commitRetrying(ctx, batch); err != nil {
+				w.putBack(batch)
+				return w.shutdown()
+			}
+		}
+	}
+}
+
+// gather waits up to MaxDelay, or until a full batch is queued, or ctx ends.
+func (w *Writer) gather(ctx context.Context) error {
+	t := time.NewTimer(w.cfg.MaxDelay)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			return nil
+		case <-w.wake:
+			if w.full() {
+				return nil
+			}
+		}
+	}
+}
+
+func (w *Writer) full() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	r, f := 0, 0
+	for _, s := range w.pending {
+		r, f = r+len(s.reports), f+len(s.frames)
+		if r >= w.cfg.MaxBatch || f >= w.cfg.MaxBatch {
+			return true
+		}
+	}
+	return false
+}
+
+// take removes whole submissions from the queue head until the batch reaches MaxBatch reports or
+// frames. They still count as queued until committed: that is the memory bound while retrying.
+func (w *Writer) take() []*histSubmission {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	r, f, i := 0, 0, 0
+	for i < len(w.pending) && r < w.cfg.MaxBatch && f < w.cfg.MaxBatch {
+		r, f = r+len(w.pending[i].reports), f+len(w.pending[i].frames)
+		i++
+	}
+	batch := w.pending[:i:i]
+	w.pending = w.pending[i:]
+	return batch
+}
+
+func (w *Writer) putBack(batch []*histSubmission) {
+	w.mu.Lock()
+	w.pending = append(batch, w.pending...)
+	w.mu.Unlock()
+}
+
+func histFlatten(batch []*histSubmission) ([]Report, []Frame) {
+	r, f := 0, 0
+	for _, s := range batch {
+		r, f = r+len(s.reports), f+len(s.frames)
+	}
+	reports, frames := make([]Report, 0, r), make([]Frame, 0, f)
+	for _, s := range batch {
+		reports = append(reports, s.reports...)
+		frames = append(frames, s.frames...)
+	}
+	return reports, frames
+}
+
+// commitRetrying commits batch, retrying with backoff until it succeeds or ctx ends (never dropping it).
+func (w *Writer) commitRetrying(ctx context.Context, batch []*histSubmission) error {
+	reports, frames := histFlatten(batch)
+	delay := retryFirst
+	for {
+		err := w.commit(ctx, reports, frames)
+		if err == nil {
+			w.committed(batch, reports, frames)
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		w.log.Error("history commit failed; keeping the batch and retrying", "reports", len(reports),
+			"frames", len(frames), "retry_in", delay, "err", err)
+		w.mu.Lock()
+		w.stats.LastError, w.stats.Retrying = err.Error(), true
+		w.mu.Unlock()
+		if err := w.wait(ctx, delay); err != nil {
+			return err
+		}
+		delay = min(2*delay, retryMax)
+	}
+}
+
+func (w *Writer) committed(batch []*histSubmission, reports []Report, frames []Frame) {
+	n := len(reports) + len(frames)
+	w.mu.Lock()
+	w.queued -= n
+	w.stats.CommittedReports += int64(len(reports))
+	w.stats.CommittedFrames += int64(len(frames))
+	w.stats.Batches++
+	w.stats.LastError, w.stats.Retrying = "", false
+	close(w.room)
+	w.room = make(chan struct{})
+	subs := w.subs
+	w.mu.Unlock()
+	for _, s := range batch {
+		s.done(nil)
+	}
+	if len(reports) > 0 {
+		for _, fn := range subs {
+			fn(reports)
+		}
+	}
+}
+
+func (w *Writer) shutdown() error {
+	w.mu.Lock()
+	w.stopped = true
+	close(w.room) // wake blocked Submits: they now see stopped
+	w.room = make(chan struct{})
+	w.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownFlush)
+	defer cancel()
+	for {
+		batch := w.take()
+		if len(batch) == 0 {
+			return nil
+		}
+		reports, frames := histFlatten(batch)
+		if err := w.commit(ctx, reports, frames); err != nil {
+			w.log.Error("history commit at shutdown failed; unacknowledged reports will be re-sent by the terminals",
+				"reports", len(reports), "frames", len(frames), "err", err)
+			w.fail(append(batch, w.drain()...))
+			return nil
+		}
+		w.committed(batch, reports, frames)
+	}
+}
+
+func (w *Writer) drain() []*histSubmission {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	rest := w.pending
+	w.pending = nil
+	return rest
+}
+
+func (w *Writer) fail(batch []*histSubmission) {
+	n := 0
+	for _, s := range batch {
+		n += s.size()
+	}
+	w.mu.Lock()
+	w.queued -= n
+	w.mu.Unlock()
+	for _, s := range batch {
+		s.done(ErrWriterClosed)
+	}
+}
