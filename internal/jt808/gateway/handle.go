@@ -1,0 +1,191 @@
+package gateway
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"fmt"
+	"time"
+
+	"tankwatch/internal/jt808"
+	"tankwatch/internal/telemetry"
+)
+
+// ack is a 0x8001 to write, after a commit or at once.
+type ack struct {
+	h      jt808.Header // of the frame acknowledged
+	result byte
+	readAt time.Time // set for report acks (latency metric)
+}
+
+func (s *session) reply(h jt808.Header, m jt808.Message, readAt time.Time) bool {
+	out := jt808.Header{Version: h.Version, ProtoVersion: h.ProtoVersion, Phone: h.Phone, Serial: s.nextSerial(1)}
+	wire, err := jt808.AppendMessage(make([]byte, 0, 32), out, m)
+	if err != nil {
+		s.logger().Error("reply not encoded", "msg", fmt.Sprintf("0x%04x", m.MsgID()), "err", err)
+		return false
+	}
+	return s.enqueue(wire, readAt)
+}
+
+func (s *session) sendAck(a ack) bool {
+	return s.reply(a.h, &jt808.GeneralReply{Platform: true, Serial: a.h.Serial, ReplyID: a.h.MsgID, Result: a.result}, a.readAt)
+}
+
+// rawFrame copies the escaped bytes out of the read buffer.
+func (s *session) rawFrame(now time.Time, h jt808.Header, raw []byte) telemetry.Frame {
+	return telemetry.Frame{TerminalID: s.term.ID, CarID: s.term.CarID, Phone: s.term.Phone, At: now,
+		MsgID: h.MsgID, Serial: h.Serial, Data: append([]byte(nil), raw...)}
+}
+
+// submit hands reports and frames to the sink; with ok set, the 0x8001 result 0 is written once they
+// are committed and never otherwise. It returns false when the session is ending.
+func (s *session) submit(reports []telemetry.Report, frames []telemetry.Frame, ok *ack) bool {
+	done := func(error) {}
+	if ok != nil {
+		a := *ok
+		done = func(err error) {
+			if err != nil {
+				s.logger().Warn("reports not committed; no acknowledgement", "serial", a.h.Serial, "err", err)
+				return
+			}
+			s.sendAck(a)
+		}
+	}
+	if err := s.srv.sink.Submit(s.ctx, reports, frames, done); err != nil {
+		if s.ctx.Err() != nil {
+			return false
+		}
+		s.logger().Warn("sink refused reports; no acknowledgement", "err", err)
+	}
+	return true
+}
+
+// frame handles one whole, checked frame; false stops the session.
+func (s *session) frame(now time.Time, raw []byte, f jt808.Frame) bool {
+	h := f.Header
+	switch {
+	case h.MsgID == jt808.MsgRegister:
+		return s.register(now, raw, f)
+	case h.MsgID == jt808.MsgAuth:
+		return s.authenticate(now, raw, f)
+	case !s.authed || h.Phone != s.phone:
+		s.srv.m.unauthed.Inc()
+		return s.sendAck(ack{h: h, result: jt808.ResultFailure})
+	}
+	var frames []telemetry.Frame
+	if h.MsgID != jt808.MsgHeartbeat {
+		frames = []telemetry.Frame{s.rawFrame(now, h, raw)}
+	}
+	if h.Subpackaged {
+		s.rmu.Lock()
+		msg, done, err := s.re.Add(now, f)
+		n, _ := s.re.Pending()
+		s.rmu.Unlock()
+		s.partial.Store(n > 0)
+		if err != nil {
+			s.malformedBody(h, err)
+			return s.submit(nil, frames, nil)
+		}
+		if !done {
+			return s.submit(nil, frames, nil)
+		}
+		f = msg
+	}
+	return s.message(now, f, frames)
+}
+
+// malformedBody logs a frame whose body does not decode. It is answered with result 2 so that the
+// terminal drops it instead of sending it again for ever.
+func (s *session) malformedBody(h jt808.Header, err error) bool {
+	if !s.malformedFrame(fmt.Errorf("message 0x%04x serial %d: %w", h.MsgID, h.Serial, err)) {
+		return false
+	}
+	return s.sendAck(ack{h: h, result: jt808.ResultBadMessage})
+}
+
+func (s *session) register(now time.Time, raw []byte, f jt808.Frame) bool {
+	var m jt808.Register
+	if err := m.DecodeBody(f.Body, f.Header.Version); err != nil {
+		return s.malformedBody(f.Header, err)
+	}
+	answer := func(result byte, code string) bool {
+		return s.reply(f.Header, &jt808.RegisterReply{Serial: f.Header.Serial, Result: result, AuthCode: code}, time.Time{})
+	}
+	phone := f.Header.Phone.String()
+	t, ok, err := s.srv.reg.Terminal(s.ctx, phone)
+	switch {
+	case err != nil:
+		s.logger().Error("registry lookup failed; registration not answered", "phone", phone, "err", err)
+		return s.ctx.Err() == nil
+	case !ok:
+		s.logger().Info("registration of an unknown terminal refused", "phone", phone)
+		return answer(jt808.RegisterTerminalUnknown, "")
+	case t.CarID == 0:
+		s.logger().Info("registration of a terminal bound to no vehicle refused", "phone", phone, "terminal", t.ID)
+		return answer(jt808.RegisterVehicleUnknown, "")
+	}
+	code := newAuthCode()
+	if err := s.srv.reg.SetAuthCode(s.ctx, t.ID, code); err != nil {
+		s.logger().Error("auth code not stored; registration not answered", "terminal", t.ID, "err", err)
+		return s.ctx.Err() == nil
+	}
+	fr := telemetry.Frame{TerminalID: t.ID, CarID: t.CarID, Phone: t.Phone, At: now, MsgID: f.Header.MsgID,
+		Serial: f.Header.Serial, Data: append([]byte(nil), raw...)}
+	if !s.submit(nil, []telemetry.Frame{fr}, nil) {
+		return false
+	}
+	s.srv.log.Info("terminal registered", "peer", s.peer, "terminal", t.ID, "phone", t.Phone, "plate", m.Plate, "version", f.Header.Version)
+	return answer(jt808.RegisterOK, code)
+}
+
+func (s *session) authenticate(now time.Time, raw []byte, f jt808.Frame) bool {
+	refuse := func(why string, args ...any) bool {
+		s.logger().Info("authentication refused: "+why, args...)
+		s.sendAck(ack{h: f.Header, result: jt808.ResultFailure})
+		return false // close once the reply is written
+	}
+	var m jt808.Auth
+	if err := m.DecodeBody(f.Body, f.Header.Version); err != nil {
+		s.malformedFrame(err)
+		return refuse("undecodable body", "err", err)
+	}
+	phone := f.Header.Phone.String()
+	t, ok, err := s.srv.reg.Terminal(s.ctx, phone)
+	switch {
+	case err != nil:
+		s.logger().Error("registry lookup failed; authentication not answered", "phone", phone, "err", err)
+		return s.ctx.Err() == nil
+	case !ok:
+		return refuse("unknown terminal", "phone", phone)
+	case t.AuthCode == "" || subtle.ConstantTimeCompare([]byte(t.AuthCode), []byte(m.AuthCode)) != 1:
+		return refuse("wrong auth code", "phone", phone, "terminal", t.ID)
+	}
+	s.term, s.authed, s.phone = t, true, f.Header.Phone
+	s.lg.Store(s.srv.log.With("peer", s.peer, "terminal", t.ID, "phone", t.Phone))
+	s.srv.bind(s, liveInfo{term: t, phone: f.Header.Phone, version: f.Header.Version, proto: f.Header.ProtoVersion})
+	if !s.submit(nil, []telemetry.Frame{s.rawFrame(now, f.Header, raw)}, nil) {
+		return false
+	}
+	s.logger().Info("terminal authenticated", "version", f.Header.Version)
+	return s.sendAck(ack{h: f.Header, result: jt808.ResultOK})
+}
+
+const authAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789"
+
+// newAuthCode returns 16 random characters without look-alikes (0/O, 1/l/I), since installers
+// sometimes read codes off a screen. Bytes beyond the largest multiple of the alphabet are skipped
+// so that every character is equally likely.
+func newAuthCode() string {
+	out := make([]byte, 0, 16)
+	limit := 256 / len(authAlphabet) * len(authAlphabet)
+	var b [32]byte
+	for len(out) < cap(out) {
+		_, _ = rand.Read(b[:]) // never fails (crypto/rand panics instead)
+		for _, c := range b {
+			if int(c) < limit && len(out) < cap(out) {
+				out = append(out, authAlphabet[int(c)%len(authAlphabet)])
+			}
+		}
+	}
+	return string(out)
+}

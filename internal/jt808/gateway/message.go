@@ -1,0 +1,175 @@
+package gateway
+
+import (
+	"fmt"
+	"time"
+
+	"tankwatch/internal/jt808"
+	"tankwatch/internal/tank"
+	"tankwatch/internal/telemetry"
+)
+
+// message handles a whole (reassembled) message of an authenticated session; frames holds its raw
+// frame(s) to store with it.
+func (s *session) message(now time.Time, f jt808.Frame, frames []telemetry.Frame) bool {
+	h := f.Header
+	switch h.MsgID {
+	case jt808.MsgHeartbeat:
+		return s.sendAck(ack{h: h})
+	case jt808.MsgLogout:
+		if !s.submit(nil, frames, nil) {
+			return false
+		}
+		s.logger().Info("terminal logged out")
+		s.sendAck(ack{h: h})
+		return false
+	case jt808.MsgLocation:
+		var loc jt808.Location
+		if err := loc.DecodeBody(f.Body, h.Version); err != nil {
+			return s.malformedBody(h, err)
+		}
+		return s.submit([]telemetry.Report{s.report(now, &loc, false)}, frames, &ack{h: h, readAt: now})
+	case jt808.MsgBatch:
+		var b jt808.Batch
+		if err := b.DecodeBody(f.Body, h.Version); err != nil {
+			return s.malformedBody(h, err)
+		}
+		reports := make([]telemetry.Report, len(b.Items))
+		for i := range b.Items {
+			reports[i] = s.report(now, &b.Items[i], b.Type == jt808.BatchBlindArea)
+		}
+		return s.submit(reports, frames, &ack{h: h, readAt: now})
+	case jt808.MsgUplinkPassThrough:
+		var p jt808.PassThrough
+		if err := p.DecodeBody(f.Body, h.Version); err != nil {
+			return s.malformedBody(h, err)
+		}
+		var reports []telemetry.Report
+		if r, ok := s.passThrough(now, &p); ok {
+			reports = []telemetry.Report{r}
+		}
+		return s.submit(reports, frames, &ack{h: h, readAt: now})
+	case jt808.MsgControlReply:
+		var c jt808.ControlReply
+		if err := c.DecodeBody(f.Body, h.Version); err != nil {
+			return s.malformedBody(h, err)
+		}
+		r := s.report(now, &c.Location, false)
+		s.answered(jt808.MsgVehicleControl, c.Serial, 0, fmt.Sprintf("position %.6f,%.6f at %s",
+			c.Location.LatDeg(), c.Location.LonDeg(), c.Location.Time.In(jt808.CST).Format(time.DateTime)))
+		return s.submit([]telemetry.Report{r}, frames, nil)
+	case jt808.MsgTerminalReply:
+		var g jt808.GeneralReply
+		if err := g.DecodeBody(f.Body, h.Version); err != nil {
+			return s.malformedBody(h, err)
+		}
+		s.answered(g.ReplyID, g.Serial, g.Result, resultText(g.Result))
+		return s.submit(nil, frames, nil)
+	case jt808.MsgParamsReply:
+		var p jt808.ParamsReply
+		if err := p.DecodeBody(f.Body, h.Version); err != nil {
+			return s.malformedBody(h, err)
+		}
+		s.answered(jt808.MsgQueryParams, p.Serial, 0, paramsText(p.Params))
+		return s.submit(nil, frames, nil)
+	case jt808.MsgResourceList:
+		var l jt808.ResourceList
+		if err := l.DecodeBody(f.Body, h.Version); err != nil {
+			return s.malformedBody(h, err)
+		}
+		text := fmt.Sprintf("%d recordings", len(l.Items))
+		if !s.answered(jt808.MsgQueryResources, l.Serial, 0, text) {
+			s.answered(jt808.MsgPlaybackStart, l.Serial, 0, text)
+		}
+		return s.submit(nil, frames, nil)
+	}
+	// Kept for the raw-data pages, but the gateway does nothing with it: say so.
+	if !s.submit(nil, frames, nil) {
+		return false
+	}
+	return s.sendAck(ack{h: h, result: jt808.ResultNotSupported})
+}
+
+// report copies a decoded position out of the read buffer.
+func (s *session) report(now time.Time, loc *jt808.Location, blind bool) telemetry.Report {
+	r := telemetry.Report{TerminalID: s.term.ID, CarID: s.term.CarID, Phone: s.term.Phone, Received: now,
+		Time: loc.Time, Blind: blind, Alarm: loc.Alarm, Status: loc.Status, Lat: loc.Lat, Lon: loc.Lon,
+		Altitude: loc.Altitude, Speed: loc.Speed, Direction: loc.Direction}
+	r.Mileage, r.HasMileage = loc.Mileage()
+	r.Fuel, r.HasFuel = loc.Fuel()
+	r.Signal, _ = loc.SignalStrength()
+	r.Satellites, _ = loc.Satellites()
+	ext, err := tank.FromItems(min(loc.NItems, jt808.MaxItems), func(i int) (byte, []byte) {
+		return loc.Items[i].ID, loc.Items[i].Value
+	})
+	if err != nil {
+		s.tankError(err)
+		return r
+	}
+	r.Tank, r.Levels, r.Help = ext.Tank, ext.Levels, ext.Help
+	return r
+}
+
+func (s *session) tankError(err error) {
+	s.srv.m.tankErrors.Inc()
+	s.tankBad++
+	if s.tankBad <= 5 || s.tankBad%100 == 0 {
+		s.logger().Warn("tank extension not decoded; report kept without it", "err", err, "count", s.tankBad)
+	}
+}
+
+// passThrough turns a 0x0900 into a tank-only report when its content decodes; other content is kept
+// as a raw frame only.
+func (s *session) passThrough(now time.Time, p *jt808.PassThrough) (telemetry.Report, bool) {
+	content := append([]byte(nil), p.Data...)
+	var ext tank.Extract
+	var err error
+	switch {
+	case p.Type == tank.PassTank:
+		ext, err = tank.FromPassThrough(content)
+	case s.srv.pass != nil:
+		ext, err = s.srv.pass.PassThrough(p.Type, content)
+	default:
+		return telemetry.Report{}, false
+	}
+	if err != nil {
+		s.tankError(fmt.Errorf("pass-through type 0x%02x: %w", p.Type, err))
+		return telemetry.Report{}, false
+	}
+	if ext.Empty() {
+		return telemetry.Report{}, false
+	}
+	return telemetry.Report{TerminalID: s.term.ID, CarID: s.term.CarID, Phone: s.term.Phone, Received: now, Time: now,
+		Tank: ext.Tank, Levels: ext.Levels, Help: ext.Help, TankOnly: true}, true
+}
+
+func resultText(r byte) string {
+	switch r {
+	case jt808.ResultOK:
+		return "0 success"
+	case jt808.ResultFailure:
+		return "1 failure"
+	case jt808.ResultBadMessage:
+		return "2 message error"
+	case jt808.ResultNotSupported:
+		return "3 not supported"
+	}
+	return fmt.Sprintf("%d", r)
+}
+
+// paramsText lists parameters as id=value, numbers in decimal and the rest as text.
+func paramsText(ps []jt808.Param) string {
+	b := make([]byte, 0, 16*len(ps))
+	for i, p := range ps {
+		if i > 0 {
+			b = append(b, "; "...)
+		}
+		b = fmt.Appendf(b, "0x%04x=", p.ID)
+		if v, ok := p.Uint(); ok {
+			b = fmt.Appendf(b, "%d", v)
+		} else {
+			b = append(b, jt808.DecodeGBK(p.Value)...)
+		}
+	}
+	return string(b)
+}

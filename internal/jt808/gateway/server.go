@@ -1,0 +1,179 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Server accepts terminal connections and keeps one session per connection.
+type Server struct {
+	cfg  Config
+	reg  Registry
+	sink Sink
+	cmds CommandLog
+	pass PassDecoder
+	log  *slog.Logger
+	m    *metrics
+
+	mu     sync.Mutex
+	conns  map[*session]struct{}
+	byTerm map[int64]*session // authenticated sessions by terminal ID
+	wg     sync.WaitGroup     // session goroutines
+}
+
+// New returns a gateway. pass may be nil (only tank.PassTank pass-through is decoded); metrics may be
+// nil. cmds is needed only for Send.
+func New(cfg Config, reg Registry, sink Sink, cmds CommandLog, pass PassDecoder, log *slog.Logger, metrics prometheus.Registerer) *Server {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{cfg: cfg.withDefaults(), reg: reg, sink: sink, cmds: cmds, pass: pass, log: log.With("component", "jt808"),
+		m: newMetrics(), conns: map[*session]struct{}{}, byTerm: map[int64]*session{}}
+	if err := s.m.register(metrics); err != nil {
+		s.log.Error("metrics not registered", "err", err)
+	}
+	return s
+}
+
+// Serve accepts connections on ln until ctx ends, then closes ln and every session and waits for the
+// session goroutines. Acknowledgements of reports not yet committed are not sent.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
+	defer stop()
+	janitor := make(chan struct{})
+	go func() { defer close(janitor); s.janitor(ctx) }()
+	defer func() {
+		s.mu.Lock()
+		all := make([]*session, 0, len(s.conns))
+		for c := range s.conns {
+			all = append(all, c)
+		}
+		s.mu.Unlock()
+		for _, c := range all {
+			c.close()
+		}
+		s.wg.Wait()
+		<-janitor
+	}()
+	var backoff time.Duration
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, syscall.EMFILE) {
+				backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+				s.log.Warn("accept", "err", err, "retry_in", backoff)
+				select {
+				case <-time.After(backoff):
+					continue
+				case <-ctx.Done():
+					return nil
+				}
+			}
+			return err
+		}
+		backoff = 0
+		s.mu.Lock()
+		full := len(s.conns) >= s.cfg.MaxConns
+		var sess *session
+		if !full {
+			sess = newSession(ctx, s, conn)
+			s.conns[sess] = struct{}{}
+			s.wg.Add(1)
+		}
+		s.mu.Unlock()
+		if full {
+			s.m.rejected.Inc()
+			_ = conn.Close()
+			continue
+		}
+		s.m.sessions.Inc()
+		go sess.run()
+	}
+}
+
+// Online reports whether the terminal has an authenticated session.
+func (s *Server) Online(terminalID int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.byTerm[terminalID]
+	return ok
+}
+
+// Sessions returns the number of open connections, authenticated or not.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
+// bind makes sess the live session of its terminal and closes the one it replaces.
+func (s *Server) bind(sess *session, live liveInfo) {
+	terminalID := live.term.ID
+	s.mu.Lock()
+	old := s.byTerm[terminalID]
+	if sess.bound != 0 && sess.bound != terminalID && s.byTerm[sess.bound] == sess {
+		delete(s.byTerm, sess.bound)
+		s.m.online.Dec()
+	}
+	if old == nil {
+		s.m.online.Inc()
+	}
+	s.byTerm[terminalID] = sess
+	sess.bound, sess.live = terminalID, live
+	s.mu.Unlock()
+	if old != nil && old != sess {
+		old.logger().Info("session replaced by a new authenticated connection", "new_peer", sess.peer)
+		old.close()
+	}
+}
+
+// drop forgets a finished session.
+func (s *Server) drop(sess *session) {
+	s.mu.Lock()
+	delete(s.conns, sess)
+	if sess.bound != 0 && s.byTerm[sess.bound] == sess {
+		delete(s.byTerm, sess.bound)
+		s.m.online.Dec()
+	}
+	s.mu.Unlock()
+	s.m.sessions.Dec()
+}
+
+// janitor asks for missing sub-packages of every session that holds partial messages.
+func (s *Server) janitor(ctx context.Context) {
+	tick := time.NewTicker(min(time.Second, max(s.cfg.ReassemblyTimeout/2, 10*time.Millisecond)))
+	defer tick.Stop()
+	var list []*session
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		list = list[:0]
+		s.mu.Lock()
+		for c := range s.conns {
+			if c.partial.Load() {
+				list = append(list, c)
+			}
+		}
+		s.mu.Unlock()
+		now := s.cfg.Now()
+		for _, c := range list {
+			c.requestMissing(now)
+		}
+	}
+}

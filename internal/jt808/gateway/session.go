@@ -1,0 +1,250 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"tankwatch/internal/jt808"
+)
+
+// session is one terminal connection. The run goroutine owns the reading side (term, authed, bad
+// counters); writes go through the outbox, drained by a short-lived flush goroutine so that the
+// history writer's commit callback never waits on a slow socket.
+type session struct {
+	srv    *Server
+	conn   net.Conn
+	peer   string
+	ctx    context.Context // ends when the session closes
+	cancel context.CancelFunc
+	serial atomic.Uint32 // platform serial numbers, per session, wrapping at 16 bits
+	lg     atomic.Pointer[slog.Logger]
+
+	// reading side
+	term      Terminal
+	authed    bool
+	phone     jt808.Phone // the authenticated header phone
+	bad       int         // malformed frames in a row
+	malformed int         // malformed frames in total (log rate limit)
+	tankBad   int
+
+	// set at authentication for Send; guarded by srv.mu
+	bound int64
+	live  liveInfo
+
+	rmu     sync.Mutex
+	re      jt808.Reassembler
+	partial atomic.Bool // re holds partial messages (the janitor looks only at these)
+
+	wmu      sync.Mutex
+	pend     []byte
+	stamps   []time.Time // read times of the acks in pend
+	flushing bool
+	closing  bool // close once pend is written
+	closed   bool
+
+	pmu     sync.Mutex
+	waiters map[waitKey]*waiter
+}
+
+// liveInfo is what Send needs of an authenticated session.
+type liveInfo struct {
+	term    Terminal
+	phone   jt808.Phone
+	version jt808.Version
+	proto   byte
+}
+
+func newSession(parent context.Context, srv *Server, conn net.Conn) *session {
+	ctx, cancel := context.WithCancel(parent)
+	s := &session{srv: srv, conn: conn, peer: conn.RemoteAddr().String(), ctx: ctx, cancel: cancel}
+	s.re.Timeout = srv.cfg.ReassemblyTimeout
+	s.lg.Store(srv.log.With("peer", s.peer))
+	return s
+}
+
+// logger is safe from any goroutine: the flusher and the writer's commit callback log too.
+func (s *session) logger() *slog.Logger { return s.lg.Load() }
+
+func (s *session) nextSerial(n int) uint16 {
+	return uint16(s.serial.Add(uint32(n)) - uint32(n))
+}
+
+func (s *session) run() {
+	defer s.srv.wg.Done()
+	defer s.finish()
+	cfg := &s.srv.cfg
+	_ = s.conn.SetReadDeadline(time.Now().Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout)))
+	sp := jt808.NewSplitter(s.conn, jt808.DefaultMaxFrame)
+	var buf []byte
+	for {
+		raw, err := sp.Next()
+		if err != nil {
+			if errors.Is(err, jt808.ErrTooLong) {
+				if s.malformedFrame(err) {
+					continue
+				}
+				return
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				s.logger().Info("idle terminal disconnected", "authenticated", s.authed)
+			}
+			return
+		}
+		now := cfg.Now()
+		var f jt808.Frame
+		f, buf, err = jt808.DecodeFrame(buf[:0], raw)
+		if err != nil {
+			if s.malformedFrame(err) {
+				continue
+			}
+			return
+		}
+		s.bad = 0
+		_ = s.conn.SetReadDeadline(time.Now().Add(cfg.IdleTimeout))
+		s.srv.m.frames.WithLabelValues(msgLabel(f.Header.MsgID)).Inc()
+		if !s.frame(now, raw, f) {
+			return
+		}
+	}
+}
+
+// malformedFrame counts and logs (first 5, then every 100th) a dropped frame; false closes the session.
+func (s *session) malformedFrame(err error) bool {
+	s.srv.m.malformed.Inc()
+	s.malformed++
+	s.bad++
+	if s.malformed <= 5 || s.malformed%100 == 0 {
+		s.logger().Warn("malformed frame dropped", "err", err, "count", s.malformed)
+	}
+	if s.bad >= s.srv.cfg.MaxBadFrames {
+		s.logger().Warn("closing a connection that sends only malformed frames", "in_a_row", s.bad)
+		return false
+	}
+	return true
+}
+
+// finish runs when the reading side stops.
+func (s *session) finish() {
+	s.closeAfterFlush()
+	s.cancel()
+	s.srv.drop(s)
+	s.rmu.Lock()
+	s.re = jt808.Reassembler{}
+	s.rmu.Unlock()
+	s.partial.Store(false)
+}
+
+// enqueue queues wire bytes for the flusher; readAt is set for acks (latency metric). It reports false
+// when the session is closing or had to be dropped because the terminal does not read fast enough.
+func (s *session) enqueue(wire []byte, readAt time.Time) bool {
+	s.wmu.Lock()
+	if s.closed || s.closing {
+		s.wmu.Unlock()
+		return false
+	}
+	if len(s.pend)+len(wire) > s.srv.cfg.MaxOutbox {
+		s.wmu.Unlock()
+		s.logger().Warn("terminal does not read its replies; closing", "unsent_bytes", len(s.pend))
+		s.close()
+		return false
+	}
+	s.pend = append(s.pend, wire...)
+	if !readAt.IsZero() {
+		s.stamps = append(s.stamps, readAt)
+	}
+	if !s.flushing {
+		s.flushing = true
+		go s.flush()
+	}
+	s.wmu.Unlock()
+	return true
+}
+
+func (s *session) flush() {
+	var buf []byte
+	var stamps []time.Time
+	for {
+		s.wmu.Lock()
+		if len(s.pend) == 0 || s.closed {
+			s.flushing = false
+			closeNow := s.closing && !s.closed
+			s.wmu.Unlock()
+			if closeNow {
+				s.close()
+			}
+			return
+		}
+		buf, s.pend = s.pend, buf[:0]
+		stamps, s.stamps = s.stamps, stamps[:0]
+		s.wmu.Unlock()
+		_ = s.conn.SetWriteDeadline(time.Now().Add(s.srv.cfg.WriteTimeout))
+		if _, err := s.conn.Write(buf); err != nil {
+			s.logger().Info("write failed; closing", "err", err)
+			s.wmu.Lock()
+			s.flushing = false
+			s.wmu.Unlock()
+			s.close()
+			return
+		}
+		if len(stamps) > 0 {
+			now := s.srv.cfg.Now()
+			for _, t := range stamps {
+				s.srv.m.ackLatency.Observe(now.Sub(t).Seconds())
+			}
+			s.srv.m.acks.Add(float64(len(stamps)))
+		}
+		buf, stamps = buf[:0], stamps[:0]
+	}
+}
+
+// closeAfterFlush closes the connection once the queued replies are written (logout, refused auth).
+func (s *session) closeAfterFlush() {
+	s.wmu.Lock()
+	s.closing = true
+	now := !s.flushing && !s.closed
+	s.wmu.Unlock()
+	if now {
+		s.close()
+	}
+}
+
+// close drops the connection now; queued bytes are lost.
+func (s *session) close() {
+	s.wmu.Lock()
+	if s.closed {
+		s.wmu.Unlock()
+		return
+	}
+	s.closed = true
+	s.pend, s.stamps = nil, nil
+	s.wmu.Unlock()
+	s.cancel()
+	_ = s.conn.Close()
+}
+
+// requestMissing sends 0x8003 for sub-packaged messages that went quiet.
+func (s *session) requestMissing(now time.Time) {
+	s.rmu.Lock()
+	rs := s.re.Missing(now)
+	n, _ := s.re.Pending()
+	s.partial.Store(n > 0)
+	s.rmu.Unlock()
+	for _, r := range rs {
+		h := jt808.Header{Version: r.Version, Phone: r.Phone, Serial: s.nextSerial(1)}
+		if r.Version == jt808.V2019 {
+			h.ProtoVersion = 1
+		}
+		wire, err := jt808.AppendMessage(nil, h, &r.Request)
+		if err != nil {
+			s.logger().Warn("0x8003 not encoded", "err", err)
+			continue
+		}
+		s.enqueue(wire, time.Time{})
+	}
+}
