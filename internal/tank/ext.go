@@ -112,12 +112,19 @@ func (s *State) AppendItem(dst []byte) ([]byte, error) {
 
 // Decode reads the value of item 0xE1.
 func (s *State) Decode(v []byte) error {
-	if len(v) < 3 || v[0] != 1 {
+	if len(v) < 3 {
 		return fmt.Errorf("%w: tank state of %d bytes", ErrItem, len(v))
+	}
+	if v[0] != 1 {
+		return fmt.Errorf("%w: tank state version %d", ErrItem, v[0])
 	}
 	n := int(v[1])
 	if n < 1 || n > MaxCompartments || len(v) != 3+4*n {
 		return fmt.Errorf("%w: tank state with %d compartments in %d bytes", ErrItem, n, len(v))
+	}
+	// An unknown seal value would be shown as a seal state nobody defined.
+	if seal := Seal(v[2+4*n]); seal > SealUnsealed {
+		return fmt.Errorf("%w: seal value %d", ErrItem, seal)
 	}
 	*s = State{Compartments: n}
 	for i := range n {
@@ -131,6 +138,11 @@ func (s *State) Decode(v []byte) error {
 func (l *Levels) AppendItem(dst []byte) ([]byte, error) {
 	if l.N < 0 || l.N > MaxCompartments {
 		return dst, fmt.Errorf("%w: %d probes", ErrItem, l.N)
+	}
+	for _, p := range l.Probes[:l.N] {
+		if p.Compartment < 1 || p.Compartment > MaxCompartments {
+			return dst, fmt.Errorf("%w: probe of compartment %d", ErrItem, p.Compartment)
+		}
 	}
 	dst = header(dst, ItemLevels, 1+9*l.N)
 	dst = append(dst, byte(l.N))
@@ -151,6 +163,10 @@ func (l *Levels) Decode(v []byte) error {
 	*l = Levels{N: int(v[0])}
 	for i := range l.N {
 		b := v[1+9*i:]
+		// Consumers index compartments from 1; compartment 0 or 9+ would land outside the tank.
+		if b[0] < 1 || b[0] > MaxCompartments {
+			return fmt.Errorf("%w: probe of compartment %d", ErrItem, b[0])
+		}
 		l.Probes[i] = Level{Compartment: b[0], LevelMM: binary.BigEndian.Uint16(b[1:]),
 			VolumeL: binary.BigEndian.Uint32(b[3:]), TempDeci: int16(binary.BigEndian.Uint16(b[7:]))}
 	}
@@ -165,8 +181,11 @@ func (h *Help) AppendItem(dst []byte) []byte {
 
 // Decode reads the value of item 0xE3.
 func (h *Help) Decode(v []byte) error {
-	if len(v) != 3 || (v[0] != HelpUnlock && v[0] != HelpLock) {
+	if len(v) != 3 {
 		return fmt.Errorf("%w: help request of %d bytes", ErrItem, len(v))
+	}
+	if v[0] != HelpUnlock && v[0] != HelpLock {
+		return fmt.Errorf("%w: help request type %d", ErrItem, v[0])
 	}
 	*h = Help{Type: v[0], RequestID: binary.BigEndian.Uint16(v[1:])}
 	return nil
@@ -180,8 +199,11 @@ func (c *LockCommand) AppendItem(dst []byte) []byte {
 
 // Decode reads the value of item 0xE4.
 func (c *LockCommand) Decode(v []byte) error {
-	if len(v) != 4 || (v[0] != HelpUnlock && v[0] != HelpLock) {
+	if len(v) != 4 {
 		return fmt.Errorf("%w: lock command of %d bytes", ErrItem, len(v))
+	}
+	if v[0] != HelpUnlock && v[0] != HelpLock {
+		return fmt.Errorf("%w: lock command action %d", ErrItem, v[0])
 	}
 	*c = LockCommand{Action: v[0], Mask: v[1], RequestID: binary.BigEndian.Uint16(v[2:])}
 	return nil

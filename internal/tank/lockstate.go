@@ -35,17 +35,20 @@ func ParseLockString(text string, n int) (State, bool) {
 	if len(text) != LockStateLen || n < 1 || n > MaxCompartments {
 		return State{}, false
 	}
+	// Slots beyond n are not read, but a character other than 0/1 anywhere means this is not a
+	// lock-state string at all.
+	for i := range len(text) {
+		if text[i] != '0' && text[i] != '1' {
+			return State{}, false
+		}
+	}
 	s := State{Compartments: n}
 	for k := range Kinds {
 		for c := range n {
 			slot := text[k*MaxCompartments*4+c*4:]
 			for j, bit := range [4]byte{DevInstalled, DevOpen, DevLocked, DevFault} {
-				switch slot[j] {
-				case '1':
+				if slot[j] == '1' {
 					s.Devices[c][k] |= bit
-				case '0':
-				default:
-					return State{}, false
 				}
 			}
 		}
