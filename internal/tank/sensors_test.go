@@ -71,7 +71,9 @@ func TestSensorCRUDValidationAndDecoding(t *testing.T) {
 		se, s := sensorEnv(t, e)
 		admin := e.Login("admin", "admin123")
 		g := groups(t, e, admin)
-		add := func(body map[string]any) *apptest.Resp { return se.Call("POST", "/base-info-app/sensor/add", admin, body) }
+		add := func(body map[string]any) *apptest.Resp {
+			return se.Call("POST", "/base-info-app/sensor/add", admin, body)
+		}
 		probe := map[string]any{"name": "前舱液位", "length": 10, "identification": "a1", "decoder": "level"}
 		with := func(k string, v any) map[string]any {
 			m := map[string]any{}
