@@ -260,7 +260,7 @@ func histFields(v reflect.Value) any {
 	return v.Interface()
 }
 
-// histCamel lowers the leading capitals of a Go name: ID → id, TCPPort → tcpPort, AuthCode → authCode.
+// histCamel lowers the leading capitals of a Go name: ID → id, TCPPort → tcpPort, ReplyID → replyId.
 func histCamel(name string) string {
 	r := []rune(name)
 	for i := range r {
@@ -272,7 +272,11 @@ func histCamel(name string) string {
 		}
 		r[i] = unicode.ToLower(r[i])
 	}
-	return string(r)
+	out := string(r)
+	if len(out) > 2 && strings.HasSuffix(out, "ID") {
+		out = out[:len(out)-2] + "Id" // replyID → replyId, as the rest of the API spells ids
+	}
+	return out
 }
 
 func bitNames(l i18n.Lang, prefix string, v uint32) []string {
