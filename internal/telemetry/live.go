@@ -97,11 +97,13 @@ type liveLevels struct {
 
 // liveHot is what counting needs of a car, kept small and contiguous.
 type liveHot struct {
-	received int64 // ms; 0 = never reported
-	offline  int64 // ms
+	deadline int64 // ms: online until then (received + offline time); liveNever when never reported
 	speed    uint16
 	abnormal bool
 }
+
+// liveNever is the deadline of a car that never reported: every clock is past it.
+const liveNever = math.MinInt64
 
 // NewLive returns an empty live state; call Load before serving.
 func NewLive(d *db.DB, f *fleet.Service, cfg LiveConfig, now func() time.Time) *Live {
@@ -189,9 +191,9 @@ func (l *Live) offlineMS(c *fleet.LiveCar) int64 {
 }
 
 func (l *Live) hotOf(e *liveEntry) liveHot {
-	h := liveHot{offline: l.offlineMS(&e.car)}
+	h := liveHot{deadline: liveNever}
 	if e.hasPos {
-		h.received, h.speed = e.pos.received, e.pos.speed
+		h.deadline, h.speed = e.pos.received+l.offlineMS(&e.car), e.pos.speed
 		h.abnormal = e.pos.alarm != 0
 	}
 	if e.hasLock && (e.lock.seal == tank.SealBroken || e.lock.fault) {
@@ -200,10 +202,17 @@ func (l *Live) hotOf(e *liveEntry) liveHot {
 	return h
 }
 
+func liveB2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // code judges a car at now (ms): offline, in transit or resting.
 func (l *Live) code(h *liveHot, now int64) int {
 	switch {
-	case h.received == 0 || now-h.received > h.offline:
+	case now > h.deadline:
 		return LiveOffline
 	case int(h.speed) >= l.movingDeci:
 		return LiveMoving
@@ -222,18 +231,20 @@ func (l *Live) span(path string) (int, int) {
 // transit, "5" resting at low speed, "7" offline, "3" abnormal (4 + 5 + 7 = 8; 3 overlaps them).
 func (l *Live) Counts(path string) map[string]int {
 	now := l.now().UnixMilli()
-	var n [8]int
+	// Without branches on the data: which way a car goes is random, and mispredictions would
+	// dominate the loop.
+	var offline, moving, abnormal int
 	l.mu.RLock()
 	lo, hi := l.span(path)
-	for i := lo; i < hi; i++ {
-		h := &l.hot[i]
-		n[l.code(h, now)]++
-		if h.abnormal {
-			n[LiveAbnormal]++
-		}
+	for _, h := range l.hot[lo:hi] {
+		off := liveB2i(now > h.deadline)
+		offline += off
+		moving += liveB2i(int(h.speed) >= l.movingDeci) &^ off
+		abnormal += liveB2i(h.abnormal)
 	}
 	l.mu.RUnlock()
-	return map[string]int{"8": hi - lo, "4": n[LiveMoving], "5": n[LiveResting], "7": n[LiveOffline], "3": n[LiveAbnormal]}
+	total := hi - lo
+	return map[string]int{"8": total, "4": moving, "5": total - offline - moving, "7": offline, "3": abnormal}
 }
 
 // Car returns a registry car's live state.
