@@ -1,0 +1,66 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+)
+
+// statsEvery is how often Main prints the counters.
+const statsEvery = 10 * time.Second
+
+// Main is `tankwatch sim`: it drives a fleet against a gateway until ctx ends, printing the counters
+// every 10 s on stdout and logging to stderr.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := Config{}
+	fs.StringVar(&cfg.Gateway, "gateway", "127.0.0.1:8808", "JT/T 808 gateway address (host:port)")
+	fs.IntVar(&cfg.Vehicles, "vehicles", 100, "number of simulated terminals")
+	fs.DurationVar(&cfg.Interval, "interval", 10*time.Second, "report interval while driving (simulated time; parked vehicles report every 3×interval)")
+	fs.Int64Var(&cfg.Seed, "seed", 1, "random seed: the same seed drives the same fleet")
+	fs.Float64Var(&cfg.Speedup, "speedup", 1, "simulated time runs this many times faster than the clock")
+	fs.IntVar(&cfg.First, "first", 0, "index of the first vehicle (to split a fleet over several processes)")
+	fs.Float64Var(&cfg.Misbehave, "misbehave", 1, "scale of incident probabilities (0: a perfectly behaved fleet)")
+	verbose := fs.Bool("v", false, "log every connection event")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("sim: unexpected argument %q", fs.Arg(0))
+	}
+	if cfg.Interval <= 0 || cfg.Speedup <= 0 {
+		return errors.New("sim: --interval and --speedup must be positive")
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	cfg.Log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	f, err := Start(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer f.Stop()
+	fmt.Fprintf(stdout, "sim: %d vehicles from #%d against %s, interval %v, speedup %g, seed %d\n",
+		cfg.Vehicles, cfg.First, cfg.Gateway, cfg.Interval, cfg.Speedup, cfg.Seed)
+	tick := time.NewTicker(statsEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			f.Stop()
+			fmt.Fprintln(stdout, "sim: stopped:", f.Stats())
+			return nil
+		case <-tick.C:
+			fmt.Fprintln(stdout, "sim:", f.Stats())
+		}
+	}
+}

@@ -1,0 +1,604 @@
+package sim
+
+import (
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"tankwatch/internal/jt808"
+	"tankwatch/internal/tank"
+)
+
+// The demo tanker: three compartments of 10,000 L in a 1,800 mm high tank, limited to 80 km/h
+// (internal/fleet seeds the cars with the same figures).
+const (
+	compartments = 3
+	compartmentL = 10000.0
+	tankHeightMM = 1800.0
+	speedLimit   = 80.0
+	fuelPerKm    = 0.35 // L of diesel
+)
+
+// Incident is a kind of misbehaviour the simulator injects.
+type Incident int
+
+const (
+	IncidentValve     Incident = iota // discharge valve opened away from any station
+	IncidentSeal                      // seal broken while driving
+	IncidentSpeeding                  // above 80 km/h for a few minutes (alarm bit 1)
+	IncidentLongPark                  // a stop of more than two hours on the way
+	IncidentHelp                      // driver's help request (0xE3, unlock or lock)
+	IncidentOffline                   // terminal offline 10–60 min, then a blind-area upload
+	IncidentMalformed                 // a frame with a bad checksum or cut short
+	nIncidents
+)
+
+var incidentNames = [nIncidents]string{"valve_away", "seal_broken", "speeding", "long_parking", "help", "offline", "malformed"}
+
+func (k Incident) String() string {
+	if k < 0 || k >= nIncidents {
+		return "unknown"
+	}
+	return incidentNames[k]
+}
+
+// dayChance is the probability of each incident per vehicle-day at Misbehave 1.
+var dayChance = [nIncidents]float64{
+	IncidentValve: 0.03, IncidentSeal: 0.03, IncidentSpeeding: 0.08, IncidentLongPark: 0.04,
+	IncidentHelp: 0.08, IncidentOffline: 0.05,
+}
+
+const (
+	flakyChance     = 0.005 // vehicles with a faulty modem, at Misbehave 1
+	malformedChance = 0.02  // per report of a faulty vehicle, at Misbehave 1
+)
+
+type phase uint8
+
+const (
+	restPhase   phase = iota // night: no reports (connected with heartbeats, or switched off)
+	loadPhase                // at the home depot, compartments filling one after another
+	drivePhase               // on the road
+	unloadPhase              // at a station, some compartments emptying
+	stopPhase                // an unplanned stop on the road (long parking, valve opened)
+)
+
+// sample is what one step of a vehicle produced.
+type sample struct {
+	at        time.Time
+	body      []byte // 0x0200 body; nil when nothing is reported (rest)
+	online    bool   // the terminal should be connected
+	incidents uint16 // bit k: incident k started at this step
+	malformed bool   // send this report's first copy corrupted
+}
+
+// vehicle is the simulated truck and its devices; everything it does comes from its own random
+// stream, so the same seed and epoch give the same reports.
+type vehicle struct {
+	idx       int
+	region    string
+	home      int // DemoPlaces index of the home depot
+	rng       *rand.Rand
+	interval  time.Duration
+	misbehave float64
+	flaky     bool
+
+	now, next time.Time
+	ph        phase
+	phaseFrom time.Time
+	phaseEnd  time.Time
+
+	pos       point
+	dir       float64
+	speed     float64 // km/h
+	target    float64 // cruising speed of the current leg
+	targetSeg int
+	alt       float64
+	mileage   float64 // km
+	fuel      float64 // L
+	acc       bool
+
+	vol     [compartments]float64
+	fill    [compartments]float64 // volumes at the start of the current load/unload
+	goal    [compartments]float64 // load targets
+	dev     [compartments][tank.Kinds]byte
+	seal    tank.Seal
+	unload  uint8 // compartments emptied at the current station (bit mask)
+	valveAt int   // compartment of an opened valve during a stop, -1 none
+
+	walk walker
+	trip []int // stations still to visit
+	// at each station of trip, which compartments are emptied
+	tripMasks []uint8
+
+	wake, lastStart time.Time // working window of the current day
+	restOffline     bool
+	plan            [nIncidents]float64 // fraction of a drive where the incident starts; < 0: not today
+	speedingUntil   time.Time
+	speedingTarget  float64
+	offlineUntil    time.Time
+	help            tank.Help
+	helpPending     bool
+	helpSeq         uint16
+	signal, sats    byte
+}
+
+func regionOf(i int) string {
+	if i < 12 {
+		switch g := demoGroup(i); g {
+		case "华北分公司":
+			return "华北"
+		case "华南分公司":
+			return "华南"
+		default: // 华东分公司 and its 上海车队
+			return "华东"
+		}
+	}
+	return Regions[i%3]
+}
+
+func placesOf(region, kind string) []int {
+	var out []int
+	for i, p := range DemoPlaces {
+		if p.Region == region && p.Kind == kind {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func newVehicle(idx int, seed int64, epoch time.Time, interval time.Duration, misbehave float64) *vehicle {
+	rng := rand.New(rand.NewPCG(uint64(seed), uint64(idx)*0x9e3779b97f4a7c15+1))
+	v := &vehicle{idx: idx, region: regionOf(idx), rng: rng, interval: interval, misbehave: misbehave, valveAt: -1}
+	depots := placesOf(v.region, KindDepot)
+	v.home = depots[rng.IntN(len(depots))]
+	v.flaky = rng.Float64() < flakyChance*misbehave
+	v.mileage = 50000 + rng.Float64()*250000
+	v.fuel = 250 + rng.Float64()*250
+	v.alt = baseAltitude(v.region)
+	v.pos = DemoPlaces[v.home].point()
+	v.dir = float64(rng.IntN(360))
+	for c := range compartments {
+		for k := range tank.Kinds {
+			v.dev[c][k] = tank.DevInstalled | tank.DevLocked
+		}
+	}
+	v.now = epoch
+	v.setDay(epoch)
+	switch {
+	case epoch.Before(v.wake):
+		v.startRest(epoch, v.wake)
+	case epoch.After(v.lastStart.Add(3 * time.Hour)):
+		v.setDay(epoch.Add(24 * time.Hour))
+		v.startRest(epoch, v.wake)
+	case rng.Float64() < 0.3:
+		v.startLoad(epoch)
+	default: // on the way to its first station, loaded and sealed
+		v.startLoad(epoch)
+		v.vol = v.goal
+		v.finishLoad(epoch)
+		v.walk.seek(rng.Float64() * 0.8)
+		v.pos = v.walk.pos()
+	}
+	v.next = epoch.Add(time.Duration(rng.Float64() * float64(interval)))
+	return v
+}
+
+func baseAltitude(region string) float64 {
+	switch region {
+	case "华北":
+		return 45
+	case "华南":
+		return 18
+	}
+	return 6
+}
+
+func baseTemp(region string) float64 {
+	switch region {
+	case "华北":
+		return 14
+	case "华南":
+		return 26
+	}
+	return 19
+}
+
+// chance draws a Misbehave-scaled probability.
+func (v *vehicle) chance(p float64) bool { return v.rng.Float64() < p*v.misbehave }
+
+// setDay fixes the working window of the local day containing t and rolls the day's incidents.
+func (v *vehicle) setDay(t time.Time) {
+	l := t.In(jt808.CST)
+	midnight := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, jt808.CST)
+	v.wake = midnight.Add(5*time.Hour + 30*time.Minute + time.Duration(v.rng.Float64()*150)*time.Minute)
+	v.lastStart = midnight.Add(16*time.Hour + time.Duration(v.rng.Float64()*120)*time.Minute)
+	v.restOffline = v.rng.Float64() < 0.5
+	for k := range nIncidents {
+		v.plan[k] = -1
+		if k != IncidentMalformed && v.chance(dayChance[k]) {
+			v.plan[k] = 0.15 + 0.7*v.rng.Float64()
+		}
+	}
+}
+
+func (v *vehicle) startRest(t, until time.Time) {
+	v.ph, v.phaseFrom, v.phaseEnd = restPhase, t, until
+}
+
+func (v *vehicle) startLoad(t time.Time) {
+	v.ph, v.phaseFrom = loadPhase, t
+	v.phaseEnd = t.Add(time.Duration(20+v.rng.IntN(21)) * time.Minute)
+	v.pos = DemoPlaces[v.home].point()
+	v.fill = v.vol
+	for c := range compartments {
+		v.goal[c] = 9000 + float64(v.rng.IntN(601))
+		v.dev[c][tank.SmallManholeCover] &^= tank.DevLocked
+		v.dev[c][tank.ManholeCover] &^= tank.DevLocked
+		v.dev[c][tank.DischargeValve] &^= tank.DevLocked
+		v.dev[c][tank.BottomValve] &^= tank.DevLocked
+	}
+	v.seal = tank.SealUnsealed
+	// the trip: one station taking everything, or two sharing the compartments
+	near := v.nearStations(DemoPlaces[v.home].point(), 6)
+	first := near[v.rng.IntN(len(near))]
+	if v.rng.Float64() < 0.7 {
+		v.trip, v.tripMasks = []int{first}, []uint8{0b111}
+	} else {
+		second := near[v.rng.IntN(len(near))]
+		for second == first {
+			second = near[v.rng.IntN(len(near))]
+		}
+		m := uint8(1) << v.rng.IntN(compartments)
+		v.trip, v.tripMasks = []int{first, second}, []uint8{m, 0b111 &^ m}
+	}
+}
+
+// nearStations returns the n stations of the region closest to p.
+func (v *vehicle) nearStations(p point, n int) []int {
+	st := placesOf(v.region, KindStation)
+	for i := 1; i < len(st); i++ { // insertion sort by distance: a dozen entries
+		for j := i; j > 0 && distance(p, DemoPlaces[st[j]].point()) < distance(p, DemoPlaces[st[j-1]].point()); j-- {
+			st[j], st[j-1] = st[j-1], st[j]
+		}
+	}
+	return st[:min(n, len(st))]
+}
+
+// finishLoad seals the tank and sets off to the first station.
+func (v *vehicle) finishLoad(t time.Time) {
+	for c := range compartments {
+		v.vol[c] = v.goal[c]
+		v.lockAll(c)
+	}
+	v.seal = tank.SealSealed
+	v.depart(t, v.trip[0])
+}
+
+func (v *vehicle) lockAll(c int) {
+	for k := range tank.Kinds {
+		v.dev[c][k] = v.dev[c][k]&^tank.DevOpen | tank.DevLocked
+	}
+}
+
+func (v *vehicle) depart(t time.Time, to int) {
+	from := v.home
+	if v.ph == unloadPhase && len(v.trip) > 0 {
+		from = v.trip[0]
+	}
+	v.walk = walker{r: routeBetween(from, to)}
+	v.ph, v.phaseFrom = drivePhase, t
+	v.acc, v.targetSeg = true, -1
+}
+
+func (v *vehicle) loaded() float64 {
+	s := 0.0
+	for _, x := range v.vol {
+		s += x
+	}
+	return s
+}
+
+// step advances the vehicle to its next report time and returns the report.
+func (v *vehicle) step() sample {
+	t := v.next
+	dt := t.Sub(v.now).Seconds()
+	v.now = t
+	var out sample
+	out.at = t
+	if v.ph != drivePhase { // the step that arrived still reported the speed it moved with
+		v.speed, v.acc = 0, v.ph == unloadPhase
+	}
+	switch v.ph {
+	case restPhase:
+		if !t.Before(v.phaseEnd) {
+			v.setDay(t)
+			v.startLoad(t)
+		}
+	case loadPhase:
+		v.loading(t)
+	case drivePhase:
+		out.incidents = v.drive(t, dt)
+	case unloadPhase:
+		v.unloading(t)
+	case stopPhase:
+		if v.valveAt >= 0 { // someone is draining the compartment
+			v.vol[v.valveAt] = math.Max(0, v.vol[v.valveAt]-40*dt/60)
+		}
+		if !t.Before(v.phaseEnd) {
+			if v.valveAt >= 0 {
+				v.lockAll(v.valveAt)
+				v.valveAt = -1
+			}
+			v.ph, v.acc = drivePhase, true
+		}
+	}
+	if v.ph == drivePhase {
+		v.next = t.Add(v.interval)
+	} else if v.ph == restPhase {
+		v.next = v.phaseEnd
+	} else {
+		v.next = t.Add(3 * v.interval)
+	}
+	v.signal = byte(12 + v.rng.IntN(20))
+	v.sats = byte(8 + v.rng.IntN(15))
+	malformed := v.flaky && v.rng.Float64() < math.Min(0.5, malformedChance*v.misbehave)
+	out.online = t.Compare(v.offlineUntil) >= 0 && !(v.ph == restPhase && v.restOffline)
+	if v.ph != restPhase || v.phaseFrom.Equal(t) { // the arrival at the depot is still reported
+		out.body = v.body(t)
+		out.malformed = malformed
+		if malformed {
+			out.incidents |= 1 << IncidentMalformed
+		}
+	}
+	return out
+}
+
+func (v *vehicle) loading(t time.Time) {
+	if !t.Before(v.phaseEnd) {
+		v.finishLoad(t)
+		return
+	}
+	// compartments fill one after another through their discharge valves (bottom loading)
+	p := float64(t.Sub(v.phaseFrom)) / float64(v.phaseEnd.Sub(v.phaseFrom)) * compartments
+	for c := range compartments {
+		f := math.Max(0, math.Min(1, p-float64(c)))
+		v.vol[c] = v.fill[c] + (v.goal[c]-v.fill[c])*f
+		if f > 0 && f < 1 {
+			v.dev[c][tank.DischargeValve] |= tank.DevOpen
+		} else {
+			v.dev[c][tank.DischargeValve] &^= tank.DevOpen
+		}
+	}
+}
+
+func (v *vehicle) unloading(t time.Time) {
+	f := math.Min(1, float64(t.Sub(v.phaseFrom))/float64(v.phaseEnd.Sub(v.phaseFrom)))
+	for c := range compartments {
+		if v.unload&(1<<c) != 0 {
+			v.vol[c] = v.fill[c] * (1 - f)
+		}
+	}
+	if f < 1 {
+		return
+	}
+	for c := range compartments {
+		v.lockAll(c)
+	}
+	if v.loaded() < 1 {
+		v.seal = tank.SealUnsealed // nothing to protect on the way back
+	} else {
+		v.seal = tank.SealSealed
+	}
+	next := v.home
+	if len(v.trip) > 1 {
+		next = v.trip[1]
+	}
+	v.depart(t, next)
+	v.trip, v.tripMasks = v.trip[1:], v.tripMasks[1:]
+}
+
+// drive moves the truck along its route for dt seconds and starts the day's road incidents.
+func (v *vehicle) drive(t time.Time, dt float64) (inc uint16) {
+	if v.walk.seg != v.targetSeg {
+		v.targetSeg = v.walk.seg
+		if v.walk.city() {
+			v.target = 30 + v.rng.Float64()*20
+		} else {
+			v.target = 70 + v.rng.Float64()*9
+		}
+	}
+	target, top := v.target, speedLimit
+	if t.Before(v.speedingUntil) {
+		target, top = v.speedingTarget, 100
+	}
+	if rem := v.walk.remaining(); rem < 1000 {
+		target = math.Min(target, math.Max(12, rem/1000*40))
+	}
+	dv := math.Max(-20, math.Min(15, target-v.speed)) + v.rng.NormFloat64()*1.5
+	v.speed = math.Max(5, math.Min(top, v.speed+dv))
+	d := v.speed / 3.6 * dt
+	prev := v.pos
+	v.walk.advance(d)
+	v.pos = v.walk.pos()
+	if distance(prev, v.pos) > 1 {
+		v.dir = bearing(prev, v.pos)
+	}
+	v.mileage += d / 1000
+	v.fuel = math.Max(20, v.fuel-d/1000*fuelPerKm)
+	v.alt = math.Max(0, math.Min(baseAltitude(v.region)*2+10, v.alt+v.rng.NormFloat64()))
+
+	f := v.walk.fraction()
+	due := func(k Incident) bool { return v.plan[k] >= 0 && f >= v.plan[k] && v.ph == drivePhase }
+	if due(IncidentSpeeding) && !v.walk.city() {
+		v.plan[IncidentSpeeding] = -1
+		v.speedingUntil = t.Add(time.Duration(3+v.rng.IntN(4)) * time.Minute)
+		v.speedingTarget = 86 + v.rng.Float64()*9
+		inc |= 1 << IncidentSpeeding
+	}
+	if due(IncidentSeal) && v.seal == tank.SealSealed {
+		v.plan[IncidentSeal] = -1
+		v.seal = tank.SealBroken
+		v.dev[v.rng.IntN(compartments)][tank.ManholeCover] &^= tank.DevLocked
+		inc |= 1 << IncidentSeal
+	}
+	if due(IncidentOffline) {
+		v.plan[IncidentOffline] = -1
+		v.offlineUntil = t.Add(time.Duration(10+v.rng.IntN(51)) * time.Minute)
+		inc |= 1 << IncidentOffline
+	}
+	if due(IncidentValve) && v.loaded() > 500 {
+		v.plan[IncidentValve] = -1
+		c := v.rng.IntN(compartments)
+		for v.vol[c] < 100 {
+			c = (c + 1) % compartments
+		}
+		v.valveAt = c
+		v.dev[c][tank.DischargeValve] = v.dev[c][tank.DischargeValve]&^tank.DevLocked | tank.DevOpen
+		v.stop(t, time.Duration(8+v.rng.IntN(8))*time.Minute)
+		inc |= 1 << IncidentValve
+	}
+	if due(IncidentLongPark) {
+		v.plan[IncidentLongPark] = -1
+		v.stop(t, 2*time.Hour+time.Duration(v.rng.IntN(61))*time.Minute)
+		inc |= 1 << IncidentLongPark
+	}
+	if v.ph == drivePhase && v.walk.done() {
+		inc |= v.arrive(t)
+	}
+	return inc
+}
+
+func (v *vehicle) stop(t time.Time, d time.Duration) {
+	v.ph, v.phaseFrom, v.phaseEnd = stopPhase, t, t.Add(d)
+}
+
+func (v *vehicle) arrive(t time.Time) (inc uint16) {
+	to := v.walk.r.to
+	v.pos = DemoPlaces[to].point()
+	if DemoPlaces[to].Kind == KindStation && len(v.trip) > 0 {
+		v.ph, v.phaseFrom = unloadPhase, t
+		v.phaseEnd = t.Add(time.Duration(15+v.rng.IntN(16)) * time.Minute)
+		v.unload = v.tripMasks[0]
+		v.fill = v.vol
+		v.seal = tank.SealUnsealed
+		for c := range compartments {
+			for k := range tank.Kinds {
+				v.dev[c][k] &^= tank.DevLocked
+			}
+			if v.unload&(1<<c) != 0 {
+				v.dev[c][tank.DischargeValve] |= tank.DevOpen
+				v.dev[c][tank.BottomValve] |= tank.DevOpen
+			}
+		}
+		if v.plan[IncidentHelp] >= 0 {
+			v.plan[IncidentHelp] = -1
+			v.helpSeq++
+			v.help = tank.Help{Type: tank.HelpUnlock, RequestID: v.helpSeq}
+			if v.rng.Float64() < 0.4 {
+				v.help.Type = tank.HelpLock
+			}
+			v.helpPending = true
+			inc |= 1 << IncidentHelp
+		}
+		return inc
+	}
+	// back at the depot
+	if v.fuel < 200 {
+		v.fuel = 400 + v.rng.Float64()*100
+	}
+	if t.Before(v.lastStart) {
+		v.startLoad(t)
+		return inc
+	}
+	l := t.In(jt808.CST)
+	v.setDay(time.Date(l.Year(), l.Month(), l.Day()+1, 12, 0, 0, 0, jt808.CST))
+	v.startRest(t, v.wake)
+	return inc
+}
+
+// applyLock carries out a lock command (0xE4, or 0x8500 door lock) on the compartments in mask
+// (0 = all): unlocking opens the locks and ends the seal, locking closes and locks the devices.
+func (v *vehicle) applyLock(action, mask byte) {
+	for c := range compartments {
+		if mask != 0 && mask&(1<<c) == 0 {
+			continue
+		}
+		if action == tank.HelpLock {
+			v.lockAll(c)
+		} else {
+			for k := range tank.Kinds {
+				v.dev[c][k] &^= tank.DevLocked
+			}
+		}
+	}
+	if action == tank.HelpUnlock && v.seal == tank.SealSealed {
+		v.seal = tank.SealUnsealed
+	}
+}
+
+func (v *vehicle) allLocked() bool {
+	for c := range compartments {
+		for k := range tank.Kinds {
+			if v.dev[c][k]&tank.DevInstalled != 0 && v.dev[c][k]&tank.DevLocked == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// location is the current state as a 0x0200 position at time t (without items).
+func (v *vehicle) location(t time.Time) jt808.Location {
+	st := jt808.StatusPositioned | jt808.StatusGPS | jt808.StatusBeiDou
+	if v.acc {
+		st |= jt808.StatusACC
+	}
+	switch f := v.loaded() / (compartments * compartmentL); {
+	case f >= 0.85:
+		st |= uint32(jt808.LoadFull) << 8
+	case f >= 0.05:
+		st |= uint32(jt808.LoadHalf) << 8
+	}
+	if v.allLocked() {
+		st |= jt808.StatusDoorLocked
+	}
+	var alarm uint32
+	if v.speed > speedLimit {
+		alarm |= 1 << 1
+	}
+	return jt808.Location{Alarm: alarm, Status: st,
+		Lat: int32(math.Round(v.pos.lat * 1e6)), Lon: int32(math.Round(v.pos.lon * 1e6)),
+		Altitude: uint16(math.Round(v.alt)), Speed: uint16(math.Round(v.speed * 10)),
+		Direction: uint16(math.Round(v.dir)) % 360, Time: t.Truncate(time.Second)}
+}
+
+// body encodes the report at time t: position, mileage, fuel, signal, satellites and the tank items.
+func (v *vehicle) body(t time.Time) []byte {
+	loc := v.location(t)
+	b, err := loc.AppendBody(make([]byte, 0, 112), jt808.V2013)
+	if err != nil { // coordinates and times are ours and in range; keep the report rather than panic
+		return nil
+	}
+	b = append(b, jt808.ItemMileage, 4)
+	b = binary.BigEndian.AppendUint32(b, uint32(v.mileage*10))
+	b = append(b, jt808.ItemFuel, 2)
+	b = binary.BigEndian.AppendUint16(b, uint16(v.fuel*10))
+	b = append(b, jt808.ItemSignal, 1, v.signal, jt808.ItemSatellites, 1, v.sats)
+	s := tank.State{Compartments: compartments, Seal: v.seal}
+	l := tank.Levels{N: compartments}
+	temp := baseTemp(v.region)
+	for c := range compartments {
+		s.Devices[c] = v.dev[c]
+		l.Probes[c] = tank.Level{Compartment: uint8(c + 1), LevelMM: uint16(math.Round(v.vol[c] / compartmentL * tankHeightMM)),
+			VolumeL: uint32(math.Round(v.vol[c])), TempDeci: int16(math.Round(temp * 10))}
+	}
+	b, _ = s.AppendItem(b)
+	b, _ = l.AppendItem(b)
+	if v.helpPending {
+		b = v.help.AppendItem(b)
+		v.helpPending = false
+	}
+	return b
+}
