@@ -157,22 +157,24 @@ func (s *Service) withPlace(t *table, base string, lng, lat float64, lang i18n.L
 	if s.places == nil {
 		return base
 	}
-	var best *Place
-	bestKm := math.Inf(1)
+	places := s.places()
+	best, bestKm := -1, math.Inf(1)
 	// A degree of latitude is ~111 km, so anything more than this apart in latitude is too far.
 	const latWindow = maxPlaceKm / 100.0
-	for _, p := range s.places() {
+	for i := range places {
+		p := &places[i]
 		if math.Abs(p.Lat-lat) > latWindow || !Valid(p.Lon, p.Lat) {
 			continue
 		}
 		if d := haversineKm(p.Lat, p.Lon, lat, lng); d < bestKm {
-			best, bestKm = &p, d
+			best, bestKm = i, d
 		}
 	}
-	if best == nil || bestKm > maxPlaceKm {
+	if best < 0 || bestKm > maxPlaceKm {
 		return base
 	}
-	name := best.Name
+	place := places[best]
+	name := place.Name
 	if lang == i18n.ZhTW {
 		name = t.hant.convert(name)
 	}
@@ -185,7 +187,7 @@ func (s *Service) withPlace(t *table, base string, lng, lat float64, lang i18n.L
 	} else {
 		dist = i18n.T(lang, "geo.km", bestKm)
 	}
-	dir := i18n.T(lang, "geo.dir."+direction(bearing(best.Lat, best.Lon, lat, lng)))
+	dir := i18n.T(lang, "geo.dir."+direction(bearing(place.Lat, place.Lon, lat, lng)))
 	return i18n.T(lang, "geo.placeNear", base, name, dist, dir)
 }
 
