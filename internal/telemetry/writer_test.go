@@ -68,8 +68,8 @@ func TestWriterRoundTrip(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		w := NewWriter(d, WriterConfig{}, quietLog())
-		var batches [][]Report
-		w.Subscribe(func(rs []Report) { batches = append(batches, rs) })
+		batches := make(chan []Report, 4)
+		w.Subscribe(func(rs []Report) { batches <- rs })
 		startWriter(t, w)
 
 		plain := sampleReport(7, 3, 0)
@@ -140,8 +140,8 @@ func TestWriterRoundTrip(t *testing.T) {
 		if len(fr) != 2 || fr[0].MsgID != 0x0200 || string(fr[0].Data) != "\x02\x00\x7d\x01" || fr[1].Down != 1 || fr[0].Phone != "013852600100" {
 			t.Errorf("frames: %+v", fr)
 		}
-		if len(batches) != 1 || len(batches[0]) != 4 {
-			t.Errorf("subscriber got %d batches", len(batches))
+		if b := <-batches; len(b) != 4 || b[2].Tank != st {
+			t.Errorf("subscriber got %d reports", len(b))
 		}
 		if s := w.Stats(); s.CommittedReports != 4 || s.CommittedFrames != 2 || s.Batches != 1 || s.Queued != 0 || s.Retrying {
 			t.Errorf("stats: %+v", s)
