@@ -73,6 +73,7 @@ export const MODULES: ModuleDef[] = [
       groupCar: { load: () => import('../features/basedata/groupCar') },
       terminalVXE: { load: () => import('../features/basedata/terminalVXE') },
       simInfoVXE: { load: () => import('../features/basedata/simInfoVXE') },
+      sensor: { load: () => import('../features/basedata/sensor') },
     }),
   },
   { name: 'dataAnalysis', path: '/dataAnalysis', icon: 'chart', children: pages('dataAnalysis', ['transportation', 'trend']) },

@@ -1,0 +1,105 @@
+import { App, Col, Form, Input, InputNumber, Row, Select, type FormInstance } from 'antd';
+import { useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { addSensor, DECODERS, updateSensor, type Decoder, type Sensor, type SensorInput } from '../../../api/sensor';
+import { FormModal } from '../../../components/FormModal';
+
+export interface SensorFormValues {
+  name: string;
+  length?: number | null;
+  identification?: string;
+  decoder: Decoder;
+  remark?: string;
+}
+
+/** The form's modes; anything else (e.g. an edit without a record) is refused with 请重新操作. */
+export type SensorFormMode = 'add' | 'edit';
+
+export function toSensorBody(v: SensorFormValues): SensorInput {
+  return {
+    name: v.name.trim(),
+    length: v.length ?? 0,
+    identification: (v.identification ?? '').trim().toUpperCase(),
+    decoder: v.decoder,
+    remark: v.remark?.trim() ?? '',
+  };
+}
+
+/**
+ * The form instance FormModal validates, with the spec's notice (请填写完整的部门信息!) when validation
+ * fails; FormModal itself only marks the fields.
+ */
+function withInvalidNotice<V>(form: FormInstance<V>, notify: () => void): FormInstance<V> {
+  const validateFields = ((...args: Parameters<FormInstance<V>['validateFields']>) =>
+    form.validateFields(...args).catch((e: unknown) => {
+      notify();
+      throw e;
+    })) as FormInstance<V>['validateFields'];
+  return { ...form, validateFields };
+}
+
+/** Add/Edit sensor modal (spec §2: name, message length, peripheral identification ID; plus the decoder). */
+export function SensorForm({ mode, sensor, onClose, onSaved }: { mode: SensorFormMode; sensor: Sensor | null; onClose: () => void; onSaved: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [raw] = Form.useForm<SensorFormValues>();
+  const form = useMemo(() => withInvalidNotice(raw, () => void message.warning(t('sensor.incomplete'))), [raw, message, t]);
+
+  useEffect(() => {
+    raw.setFieldsValue(
+      sensor
+        ? { name: sensor.name, length: sensor.length, identification: sensor.identification, decoder: sensor.decoder, remark: sensor.remark }
+        : { length: 0, decoder: 'level' },
+    );
+  }, [sensor, raw]);
+
+  const save = async (v: SensorFormValues) => {
+    const body = toSensorBody(v);
+    if (mode === 'add') return addSensor(body);
+    if (mode === 'edit' && sensor) return updateSensor({ ...body, id: sensor.id, groupId: sensor.groupId });
+    void message.warning(t('sensor.retry'));
+    throw new Error('unknown sensor form mode');
+  };
+
+  return (
+    <FormModal<SensorFormValues>
+      form={form}
+      name="sensorForm"
+      title={t(mode === 'add' ? 'sensor.addTitle' : 'sensor.editTitle')}
+      isAdd={mode === 'add'}
+      save={save}
+      onClose={onClose}
+      onSaved={onSaved}
+      width={640}
+      labelWidth={120}
+    >
+      <Row gutter={24}>
+        <Col span={24}>
+          <Form.Item name="name" label={t('sensor.name')} validateTrigger="onBlur" rules={[{ required: true, whitespace: true, message: t('sensor.nameRequired') }]}>
+            <Input maxLength={64} autoComplete="off" />
+          </Form.Item>
+        </Col>
+        <Col span={24}>
+          <Form.Item name="length" label={t('sensor.length')} extra={t('sensor.lengthHint')}>
+            <InputNumber min={0} max={1024} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={24}>
+          <Form.Item name="identification" label={t('sensor.identification')} extra={t('sensor.identificationHint')}>
+            <Input maxLength={8} autoComplete="off" />
+          </Form.Item>
+        </Col>
+        <Col span={24}>
+          <Form.Item name="decoder" label={t('sensor.decoder')} rules={[{ required: true, message: t('sensor.incomplete') }]}>
+            <Select options={DECODERS.map((d) => ({ value: d, label: t(`sensor.${d}`) }))} />
+          </Form.Item>
+        </Col>
+        <Col span={24}>
+          <Form.Item name="remark" label={t('sensor.remark')}>
+            <Input.TextArea maxLength={255} rows={2} />
+          </Form.Item>
+        </Col>
+      </Row>
+    </FormModal>
+  );
+}
