@@ -427,3 +427,46 @@ func TestLiveRunReloads(t *testing.T) {
 		<-done
 	})
 }
+
+func TestLiveConcurrentReaders(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		le := liveSetup(t, e)
+		l := le.live
+		plates := []string{"冀A·3K281", "沪A·6N337", "粤A·7M482"}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for i := range 200 {
+				batch := make([]telemetry.Report, 0, len(plates))
+				for _, p := range plates {
+					r := le.report(p, 0, uint16(i))
+					r.Time = r.Time.Add(time.Duration(i) * time.Millisecond)
+					batch = append(batch, r)
+				}
+				l.Apply(batch)
+			}
+		}()
+		ctx := context.Background()
+		for reading := true; reading; {
+			select {
+			case <-done:
+				reading = false
+			default:
+			}
+			if n := l.Counts("")["8"]; n != 12 {
+				t.Fatalf("%d cars while applying", n)
+			}
+			l.Car(le.cars[plates[0]].ID)
+			if err := l.Reload(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, p := range plates {
+			if s, _ := l.Car(le.cars[p].ID); s.Speed != 199 {
+				t.Fatalf("%s: speed %d after the last batch", p, s.Speed)
+			}
+		}
+		liveExpectCounts(t, l, "", liveCounts(12, 3, 0, 9, 0))
+	})
+}
