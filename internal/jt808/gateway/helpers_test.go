@@ -124,7 +124,11 @@ type fakeCommands struct {
 	next     int64
 }
 
+// Start keeps telemetry.Commands' rules: a terminal and a kind are needed.
 func (c *fakeCommands) Start(_ context.Context, cmd *telemetry.Command) error {
+	if cmd.TerminalID <= 0 || cmd.Kind == "" || cmd.Status != telemetry.CommandPending {
+		return errors.New("fake: a command needs a terminal, a kind and status pending")
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.next++
@@ -134,6 +138,9 @@ func (c *fakeCommands) Start(_ context.Context, cmd *telemetry.Command) error {
 }
 
 func (c *fakeCommands) Finish(_ context.Context, cmd *telemetry.Command) error {
+	if cmd.ID <= 0 || cmd.Status == telemetry.CommandPending || cmd.Done.IsZero() {
+		return errors.New("fake: finish needs a started command and a final status")
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.finished = append(c.finished, *cmd)

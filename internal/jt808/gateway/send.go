@@ -84,6 +84,9 @@ func (s *Server) Send(ctx context.Context, terminalID int64, msg jt808.Message, 
 		c = &telemetry.Command{}
 	}
 	c.TerminalID, c.MsgID, c.Status, c.Created = terminalID, msg.MsgID(), telemetry.CommandPending, s.cfg.Now()
+	if c.Kind == "" {
+		c.Kind = fmt.Sprintf("0x%04x", c.MsgID) // the command log needs a kind; the ID says what was sent
+	}
 	finish := func(status string, result *int, reply string, err error) error {
 		c.Status, c.Result, c.Reply, c.Done = status, result, reply, s.cfg.Now()
 		s.m.commands.WithLabelValues(status).Inc()

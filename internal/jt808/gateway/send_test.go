@@ -103,8 +103,8 @@ func TestSendCorrelatesReplies(t *testing.T) {
 		t.Errorf("0x0500 report %+v", r)
 	}
 
-	cmd = &telemetry.Command{Kind: "params"}
-	if err := e.srv.Send(ctx, term2.ID, &jt808.Empty{ID: jt808.MsgQueryParams}, cmd); err != nil || cmd.Reply != "0x0001=30" {
+	cmd = &telemetry.Command{} // no kind: named after the message
+	if err := e.srv.Send(ctx, term2.ID, &jt808.Empty{ID: jt808.MsgQueryParams}, cmd); err != nil || cmd.Reply != "0x0001=30" || cmd.Kind != "0x8104" {
 		t.Errorf("0x8104: %v %+v", err, cmd)
 	}
 
