@@ -101,7 +101,9 @@ func (s *Sensors) reload(ctx context.Context) {
 }
 
 // PassThrough decodes a 0x0900 content: serial ports 1 and 2 (0x41 / 0x42) through the registry,
-// PassTank through FromPassThrough. Safe for concurrent use.
+// PassTank through FromPassThrough. Other types (GNSS detail, IC card, other user types) carry no tank
+// data: they give an empty Extract and no error, so the gateway keeps them as raw frames without
+// counting a decoding failure. Safe for concurrent use.
 func (s *Sensors) PassThrough(typ byte, content []byte) (Extract, error) {
 	switch typ {
 	case PassSerial1, PassSerial2:
@@ -109,7 +111,7 @@ func (s *Sensors) PassThrough(typ byte, content []byte) (Extract, error) {
 	case PassTank:
 		return FromPassThrough(content)
 	}
-	return Extract{}, fmt.Errorf("%w: pass-through type 0x%02X is neither a serial port nor the tank extension", ErrSensor, typ)
+	return Extract{}, nil
 }
 
 func (s *Sensors) nowMS() int64 { return s.Now().UnixMilli() }

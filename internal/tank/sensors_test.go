@@ -119,8 +119,8 @@ func TestSensorCRUDValidationAndDecoding(t *testing.T) {
 		if e2, err := s.PassThrough(tank.PassTank, hx(t, "E3 03 01 0009")); err != nil || e2.Help == nil {
 			t.Fatalf("tank pass-through: %+v %v", e2, err)
 		}
-		if _, err := s.PassThrough(0x0B, nil); err == nil {
-			t.Fatal("IC card pass-through accepted")
+		if e4, err := s.PassThrough(0x0B, hx(t, "A1 01 05F0 000048DA 00EB")); err != nil || !e4.Empty() {
+			t.Fatalf("IC card pass-through read as tank data: %+v %v", e4, err)
 		}
 
 		upd := map[string]any{"id": v.ID, "name": "阀门锁", "length": 0, "identification": "B0", "decoder": "lock"}

@@ -1,0 +1,96 @@
+package tank_test
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"tankwatch/internal/jt808"
+	"tankwatch/internal/tank"
+)
+
+// docFrames builds the worked examples of docs/PROTOCOL.md with the codec, so the document shows
+// frames the gateway really reads.
+func docFrames(t *testing.T) map[string]string {
+	t.Helper()
+	phone := jt808.MustPhone("13800138000")
+	frame := func(serial uint16, m jt808.Message) string {
+		b, err := jt808.AppendMessage(nil, jt808.Header{Version: jt808.V2013, Phone: phone, Serial: serial}, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.ToUpper(fmt.Sprintf("%x", b))
+	}
+
+	st := twoCompartments()
+	stateItem, err := st.AppendItem(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv := &tank.Levels{N: 2}
+	lv.Probes[0] = tank.Level{Compartment: 1, LevelMM: 1520, VolumeL: 18650, TempDeci: 235}
+	lv.Probes[1] = tank.Level{Compartment: 2, LevelMM: 40, VolumeL: 310, TempDeci: -52}
+	levelItem, err := lv.AppendItem(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc := &jt808.Location{Status: jt808.StatusACC | jt808.StatusPositioned | uint32(jt808.LoadFull)<<8,
+		Lat: 31230416, Lon: 121473701, Altitude: 12, Speed: 652, Direction: 90,
+		Time: time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)}
+	loc.AddItem(jt808.ItemMileage, []byte{0x00, 0x01, 0xE2, 0x40})
+	loc.AddItem(stateItem[0], stateItem[2:])
+	loc.AddItem(levelItem[0], levelItem[2:])
+
+	help := (&tank.Help{Type: tank.HelpUnlock, RequestID: 0x0102}).AppendItem(nil)
+	lock := (&tank.LockCommand{Action: tank.HelpUnlock, Mask: 0x03, RequestID: 0x0102}).AppendItem(nil)
+	return map[string]string{
+		"location":  frame(0x0021, loc),
+		"passTank":  frame(0x0022, &jt808.PassThrough{Type: tank.PassTank, Data: append(append([]byte{}, stateItem...), help...)}),
+		"lockDown":  frame(0x0105, &jt808.PassThrough{Down: true, Type: tank.PassTank, Data: lock}),
+		"lockReply": frame(0x0023, &jt808.GeneralReply{Serial: 0x0105, ReplyID: jt808.MsgDownPassThrough, Result: 0}),
+		"doorLock":  frame(0x0106, &jt808.VehicleControl{Flag: jt808.ControlLockDoors}),
+		"serialLevel": frame(0x0024, &jt808.PassThrough{Type: tank.PassSerial1,
+			Data: hx(t, "A1 01 05F0 000048DA 00EB")}),
+		"serialLock": frame(0x0025, &jt808.PassThrough{Type: tank.PassSerial2, Data: hx(t, "B0 02 03 03")}),
+	}
+}
+
+// TestProtocolDocExamples keeps docs/PROTOCOL.md honest: every generated frame appears in it, and every
+// frame-looking hex line of the document is one of them.
+func TestProtocolDocExamples(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/PROTOCOL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	frames := docFrames(t)
+	names := slices.Sorted(func(yield func(string) bool) {
+		for k := range frames {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	for _, name := range names {
+		if !strings.Contains(doc, "\n"+frames[name]+"\n") {
+			t.Errorf("docs/PROTOCOL.md lacks the %s frame on a line of its own:\n%s", name, frames[name])
+		}
+	}
+	known := map[string]bool{}
+	for _, f := range frames {
+		known[f] = true
+	}
+	for _, line := range regexp.MustCompile(`(?m)^7E[0-9A-F]+7E$`).FindAllString(doc, -1) {
+		if !known[line] {
+			t.Errorf("docs/PROTOCOL.md shows a frame the codec does not produce: %s", line)
+		}
+	}
+	// the worked lock-state example of the document
+	if ls := tank.LockString(twoCompartments()); !strings.Contains(doc, ls[:32]) || !strings.Contains(doc, ls[96:]) {
+		t.Errorf("docs/PROTOCOL.md lacks the lock-state example %s", ls)
+	}
+}
