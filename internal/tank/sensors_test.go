@@ -3,6 +3,7 @@ package tank_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -12,6 +13,7 @@ import (
 
 	"tankwatch/internal/app/apptest"
 	"tankwatch/internal/org"
+	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/db/dbtest"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/tank"
@@ -216,4 +218,37 @@ func TestSensorScope(t *testing.T) {
 		expect(t, se.Call("POST", "/base-info-app/sensor/page", cust, map[string]any{}), 403, "没有权限执行此操作")
 		expect(t, se.Call("POST", "/base-info-app/sensor/page", "", map[string]any{}), 401, "")
 	})
+}
+
+// TestPassThroughDuringReload runs the gateway's decoder while the registry reloads (run with -race):
+// every message decodes against a complete snapshot.
+func TestPassThroughDuringReload(t *testing.T) {
+	t.Parallel()
+	e := apptest.New(t, "sqlite", config.Config{Demo: true})
+	se, s := sensorEnv(t, e)
+	admin := e.Login("admin", "admin123")
+	se.MustOK("POST", "/base-info-app/sensor/add", admin, map[string]any{"name": "液位", "identification": "A1", "decoder": "level"})
+	msg := hx(t, "A1 01 05F0 000048DA 00EB")
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			for range 200 {
+				if ext, err := s.PassThrough(tank.PassSerial1, msg); err != nil || ext.Levels == nil {
+					errs <- fmt.Errorf("decode during reload: %+v %v", ext, err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 20 {
+		if err := s.Load(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
 }
