@@ -222,7 +222,7 @@ func (t *terminal) keep(at time.Time, body []byte) *item {
 		t.f.c.dropped.Add(1)
 		t.f.c.pending.Add(-1)
 	}
-	it := &item{at: at, body: body}
+	it := &item{at: at.Truncate(time.Second), body: body} // the time as the report carries it
 	t.backlog = append(t.backlog, it)
 	t.f.c.pending.Add(1)
 	return it
