@@ -42,7 +42,9 @@ type App struct {
 	Auth   *auth.Service
 	Org    *org.Service
 	Fleet  *fleet.Service
+	Devices
 
+	now      func() time.Time
 	registry *prometheus.Registry
 	console  fs.FS
 }
@@ -73,12 +75,13 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	if cfg.Theme == "" {
 		cfg.Theme = org.DefaultTheme
 	}
-	a := &App{Cfg: cfg, DB: d, Log: log, registry: prometheus.NewRegistry(), console: web.Dist()}
+	a := &App{Cfg: cfg, DB: d, Log: log, now: time.Now, registry: prometheus.NewRegistry(), console: web.Dist()}
 	a.Tokens = auth.NewTokens(d)
 	a.Audit = audit.New(d)
 	a.Org = org.New(d, org.Config{Theme: cfg.Theme, Title: cfg.Title, SupplyChainURL: cfg.SupplyChainURL}, a.Tokens, a.Audit)
 	a.Auth = auth.NewService(a.Tokens, a.Org, a.Audit)
 	a.Fleet = fleet.New(d, a.Audit)
+	a.buildDevices()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
 }
@@ -86,6 +89,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 // SetNow replaces the clock of every time-dependent service (tests).
 func (a *App) SetNow(now func() time.Time) {
 	a.Tokens.Now, a.Auth.Now, a.Auth.Limiter.Now, a.Org.Now, a.Fleet.Now = now, now, now, now, now
+	a.now, a.Commands.Now, a.Sensors.Now, a.Geo.Now = now, now, now, now
 }
 
 // SetConsole replaces the embedded console (tests; nil = not built).
@@ -99,6 +103,10 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.Org.Routes()...)
 	rs = append(rs, a.Fleet.Routes()...)
 	rs = append(rs, a.Audit.Routes()...)
+	rs = append(rs, a.History.Routes()...)
+	rs = append(rs, a.Live.Routes()...)
+	rs = append(rs, a.Sensors.Routes()...)
+	rs = append(rs, a.Geo.Routes()...)
 	return rs
 }
 
@@ -220,6 +228,11 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 	log.Info("tankwatch listening", "addr", "http://"+ln.Addr().String(), "version", Version, "store", d.Kind,
 		"console", a.console != nil, "theme", cfg.Theme, "demo", cfg.Demo)
 	go a.purgeTokens(ctx)
+	if err := a.StartDevices(ctx); err != nil {
+		_ = ln.Close()
+		return err
+	}
+	defer a.StopDevices()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	if ready != nil {

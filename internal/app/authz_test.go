@@ -62,6 +62,8 @@ type fixture struct {
 	northCar, northSIM, northTerm int64
 	eastCar, eastSIM, eastTerm    int64
 	eastPlate, eastPhone          string
+	northPhone                    string
+	northSensor                   int64
 	eastICCID, eastMSISDN         string
 }
 
@@ -89,7 +91,7 @@ func setup(t *testing.T, e *apptest.Env) fixture {
 	}
 	f.eastRole = newID(e, admin, "/authority-app/roleInfo/insert", map[string]any{"name": "华东管理员", "groupId": f.east, "resourceCodes": org.AllCodes()})
 	f.eastAdmin = newID(e, admin, "/authority-app/userInfo/insert", map[string]any{"name": "eastadmin", "password": "secret1", "groupId": f.east, "roleIds": []int64{f.eastRole}})
-	homeOnly := newID(e, admin, "/authority-app/roleInfo/insert", map[string]any{"name": "仅首页", "resourceCodes": []string{"01"}})
+	homeOnly := newID(e, admin, "/authority-app/roleInfo/insert", map[string]any{"name": "仅售后", "resourceCodes": []string{"07"}})
 	newID(e, admin, "/authority-app/userInfo/insert", map[string]any{"name": "nobody", "password": "secret1", "groupId": f.east, "roleIds": []int64{homeOnly}})
 	f.northRole = newID(e, admin, "/authority-app/roleInfo/insert", map[string]any{"name": "华北角色", "groupId": f.north, "resourceCodes": []string{"01"}})
 	f.foreignUser = newID(e, admin, "/authority-app/userInfo/insert", map[string]any{"name": "northuser", "password": "secret1", "groupId": f.north, "roleIds": []int64{f.northRole}})
@@ -105,7 +107,8 @@ func setup(t *testing.T, e *apptest.Env) fixture {
 		return ts.List[0]
 	}
 	nt, et := fleetIDs(f.north), fleetIDs(f.east)
-	f.northCar, f.northSIM, f.northTerm = *nt.CarID, *nt.SIMID, nt.ID
+	f.northCar, f.northSIM, f.northTerm, f.northPhone = *nt.CarID, *nt.SIMID, nt.ID, nt.Phone
+	f.northSensor = newID(e, admin, "/base-info-app/sensor/add", map[string]any{"groupId": f.north, "name": "液位探杆", "identification": "C1", "decoder": "level"})
 	f.eastCar, f.eastSIM, f.eastTerm, f.eastPlate, f.eastPhone = *et.CarID, *et.SIMID, et.ID, et.Plate, et.Phone
 	var sims httpx.Page[fleet.SIMView]
 	e.MustOK("POST", "/base-info-app/simInfo/page", admin, map[string]any{"msisdn": et.MSISDN}).Decode(&sims)
@@ -123,8 +126,7 @@ type call struct {
 // foreignCalls are, per scoped route, requests that name a record outside 华东's scope.
 func foreignCalls(f fixture) map[string][]call {
 	q := func(k string, v int64) string { return "?" + k + "=" + fmt.Sprint(v) }
-	m := map[string]any{}
-	_ = m
+	day := "&startTime=2026-03-01%2000:00:00&endTime=2026-03-01%2023:59:59"
 	return map[string][]call{
 		"GET /authority-app/resourceInfo/findTreesForLogin": {{query: q("userId", f.foreignUser)}, {query: q("userId", f.customer)}},
 		"POST /authority-app/userInfo/page":                 {{body: map[string]any{"groupId": f.north}}},
@@ -206,11 +208,30 @@ func foreignCalls(f fixture) map[string][]call {
 		"GET /base-info-app/terminal/bindings":              {{query: q("id", f.northTerm)}},
 		"POST /base-info-app/terminal/export":               {{body: map[string]any{"groupId": f.north}}},
 		"POST /authority-app/groupInfo/selectCarsByGroupId": {{body: map[string]any{"groupId": f.north}}},
+
+		// history and raw data
+		"GET /hbase/rawHistoryRecord": {{query: q("carId", f.northCar) + day}, {query: "?phone=" + f.northPhone + day}},
+		"GET /hbase/HbaseServlet": {{query: q("carId", f.northCar) + day + "&table=positions"},
+			{query: "?phone=" + f.northPhone + day + "&table=rawFrames"}},
+		"POST /hbase/HbaseServlet": {{body: map[string]any{"table": "tankStates", "carId": f.northCar, "startTime": "2026-03-01 00:00:00", "endTime": "2026-03-01 23:59:59"}}},
+
+		// live state and monitoring
+		"GET /monitor-app/realTimeMoitoring/carCount":      {{query: q("groupId", f.north)}},
+		"POST /monitor-app/realTimeMoitoring/findCars":     {{body: map[string]any{"groupId": f.north, "pageNum": 1, "pageSize": 10}}},
+		"POST /monitor-app/realTimeMoitoring/findCarsId":   {{body: map[string]any{"groupId": f.north}}},
+		"GET /monitor-app/realTimeMoitoring/carExhibition": {{query: q("carIds", f.northCar)}, {query: q("groupId", f.north)}},
+		"GET /monitor-app/realTimeMoitoring/carDetails":    {{query: q("carId", f.northCar)}},
+
+		// sensor registry
+		"POST /base-info-app/sensor/page":   {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/sensor/add":    {{body: map[string]any{"groupId": f.north, "name": "x", "identification": "C3", "decoder": "lock"}}},
+		"POST /base-info-app/sensor/update": {{body: map[string]any{"id": f.northSensor, "name": "x", "identification": "C1", "decoder": "level"}}},
+		"POST /base-info-app/sensor/delete": {{body: map[string]any{"id": f.northSensor}}},
 	}
 }
 
 var stateTables = []string{"org_groups", "users", "roles", "role_codes", "user_roles", "tokens", "operation_logs",
-	"cars", "sims", "terminals", "terminal_bindings", "car_video_channels"}
+	"cars", "sims", "terminals", "terminal_bindings", "car_video_channels", "sensors", "commands"}
 
 // TestAuthorizationMatrix calls every registered endpoint without a token, with an expired and a revoked
 // token, as a user lacking its code, and (for endpoints taking ids) with another group's records.

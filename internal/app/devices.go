@@ -1,0 +1,134 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"tankwatch/internal/geo"
+	"tankwatch/internal/jt808/gateway"
+	"tankwatch/internal/sim"
+	"tankwatch/internal/tank"
+	"tankwatch/internal/telemetry"
+)
+
+// Devices is the ingest side: gateway → writer (group commit) → live state, plus history, sensors
+// and geocoding. Built by New, started by Start.
+type Devices struct {
+	Writer   *telemetry.Writer
+	Commands *telemetry.Commands
+	History  *telemetry.History
+	Live     *telemetry.Live
+	Sensors  *tank.Sensors
+	Geo      *geo.Service
+	Gateway  *gateway.Server
+	Sim      *sim.Fleet // the in-process demo fleet, nil without --demo
+
+	gatewayAddr string
+	stop        func()
+}
+
+func (a *App) buildDevices() {
+	cfg, d, now := a.Cfg, a.DB, func() time.Time { return a.now() }
+	dv := &a.Devices
+	dv.Writer = telemetry.NewWriter(d, telemetry.WriterConfig{}, a.Log)
+	dv.Commands = telemetry.NewCommands(d)
+	dv.Commands.Fleet = a.Fleet
+	dv.History = telemetry.NewHistory(d, a.Fleet, telemetry.HistoryConfig{RawRetention: time.Duration(cfg.RawRetentionDays) * 24 * time.Hour}, now)
+	dv.Live = telemetry.NewLive(d, a.Fleet, telemetry.LiveConfig{OfflineAfter: time.Duration(cfg.OfflineMinutes) * time.Minute,
+		MovingKmh: float64(cfg.MovingSpeed)}, now)
+	dv.Writer.Subscribe(dv.Live.Apply)
+	dv.Sensors = tank.NewSensors(d, a.Audit)
+	var places func() []geo.Place
+	if cfg.Demo {
+		// Until the station registry exists, the demo's depots and stations are the named places
+		// addresses are given relative to.
+		demo := make([]geo.Place, len(sim.DemoPlaces))
+		for i, p := range sim.DemoPlaces {
+			demo[i] = geo.Place{Name: p.Name, Kind: p.Kind, Lat: p.Lat, Lon: p.Lon}
+		}
+		places = func() []geo.Place { return demo }
+	}
+	dv.Geo = geo.New(geo.Config{AMapKey: cfg.AMapKey}, places)
+	dv.Geo.Log = a.Log
+	dv.Gateway = gateway.New(gateway.Config{IdleTimeout: cfg.TerminalIdle, Now: now}, gateway.FleetRegistry{Fleet: a.Fleet},
+		dv.Writer, dv.Commands, dv.Sensors, a.Log, a.registry)
+}
+
+// GatewayAddr is the address the JT/T 808 gateway listens on ("" before Start or when disabled).
+func (dv *Devices) GatewayAddr() string { return dv.gatewayAddr }
+
+// Start loads the caches, starts the writer, retention, live state, the gateway on cfg.JT808 and, with
+// --demo, the in-process simulator. Stop (or ctx's end) takes them down in the order that keeps the
+// promise "acknowledged means committed": simulator and gateway first, the writer last.
+func (a *App) StartDevices(ctx context.Context) error {
+	dv := &a.Devices
+	if err := dv.Sensors.Load(ctx); err != nil {
+		return fmt.Errorf("load sensors: %w", err)
+	}
+	if err := dv.Live.Load(ctx); err != nil {
+		return fmt.Errorf("rebuild live state: %w", err)
+	}
+	writerCtx, stopWriter := context.WithCancel(context.WithoutCancel(ctx))
+	edgeCtx, stopEdge := context.WithCancel(ctx)
+	var writerDone, edgeDone sync.WaitGroup
+	writerDone.Add(1)
+	go func() {
+		defer writerDone.Done()
+		if err := dv.Writer.Run(writerCtx); err != nil {
+			a.Log.Error("history writer stopped", "err", err)
+		}
+	}()
+	edgeDone.Add(2)
+	go func() { defer edgeDone.Done(); dv.Live.Run(edgeCtx) }()
+	go func() { defer edgeDone.Done(); dv.History.RunRetention(edgeCtx) }()
+	if a.Cfg.JT808 != "" {
+		ln, err := net.Listen("tcp", a.Cfg.JT808)
+		if err != nil {
+			stopEdge()
+			stopWriter()
+			return fmt.Errorf("JT/T 808 gateway: %w", err)
+		}
+		dv.gatewayAddr = ln.Addr().String()
+		a.Log.Info("JT/T 808 gateway listening", "addr", dv.gatewayAddr)
+		edgeDone.Add(1)
+		go func() {
+			defer edgeDone.Done()
+			if err := dv.Gateway.Serve(edgeCtx, ln); err != nil {
+				a.Log.Error("JT/T 808 gateway stopped", "err", err)
+			}
+		}()
+		if a.Cfg.Demo && a.Cfg.DemoVehicles > 0 {
+			f, err := sim.Start(edgeCtx, sim.Config{Gateway: dv.gatewayAddr, Vehicles: a.Cfg.DemoVehicles, Interval: 10 * time.Second,
+				Seed: 1, Speedup: a.Cfg.DemoSpeedup, Misbehave: 1, Log: a.Log.With("component", "sim")})
+			if err != nil {
+				a.Log.Warn("demo simulator not started", "err", err)
+			} else {
+				dv.Sim = f
+				a.Log.Info("demo fleet driving", "vehicles", a.Cfg.DemoVehicles, "gateway", dv.gatewayAddr)
+			}
+		}
+	}
+	var once sync.Once
+	dv.stop = func() {
+		once.Do(func() {
+			if dv.Sim != nil {
+				dv.Sim.Stop()
+			}
+			stopEdge()
+			edgeDone.Wait()
+			stopWriter()
+			writerDone.Wait()
+		})
+	}
+	return nil
+}
+
+// StopDevices stops what StartDevices started (idempotent).
+func (a *App) StopDevices() {
+	if a.Devices.stop != nil {
+		a.Devices.stop()
+	}
+}
