@@ -14,12 +14,15 @@ import (
 
 	"tankwatch/internal/app"
 	"tankwatch/internal/platform/config"
+	"tankwatch/internal/sim"
 )
 
 const usage = `usage: tankwatch <command> [flags]
 
 commands:
-  serve                         run the HTTP API and console (migrates the store first)
+  serve                         run the HTTP API, console and JT/T 808 gateway (migrates the store first)
+  sim --gateway HOST:PORT --vehicles N --interval D --seed S
+                                drive N simulated tankers over JT/T 808 against a gateway
   migrate                       apply schema migrations and exit
   admin create --name N --password P
                                 create a super administrator in the top group
@@ -82,6 +85,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return app.Serve(ctx, cfg, stderr, nil)
+	case "sim":
+		return sim.Main(ctx, args[1:], stdout, stderr)
 	case "migrate":
 		var cfg config.Config
 		b := newBinder("migrate", stderr)

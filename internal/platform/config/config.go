@@ -33,6 +33,7 @@ type Config struct {
 
 	// Demo fleet (with --demo).
 	DemoVehicles int     // vehicles seeded and driven by the in-process simulator
+	DemoSim      bool    // drive the demo fleet in-process (off: seed only, e.g. for an external `tankwatch sim`)
 	DemoSpeedup  float64 // simulated time runs this many times faster than the clock
 }
 
@@ -162,6 +163,7 @@ func BindServe(b *Binder, c *Config) {
 	b.Int(&c.MovingSpeed, "moving-speed", 5, "km/h from which an online car counts as in transit (below: resting at low speed)")
 	b.String(&c.AMapKey, "amap-key", "", "Gaode (AMap) web-service key for online reverse geocoding; empty: offline only")
 	b.Int(&c.DemoVehicles, "demo-vehicles", 200, "with --demo: vehicles seeded and driven by the in-process simulator")
+	b.Bool(&c.DemoSim, "demo-sim", true, "with --demo: drive the demo fleet with the in-process simulator (false: seed only, for an external tankwatch sim)")
 	b.Float(&c.DemoSpeedup, "demo-speedup", 1, "with --demo: simulated time runs this many times faster than the clock")
 }
 
