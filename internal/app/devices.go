@@ -33,7 +33,7 @@ type Devices struct {
 func (a *App) buildDevices() {
 	cfg, d, now := a.Cfg, a.DB, func() time.Time { return a.now() }
 	dv := &a.Devices
-	dv.Writer = telemetry.NewWriter(d, telemetry.WriterConfig{}, a.Log)
+	dv.Writer = telemetry.NewWriter(d, telemetry.WriterConfig{QueueLimit: cfg.HistoryQueue}, a.Log)
 	dv.Commands = telemetry.NewCommands(d)
 	dv.Commands.Fleet = a.Fleet
 	dv.History = telemetry.NewHistory(d, a.Fleet, telemetry.HistoryConfig{RawRetention: time.Duration(cfg.RawRetentionDays) * 24 * time.Hour}, now)

@@ -27,6 +27,7 @@ type Config struct {
 	JT808            string        // JT/T 808 gateway listen address; empty disables the gateway
 	TerminalIdle     time.Duration // a terminal silent this long is disconnected
 	RawRetentionDays int           // raw frames older than this are purged (0 = keep forever)
+	HistoryQueue     int           // reports + frames accepted but not yet committed; the gateway's memory bound
 	OfflineMinutes   int           // a car not heard from for this long counts as offline (its own setting wins)
 	MovingSpeed      int           // km/h at or above which an online car counts as in transit
 	AMapKey          string        // Gaode web-service key for online reverse geocoding (empty = offline only)
@@ -158,6 +159,7 @@ func BindServe(b *Binder, c *Config) {
 	b.String(&c.LogFormat, "log-format", "text", "log format: text or json")
 	b.String(&c.JT808, "jt808", "127.0.0.1:8808", "JT/T 808 gateway listen address (empty: no gateway)")
 	b.Duration(&c.TerminalIdle, "terminal-idle", 5*time.Minute, "disconnect a terminal that sends nothing for this long")
+	b.Int(&c.HistoryQueue, "history-queue", 50000, "reports and frames waiting for the history store; when full the gateway stops reading terminals")
 	b.Int(&c.RawRetentionDays, "raw-retention-days", 30, "days raw frames are kept (0: forever)")
 	b.Int(&c.OfflineMinutes, "offline-minutes", 10, "minutes without a report after which a car counts as offline (a car's own setting wins)")
 	b.Int(&c.MovingSpeed, "moving-speed", 5, "km/h from which an online car counts as in transit (below: resting at low speed)")
@@ -185,6 +187,8 @@ func (c *Config) Validate() error {
 	switch {
 	case c.TerminalIdle < 0:
 		return fmt.Errorf("--terminal-idle cannot be negative")
+	case c.HistoryQueue < 100:
+		return fmt.Errorf("--history-queue must be at least 100")
 	case c.RawRetentionDays < 0:
 		return fmt.Errorf("--raw-retention-days cannot be negative")
 	case c.OfflineMinutes < 0:
