@@ -208,6 +208,10 @@ func (s *Service) DeleteGroup(r *http.Request, id int64) error {
 				return firstErr(err, httpx.Biz("group.hasFleet"))
 			}
 		}
+		// so do the sensor registry's (internal/tank)
+		if n, err := tx.NewSelect().TableExpr("sensors").Where("group_id = ?", id).Count(ctx); err != nil || n > 0 {
+			return firstErr(err, httpx.Biz("group.hasSensors"))
+		}
 		n, err := tx.NewSelect().Model((*userRole)(nil)).
 			Where("role_id IN (?)", tx.NewSelect().Model((*Role)(nil)).Column("id").Where("group_id = ?", id)).Count(ctx)
 		if err != nil || n > 0 {

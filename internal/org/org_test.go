@@ -350,6 +350,11 @@ func TestGroups(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		// and so is a group holding sensors
+		sensor := e.MustOK("POST", "/base-info-app/sensor/add", admin, map[string]any{"groupId": g["华南分公司"], "name": "液位探杆",
+			"identification": "A1", "decoder": "level"}).ID()
+		expectFail(t, e.Call("POST", "/authority-app/groupInfo/delete", admin, map[string]any{"id": g["华南分公司"]}), "该组织下还有传感器")
+		e.MustOK("POST", "/base-info-app/sensor/delete", admin, map[string]any{"id": sensor})
 		e.MustOK("POST", "/authority-app/groupInfo/delete", admin, map[string]any{"id": g["华南分公司"]})
 		if _, ok := groupIDs(t, e, admin)["华南分公司"]; ok {
 			t.Fatal("group not deleted")

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -107,6 +108,10 @@ func (s *session) report(now time.Time, loc *jt808.Location, blind bool) telemet
 		return r
 	}
 	r.Tank, r.Levels, r.Help = ext.Tank, ext.Levels, ext.Help
+	if ext.Tank != nil && !blind {
+		full := *ext.Tank
+		s.lastTank = &full
+	}
 	return r
 }
 
@@ -129,6 +134,17 @@ func (s *session) passThrough(now time.Time, p *jt808.PassThrough) (telemetry.Re
 		ext, err = tank.FromPassThrough(content)
 	case s.srv.pass != nil:
 		ext, err = s.srv.pass.PassThrough(p.Type, content)
+		if err == nil && ext.Tank != nil {
+			// A lock sensor reports one slot: the rest of the tank is what the last full state said.
+			// Without one there is nothing honest to fill the other slots with, so the slot waits.
+			if s.lastTank == nil {
+				err = errors.New("lock sensor state before any full tank state (0xE1); ignored")
+			} else {
+				merged := *s.lastTank
+				merged.Merge(ext.Tank)
+				s.lastTank, ext.Tank = &merged, &merged
+			}
+		}
 	default:
 		return telemetry.Report{}, false
 	}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"tankwatch/internal/tank"
 	"time"
 
 	"tankwatch/internal/jt808"
@@ -31,6 +32,7 @@ type session struct {
 	bad       int         // malformed frames in a row
 	malformed int         // malformed frames in total (log rate limit)
 	tankBad   int
+	lastTank  *tank.State // the newest full tank state (0xE1), base for partial lock-sensor states
 
 	// set at authentication for Send; guarded by srv.mu
 	bound int64

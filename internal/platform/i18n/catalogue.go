@@ -48,6 +48,7 @@ var catalogue = map[string][3]string{
 	"group.hasChildren": {"请先删除下级组织", "請先刪除下級組織", "Delete the sub-groups first"},
 	"group.hasUsers":    {"该组织下还有用户", "該組織下還有用戶", "The group still has users"},
 	"group.hasFleet":    {"该组织下还有车辆、SIM 卡或终端", "該組織下還有車輛、SIM 卡或終端", "The group still has vehicles, SIM cards or terminals"},
+	"group.hasSensors":  {"该组织下还有传感器", "該組織下還有傳感器", "The group still has sensors"},
 	"group.deleteOwn":   {"不能删除自己所在的组织", "不能刪除自己所在的組織", "You cannot delete your own group"},
 	"group.codeExists":  {"组织编码已存在", "組織編碼已存在", "The group code already exists"},
 	"group.topDenied":   {"只有顶级组织的用户才能新增顶级组织", "只有頂級組織的用戶才能新增頂級組織", "Only users of a top-level group can add top-level groups"},
