@@ -191,10 +191,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--history-queue must be at least 100")
 	case c.RawRetentionDays < 0:
 		return fmt.Errorf("--raw-retention-days cannot be negative")
-	case c.OfflineMinutes < 0:
-		return fmt.Errorf("--offline-minutes cannot be negative")
-	case c.MovingSpeed < 0:
-		return fmt.Errorf("--moving-speed cannot be negative")
+	case c.OfflineMinutes < 1:
+		return fmt.Errorf("--offline-minutes must be at least 1")
+	case c.MovingSpeed < 1:
+		return fmt.Errorf("--moving-speed must be at least 1 km/h")
 	case c.DemoVehicles < 0 || c.DemoVehicles > 100000:
 		return fmt.Errorf("--demo-vehicles must be between 0 and 100000")
 	case c.DemoSpeedup < 0 || c.DemoSpeedup > 1000:

@@ -53,7 +53,8 @@ func TestFileVariant(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	for _, args := range [][]string{{"--theme", "pink"}, {"--log-format", "xml"}, {"--db", "mysql://x"},
-		{"--demo-vehicles", "-1"}, {"--terminal-idle", "-1s"}, {"--raw-retention-days", "-2"}, {"--demo-speedup", "2000"}} {
+		{"--demo-vehicles", "-1"}, {"--terminal-idle", "-1s"}, {"--raw-retention-days", "-2"}, {"--demo-speedup", "2000"},
+		{"--moving-speed", "0"}, {"--offline-minutes", "0"}, {"--history-queue", "5"}} {
 		if _, err := parse(t, nil, args...); err == nil {
 			t.Errorf("%v accepted", args)
 		}
