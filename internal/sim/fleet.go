@@ -65,7 +65,7 @@ func (s Stats) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "vehicles=%d connected=%d registered=%d authenticated=%d sent=%d acked=%d pending=%d resent=%d blind=%d dropped=%d commands=%d malformed=%d",
 		s.Vehicles, s.Connected, s.Registered, s.Authenticated, s.Sent, s.Acked, s.Pending, s.Resent, s.Blind, s.Dropped, s.Commands, s.Malformed)
-	for k := range nIncidents {
+	for k := range IncidentMalformed { // malformed is printed above
 		fmt.Fprintf(&b, " %s=%d", k, s.Incidents[k.String()])
 	}
 	return b.String()

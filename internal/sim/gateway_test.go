@@ -178,6 +178,7 @@ func (g *fakeGateway) serve(c net.Conn) {
 				ack(1)
 			}
 		case jt808.MsgHeartbeat:
+			g.post(e)
 			ack(0)
 		case jt808.MsgLocation:
 			var l jt808.Location

@@ -307,3 +307,50 @@ func TestMainCommand(t *testing.T) {
 		t.Errorf("output %q", out.String())
 	}
 }
+
+// TestNightHeartbeats: at 03:00 the fleet rests; the terminals that stay on send heartbeats and no
+// positions, the others stay off the line.
+func TestNightHeartbeats(t *testing.T) {
+	g := newFakeGateway(t)
+	night := time.Date(2026, 3, 2, 3, 0, 0, 0, jt808.CST)
+	startFleet(t, Config{Gateway: g.addr(), Vehicles: 6, Seed: 2, Speedup: 1, Epoch: night, Heartbeat: 10 * time.Millisecond})
+	on := map[string]bool{}
+	for i := range 6 {
+		v := newVehicle(i, 2, night, 10*time.Second, 0)
+		on[phoneKey(fleet.DemoTerminalPhone(i))] = !v.restOffline
+	}
+	beats := map[string]int{}
+	for {
+		e := g.next(func(gwEvent) bool { return true })
+		if !on[e.phone] {
+			t.Fatalf("%s is switched off for the night but sent 0x%04x", e.phone, e.h.MsgID)
+		}
+		if e.locs != nil {
+			t.Fatalf("%s reported a position while resting", e.phone)
+		}
+		if e.h.MsgID == jt808.MsgHeartbeat {
+			beats[e.phone]++
+		}
+		enough := true
+		for p, ok := range on {
+			enough = enough && (!ok || beats[p] >= 3)
+		}
+		if enough {
+			return
+		}
+	}
+}
+
+func TestBacklogBounded(t *testing.T) {
+	f := &Fleet{cfg: Config{MaxBacklog: 5, Interval: 10 * time.Second, Speedup: 1}, epoch: workEpoch}
+	term, err := newTerminal(f, 0, "冀A·3K281")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 8 {
+		term.keep(workEpoch.Add(time.Duration(i)*time.Second), []byte{byte(i)})
+	}
+	if len(term.backlog) != 5 || term.backlog[0].body[0] != 3 || f.c.dropped.Load() != 3 || f.c.pending.Load() != 5 {
+		t.Fatalf("backlog %d from report %d, dropped %d, pending %d", len(term.backlog), term.backlog[0].body[0], f.c.dropped.Load(), f.c.pending.Load())
+	}
+}
