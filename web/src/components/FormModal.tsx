@@ -18,19 +18,27 @@ export interface FormModalProps<V> {
   width?: number;
   /** Width of the left-aligned labels, px. */
   labelWidth?: number;
+  /** Called when validation fails on save (after the fields are marked), e.g. for a page-level notice. */
+  onInvalid?: () => void;
 }
 
 /**
  * The add/edit dialog of the list pages: a horizontal form with left-aligned labels, save and cancel,
  * validation first, a spinner on save, the spec's success texts, and no closing on a stray click.
  */
-export function FormModal<V>({ form, name, title, isAdd, save, onClose, onSaved, children, open = true, width = 760, labelWidth = 96 }: FormModalProps<V>) {
+export function FormModal<V>({ form, name, title, isAdd, save, onClose, onSaved, children, open = true, width = 760, labelWidth = 96, onInvalid }: FormModalProps<V>) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [saving, setSaving] = useState(false);
 
   const submit = async () => {
-    const values = await form.validateFields();
+    let values: V;
+    try {
+      values = await form.validateFields();
+    } catch {
+      onInvalid?.();
+      return;
+    }
     setSaving(true);
     try {
       await save(values);

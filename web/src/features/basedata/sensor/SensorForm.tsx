@@ -1,5 +1,5 @@
-import { App, Col, Form, Input, InputNumber, Row, Select, type FormInstance } from 'antd';
-import { useEffect, useMemo } from 'react';
+import { App, Col, Form, Input, InputNumber, Row, Select } from 'antd';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addSensor, DECODERS, updateSensor, type Decoder, type Sensor, type SensorInput } from '../../../api/sensor';
 import { FormModal } from '../../../components/FormModal';
@@ -25,33 +25,19 @@ export function toSensorBody(v: SensorFormValues): SensorInput {
   };
 }
 
-/**
- * The form instance FormModal validates, with the spec's notice (请填写完整的部门信息!) when validation
- * fails; FormModal itself only marks the fields.
- */
-function withInvalidNotice<V>(form: FormInstance<V>, notify: () => void): FormInstance<V> {
-  const validateFields = ((...args: Parameters<FormInstance<V>['validateFields']>) =>
-    form.validateFields(...args).catch((e: unknown) => {
-      notify();
-      throw e;
-    })) as FormInstance<V>['validateFields'];
-  return { ...form, validateFields };
-}
-
 /** Add/Edit sensor modal (spec §2: name, message length, peripheral identification ID; plus the decoder). */
 export function SensorForm({ mode, sensor, onClose, onSaved }: { mode: SensorFormMode; sensor: Sensor | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const [raw] = Form.useForm<SensorFormValues>();
-  const form = useMemo(() => withInvalidNotice(raw, () => void message.warning(t('sensor.incomplete'))), [raw, message, t]);
+  const [form] = Form.useForm<SensorFormValues>();
 
   useEffect(() => {
-    raw.setFieldsValue(
+    form.setFieldsValue(
       sensor
         ? { name: sensor.name, length: sensor.length, identification: sensor.identification, decoder: sensor.decoder, remark: sensor.remark }
         : { length: 0, decoder: 'level' },
     );
-  }, [sensor, raw]);
+  }, [sensor, form]);
 
   const save = async (v: SensorFormValues) => {
     const body = toSensorBody(v);
@@ -70,6 +56,7 @@ export function SensorForm({ mode, sensor, onClose, onSaved }: { mode: SensorFor
       save={save}
       onClose={onClose}
       onSaved={onSaved}
+      onInvalid={() => void message.warning(t('sensor.incomplete'))}
       width={640}
       labelWidth={120}
     >
