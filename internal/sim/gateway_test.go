@@ -33,6 +33,8 @@ type fakeGateway struct {
 	ln     net.Listener
 	events chan gwEvent
 	ack    func(phone string, msg uint16) bool // nil: acknowledge everything
+	regRes func(phone string) byte             // nil: register everyone
+	authOK func(phone string) bool             // nil: the code decides
 
 	mu    sync.Mutex
 	conns map[string]net.Conn
@@ -165,6 +167,12 @@ func (g *fakeGateway) serve(c net.Conn) {
 				e.bad = err
 			}
 			g.post(e)
+			if g.regRes != nil {
+				if r := g.regRes(phone); r != jt808.RegisterOK {
+					write(rh, &jt808.RegisterReply{Serial: h.Serial, Result: r})
+					break
+				}
+			}
 			write(rh, &jt808.RegisterReply{Serial: h.Serial, AuthCode: "AC" + phone})
 		case jt808.MsgAuth:
 			e.auth = new(jt808.Auth)
@@ -172,7 +180,7 @@ func (g *fakeGateway) serve(c net.Conn) {
 				e.bad = err
 			}
 			g.post(e)
-			if e.auth.AuthCode == "AC"+phone {
+			if e.auth.AuthCode == "AC"+phone && (g.authOK == nil || g.authOK(phone)) {
 				ack(0)
 			} else {
 				ack(1)

@@ -354,3 +354,32 @@ func TestBacklogBounded(t *testing.T) {
 		t.Fatalf("backlog %d from report %d, dropped %d, pending %d", len(term.backlog), term.backlog[0].body[0], f.c.dropped.Load(), f.c.pending.Load())
 	}
 }
+
+// TestRegistrationRefused: a refused registration is retried with backoff, a refused authentication
+// sends the terminal back to registering.
+func TestRegistrationRefused(t *testing.T) {
+	g := newFakeGateway(t)
+	var regs, auths atomic.Int32
+	g.regRes = func(string) byte {
+		if regs.Add(1) <= 2 {
+			return jt808.RegisterTerminalUnknown
+		}
+		return jt808.RegisterOK
+	}
+	g.authOK = func(string) bool { return auths.Add(1) > 1 }
+	startFleet(t, Config{Gateway: g.addr(), Vehicles: 1, Seed: 1, Speedup: 1, Epoch: workEpoch,
+		AckTimeout: 50 * time.Millisecond, Backoff: 5 * time.Millisecond})
+	var got []string
+	for len(got) < 6 {
+		e := g.next(func(e gwEvent) bool { return e.reg != nil || e.auth != nil })
+		if e.reg != nil {
+			got = append(got, "register")
+		} else {
+			got = append(got, "auth")
+		}
+	}
+	// refused twice, registered, authentication refused, registered again, authenticated
+	if want := []string{"register", "register", "register", "auth", "register", "auth"}; !slices.Equal(got, want) {
+		t.Errorf("sequence %v, want %v", got, want)
+	}
+}
