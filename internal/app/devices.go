@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"tankwatch/internal/geo"
 	"tankwatch/internal/jt808/gateway"
 	"tankwatch/internal/sim"
@@ -33,7 +35,7 @@ type Devices struct {
 func (a *App) buildDevices() {
 	cfg, d, now := a.Cfg, a.DB, func() time.Time { return a.now() }
 	dv := &a.Devices
-	dv.Writer = telemetry.NewWriter(d, telemetry.WriterConfig{QueueLimit: cfg.HistoryQueue}, a.Log)
+	dv.Writer = telemetry.NewWriter(d, telemetry.WriterConfig{QueueLimit: cfg.HistoryQueue, MaxBatch: 8000}, a.Log)
 	dv.Commands = telemetry.NewCommands(d)
 	dv.Commands.Fleet = a.Fleet
 	dv.History = telemetry.NewHistory(d, a.Fleet, telemetry.HistoryConfig{RawRetention: time.Duration(cfg.RawRetentionDays) * 24 * time.Hour}, now)
@@ -53,6 +55,26 @@ func (a *App) buildDevices() {
 	}
 	dv.Geo = geo.New(geo.Config{AMapKey: cfg.AMapKey}, places)
 	dv.Geo.Log = a.Log
+	w := dv.Writer
+	a.registry.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tankwatch_history_committed_reports_total",
+			Help: "Position and tank reports committed to the history store."},
+			func() float64 { return float64(w.Stats().CommittedReports) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tankwatch_history_committed_frames_total",
+			Help: "Raw frames committed to the history store."},
+			func() float64 { return float64(w.Stats().CommittedFrames) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "tankwatch_history_queued",
+			Help: "Reports and frames accepted by the history writer and not yet committed (bounded by --history-queue)."},
+			func() float64 { return float64(w.Stats().Queued) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "tankwatch_history_retrying",
+			Help: "1 while a failed commit is being retried (the store is unavailable)."},
+			func() float64 {
+				if w.Stats().Retrying {
+					return 1
+				}
+				return 0
+			}),
+	)
 	dv.Gateway = gateway.New(gateway.Config{IdleTimeout: cfg.TerminalIdle, Now: now}, gateway.FleetRegistry{Fleet: a.Fleet},
 		dv.Writer, dv.Commands, dv.Sensors, a.Log, a.registry)
 }

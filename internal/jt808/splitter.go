@@ -38,8 +38,13 @@ func NewSplitter(r io.Reader, maxFrame int) *Splitter {
 	if maxFrame <= 0 {
 		maxFrame = DefaultMaxFrame
 	}
-	return &Splitter{r: r, max: maxFrame, buf: make([]byte, maxFrame+4096)}
+	return &Splitter{r: r, max: maxFrame, buf: make([]byte, initialBuffer)}
 }
+
+// initialBuffer is where a Splitter's buffer starts: most frames are well under 512 bytes, and a
+// gateway holds one Splitter per connected terminal, so the buffer grows (to maxFrame + 4 KiB) only
+// for the terminals that need it.
+const initialBuffer = 512
 
 // Next returns the next escaped frame without its delimiters. The slice is
 // valid until the next call. At the end of the stream it returns io.EOF, or
@@ -109,6 +114,11 @@ func (s *Splitter) fill() {
 		s.scan -= s.start
 		s.end = n
 		s.start = 0
+	}
+	if limit := s.max + 4096; s.end == len(s.buf) && len(s.buf) < limit {
+		grown := make([]byte, min(2*len(s.buf), limit))
+		copy(grown, s.buf[:s.end])
+		s.buf = grown
 	}
 	for range 100 {
 		n, err := s.r.Read(s.buf[s.end:])

@@ -89,3 +89,18 @@ func TestSplitterTruncated(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestSplitterGrowsForLongFrames: the buffer starts small (one per connected terminal) and grows for a
+// frame longer than it, read in small pieces; the frame comes out whole.
+func TestSplitterGrowsForLongFrames(t *testing.T) {
+	long := bytes.Repeat([]byte{0x55}, 3000)
+	stream := append(append([]byte{0x7e}, long...), 0x7e, 0x7e, 1, 2, 0x7e)
+	sp := NewSplitter(iotest.OneByteReader(bytes.NewReader(stream)), 0)
+	f, err := sp.Next()
+	if err != nil || !bytes.Equal(f, long) {
+		t.Fatalf("long frame: %d bytes, %v", len(f), err)
+	}
+	if f, err := sp.Next(); err != nil || !bytes.Equal(f, []byte{1, 2}) {
+		t.Fatalf("next frame: % x, %v", f, err)
+	}
+}

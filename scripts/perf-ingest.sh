@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Sustained durable reports per second from TCP to the store, and the server's resident memory, with
+# N simulated terminals (tankwatch sim in a second process on the same machine).
+# Usage: scripts/perf-ingest.sh VEHICLES SPEEDUP [SECONDS] [DB_DSN]
+#   Each terminal reports every simulated second while driving (every 3 s parked); SPEEDUP runs simulated
+#   time faster, so one terminal sends up to SPEEDUP reports per wall second with distinct device times.
+#   INTERVAL (default 1s) sets the simulated report interval, e.g. INTERVAL=10s for a realistic fleet.
+#   e.g. scripts/perf-ingest.sh 5000 5 60            (SQLite)
+#        scripts/perf-ingest.sh 5000 5 60 postgres://postgres@127.0.0.1:5432/twperf?sslmode=disable
+#   A PostgreSQL database named in DB_DSN is dropped and created afresh with psql: use a throwaway name.
+# "committed/s" counts reports in transactions that committed, which is also when they are acknowledged.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-10000}; speedup=${2:-1}; secs=${3:-60}; dsn=${4:-}
+data=$(mktemp -d); http=127.0.0.1:18182; gw=127.0.0.1:18809
+if [ -n "$dsn" ]; then
+  db=$(echo "$dsn" | sed -E 's|^[a-z]+://[^/]*/([^?]*).*$|\1|'); admin=$(echo "$dsn" | sed -E 's|^([a-z]+://[^/]*/)[^?]*(.*)$|\1postgres\2|')
+  psql "$admin" -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
+fi
+./bin/tankwatch serve --demo --demo-sim=false --demo-vehicles "$n" --data "$data" --db "$dsn" --http "$http" --jt808 "$gw" \
+  --log-format json >"$data/server.log" 2>&1 &
+srv=$!
+cleanup() { kill "$sim" 2>/dev/null || true; kill "$srv" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$data"; }
+trap cleanup EXIT
+for _ in $(seq 600); do curl -fs "http://$http/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
+./bin/tankwatch sim --gateway "$gw" --vehicles "$n" --interval "${INTERVAL:-1s}" --speedup "$speedup" --misbehave 0 >"$data/sim.log" 2>&1 &
+sim=$!
+sleep 1; kill -0 "$sim" 2>/dev/null || { cat "$data/sim.log" >&2; exit 1; }
+metric() { curl -fs "http://$http/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
+rss() { awk '/VmRSS/ { print int($2 / 1024) }' "/proc/$srv/status"; }
+# let every terminal connect and authenticate before measuring
+for _ in $(seq 300); do
+  s=$(metric tankwatch_jt808_sessions || echo 0)
+  [ "${s%.*}" -ge "$n" ] 2>/dev/null && break
+  sleep 1
+done
+sleep 5
+c0=$(metric tankwatch_history_committed_reports_total); t0=$(date +%s.%N)
+sleep "$secs"
+c1=$(metric tankwatch_history_committed_reports_total); t1=$(date +%s.%N)
+sessions=$(metric tankwatch_jt808_sessions)
+awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v s="$sessions" -v rss="$(rss)" -v q="$(metric tankwatch_history_queued)" \
+  'BEGIN { printf "sessions=%d committed/s=%.0f server_rss_mb=%d writer_queue=%d\n", s, (c1 - c0) / (t1 - t0), rss, q }'
+tail -n 1 "$data/sim.log"
