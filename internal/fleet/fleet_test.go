@@ -375,4 +375,3 @@ func TestChannelsAndExport(t *testing.T) {
 		}
 	})
 }
-
