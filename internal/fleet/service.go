@@ -123,32 +123,6 @@ func cleanIDs(ids []int64) ([]int64, error) {
 	return out, nil
 }
 
-// body adapts a service call taking a decoded JSON body.
-func body[T any](fn func(r *http.Request, in T) (any, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		var in T
-		if err := httpx.Decode(w, r, &in); err != nil {
-			httpx.Fail(w, r, err)
-			return
-		}
-		data, err := fn(r, in)
-		httpx.Respond(w, r, data, err)
-	}
-}
-
-// byID adapts a service call taking the ?<name>= query parameter.
-func byID(name string, fn func(r *http.Request, id int64) (any, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		id, err := httpx.QueryID(r, name)
-		if err != nil {
-			httpx.Fail(w, r, err)
-			return
-		}
-		data, err := fn(r, id)
-		httpx.Respond(w, r, data, err)
-	}
-}
-
 // exporter adapts a call producing a sheet into an xlsx download (the operation log's format).
 func exporter[T any](fn func(r *http.Request, in T) (*xlsx.Sheet, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {

@@ -6,32 +6,6 @@ import (
 	"tankwatch/internal/platform/httpx"
 )
 
-// body adapts a service call taking a decoded JSON body.
-func body[T any](fn func(r *http.Request, in T) (any, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		var in T
-		if err := httpx.Decode(w, r, &in); err != nil {
-			httpx.Fail(w, r, err)
-			return
-		}
-		data, err := fn(r, in)
-		httpx.Respond(w, r, data, err)
-	}
-}
-
-// byID adapts a service call taking the ?id= query parameter.
-func byID(fn func(r *http.Request, id int64) (any, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		id, err := httpx.QueryID(r, "id")
-		if err != nil {
-			httpx.Fail(w, r, err)
-			return
-		}
-		data, err := fn(r, id)
-		httpx.Respond(w, r, data, err)
-	}
-}
-
 type idBody struct {
 	ID int64 `json:"id"`
 }
@@ -98,21 +72,21 @@ func (s *Service) Routes() []httpx.Route {
 				httpx.OKMsg(w, r, "password.updated", nil)
 			}},
 		{Method: "POST", Path: "/base-info-app/userSetting/edit", Access: httpx.SignedIn,
-			Handler: body(func(r *http.Request, in Settings) (any, error) { return s.EditSettings(r, in) })},
+			Handler: httpx.JSON(func(r *http.Request, in Settings) (any, error) { return s.EditSettings(r, in) })},
 
 		// users
 		{Method: "POST", Path: "/authority-app/userInfo/page", Access: httpx.Needs("06-08"), Scoped: true,
-			Handler: body(func(r *http.Request, q UserQuery) (any, error) { return s.UserPage(r.Context(), caller(r), q) })},
+			Handler: httpx.JSON(func(r *http.Request, q UserQuery) (any, error) { return s.UserPage(r.Context(), caller(r), q) })},
 		{Method: "GET", Path: "/authority-app/userInfo/detail", Access: httpx.Needs("06-08-06"), Scoped: true,
-			Handler: byID(func(r *http.Request, id int64) (any, error) { return s.UserDetail(r.Context(), caller(r), id) })},
+			Handler: httpx.ByID("id", func(r *http.Request, id int64) (any, error) { return s.UserDetail(r.Context(), caller(r), id) })},
 		{Method: "POST", Path: "/authority-app/userInfo/insert", Access: httpx.Needs("06-08-01"), Scoped: true,
-			Handler: body(func(r *http.Request, in UserInput) (any, error) { return s.InsertUser(r, in) })},
+			Handler: httpx.JSON(func(r *http.Request, in UserInput) (any, error) { return s.InsertUser(r, in) })},
 		{Method: "POST", Path: "/authority-app/userInfo/update", Access: httpx.Needs("06-08-02"), Scoped: true,
-			Handler: body(func(r *http.Request, in UserInput) (any, error) { return s.UpdateUser(r, in) })},
+			Handler: httpx.JSON(func(r *http.Request, in UserInput) (any, error) { return s.UpdateUser(r, in) })},
 		{Method: "POST", Path: "/authority-app/userInfo/deleteByIds", Access: httpx.Needs("06-08-03"), Scoped: true,
-			Handler: body(func(r *http.Request, in idsBody) (any, error) { return s.DeleteUsers(r, in.IDs) })},
+			Handler: httpx.JSON(func(r *http.Request, in idsBody) (any, error) { return s.DeleteUsers(r, in.IDs) })},
 		{Method: "GET", Path: "/authority-app/userInfo/resetPassword", Access: httpx.Needs("06-08-04"), Scoped: true,
-			Handler: byID(func(r *http.Request, id int64) (any, error) {
+			Handler: httpx.ByID("id", func(r *http.Request, id int64) (any, error) {
 				pw, err := s.ResetPassword(r, id)
 				if err != nil {
 					return nil, err
@@ -120,44 +94,44 @@ func (s *Service) Routes() []httpx.Route {
 				return map[string]string{"password": pw}, nil
 			})},
 		{Method: "POST", Path: "/authority-app/userInfo/updateStatus", Access: httpx.Needs("06-08-05"), Scoped: true,
-			Handler: body(func(r *http.Request, in statusBody) (any, error) { return s.UpdateStatus(r, in.ID, in.Status) })},
+			Handler: httpx.JSON(func(r *http.Request, in statusBody) (any, error) { return s.UpdateStatus(r, in.ID, in.Status) })},
 
 		// roles
 		{Method: "POST", Path: "/authority-app/roleInfo/page", Access: httpx.Needs("06-07"),
-			Handler: body(func(r *http.Request, q RoleQuery) (any, error) { return s.RolePage(r.Context(), caller(r), q) })},
+			Handler: httpx.JSON(func(r *http.Request, q RoleQuery) (any, error) { return s.RolePage(r.Context(), caller(r), q) })},
 		{Method: "GET", Path: "/authority-app/roleInfo/detail", Access: httpx.Needs("06-07"), Scoped: true,
-			Handler: byID(func(r *http.Request, id int64) (any, error) { return s.RoleDetail(r.Context(), caller(r), id) })},
+			Handler: httpx.ByID("id", func(r *http.Request, id int64) (any, error) { return s.RoleDetail(r.Context(), caller(r), id) })},
 		{Method: "POST", Path: "/authority-app/roleInfo/list", Access: httpx.Needs("06-07"),
-			Handler: body(func(r *http.Request, _ struct{}) (any, error) { return s.RoleList(r.Context(), caller(r)) })},
+			Handler: httpx.JSON(func(r *http.Request, _ struct{}) (any, error) { return s.RoleList(r.Context(), caller(r)) })},
 		{Method: "POST", Path: "/authority-app/roleInfo/insert", Access: httpx.Needs("06-07-01"), Scoped: true,
-			Handler: body(func(r *http.Request, in RoleInput) (any, error) { return s.InsertRole(r, in) })},
+			Handler: httpx.JSON(func(r *http.Request, in RoleInput) (any, error) { return s.InsertRole(r, in) })},
 		{Method: "POST", Path: "/authority-app/roleInfo/update", Access: httpx.Needs("06-07-02"), Scoped: true,
-			Handler: body(func(r *http.Request, in RoleInput) (any, error) { return s.UpdateRole(r, in) })},
+			Handler: httpx.JSON(func(r *http.Request, in RoleInput) (any, error) { return s.UpdateRole(r, in) })},
 		{Method: "POST", Path: "/authority-app/roleInfo/deleteByIds", Access: httpx.Needs("06-07-03"), Scoped: true,
-			Handler: body(func(r *http.Request, in idsBody) (any, error) { return s.DeleteRoles(r, in.IDs) })},
+			Handler: httpx.JSON(func(r *http.Request, in idsBody) (any, error) { return s.DeleteRoles(r, in.IDs) })},
 		{Method: "GET", Path: "/authority-app/resourceInfo/findTrees", Access: httpx.Needs("06-07"),
 			Handler: func(w http.ResponseWriter, r *http.Request) { httpx.OK(w, r, FilterMenu(menuTree, caller(r).Codes)) }},
 
 		// groups
 		{Method: "POST", Path: "/authority-app/groupInfo/findTrees", Access: httpx.Needs("06-04", "06-08", "06-07"),
-			Handler: body(func(r *http.Request, in nameBody) (any, error) { return s.GroupTree(r.Context(), caller(r), in.Name) })},
+			Handler: httpx.JSON(func(r *http.Request, in nameBody) (any, error) { return s.GroupTree(r.Context(), caller(r), in.Name) })},
 		{Method: "POST", Path: "/authority-app/groupInfo/add", Access: httpx.Needs("06-04-01"), Scoped: true,
-			Handler: body(func(r *http.Request, in GroupInput) (any, error) { return s.AddGroup(r, in, false) })},
+			Handler: httpx.JSON(func(r *http.Request, in GroupInput) (any, error) { return s.AddGroup(r, in, false) })},
 		{Method: "POST", Path: "/authority-app/groupInfo/addChildren", Access: httpx.Needs("06-04-02"), Scoped: true,
-			Handler: body(func(r *http.Request, in GroupInput) (any, error) { return s.AddGroup(r, in, true) })},
+			Handler: httpx.JSON(func(r *http.Request, in GroupInput) (any, error) { return s.AddGroup(r, in, true) })},
 		{Method: "POST", Path: "/authority-app/groupInfo/edit", Access: httpx.Needs("06-04-03"), Scoped: true,
-			Handler: body(func(r *http.Request, in GroupInput) (any, error) { return s.EditGroup(r, in) })},
+			Handler: httpx.JSON(func(r *http.Request, in GroupInput) (any, error) { return s.EditGroup(r, in) })},
 		{Method: "POST", Path: "/authority-app/groupInfo/delete", Access: httpx.Needs("06-04-04"), Scoped: true,
-			Handler: body(func(r *http.Request, in idBody) (any, error) { return nil, s.DeleteGroup(r, in.ID) })},
+			Handler: httpx.JSON(func(r *http.Request, in idBody) (any, error) { return nil, s.DeleteGroup(r, in.ID) })},
 		{Method: "GET", Path: "/authority-app/groupInfo/findParents", Access: httpx.Needs("06-04"), Scoped: true,
-			Handler: byID(func(r *http.Request, id int64) (any, error) { return s.GroupParents(r.Context(), caller(r), id) })},
+			Handler: httpx.ByID("id", func(r *http.Request, id int64) (any, error) { return s.GroupParents(r.Context(), caller(r), id) })},
 		{Method: "POST", Path: "/authority-app/groupInfo/findAllChildren", Access: httpx.Needs("06-04"), Scoped: true,
-			Handler: body(func(r *http.Request, in idBody) (any, error) { return s.GroupChildren(r.Context(), caller(r), in.ID) })},
+			Handler: httpx.JSON(func(r *http.Request, in idBody) (any, error) { return s.GroupChildren(r.Context(), caller(r), in.ID) })},
 		{Method: "POST", Path: "/authority-app/groupInfo/findAllChildrenPage", Access: httpx.Needs("06-04"), Scoped: true,
-			Handler: body(func(r *http.Request, q GroupChildrenQuery) (any, error) {
+			Handler: httpx.JSON(func(r *http.Request, q GroupChildrenQuery) (any, error) {
 				return s.GroupChildrenPage(r.Context(), caller(r), q)
 			})},
 		{Method: "POST", Path: "/authority-app/groupInfo/editImgAndTittle", Access: httpx.Needs("06-04-05", "06-13-01"), Scoped: true,
-			Handler: body(func(r *http.Request, in LogoInput) (any, error) { return s.EditLook(r, in) })},
+			Handler: httpx.JSON(func(r *http.Request, in LogoInput) (any, error) { return s.EditLook(r, in) })},
 	}
 }

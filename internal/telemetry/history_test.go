@@ -53,7 +53,18 @@ func newHistEnv(t *testing.T, e *apptest.Env, retention time.Duration) *histEnv 
 	t.Helper()
 	h := telemetry.NewHistory(e.DB, e.App.Fleet, telemetry.HistoryConfig{RawRetention: retention}, e.Clock.Now)
 	mux := http.NewServeMux()
-	httpx.Mount(mux, e.App.Auth.Guard, append(e.App.Routes(), h.Routes()...))
+	// the app mounts its own History; this one (own retention) takes its routes' place
+	own := map[string]bool{}
+	for _, rt := range h.Routes() {
+		own[rt.Pattern()] = true
+	}
+	var routes []httpx.Route
+	for _, rt := range e.App.Routes() {
+		if !own[rt.Pattern()] {
+			routes = append(routes, rt)
+		}
+	}
+	httpx.Mount(mux, e.App.Auth.Guard, append(routes, h.Routes()...))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	env := *e

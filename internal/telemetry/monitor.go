@@ -23,28 +23,15 @@ func (l *Live) Routes() []httpx.Route {
 	return []httpx.Route{
 		{Method: "GET", Path: monitorPrefix + "carCount", Access: httpx.Needs("01", "04"), Scoped: true, Handler: l.handleCount},
 		{Method: "POST", Path: monitorPrefix + "findCars", Access: httpx.Needs("04"), Scoped: true,
-			Handler: liveBody(func(r *http.Request, q LiveFindQuery) (any, error) {
+			Handler: httpx.JSON(func(r *http.Request, q LiveFindQuery) (any, error) {
 				return l.FindCars(r.Context(), httpx.Caller(r), q)
 			})},
 		{Method: "POST", Path: monitorPrefix + "findCarsId", Access: httpx.Needs("04"), Scoped: true,
-			Handler: liveBody(func(r *http.Request, q LiveFindQuery) (any, error) {
+			Handler: httpx.JSON(func(r *http.Request, q LiveFindQuery) (any, error) {
 				return l.FindCarIDs(r.Context(), httpx.Caller(r), q)
 			})},
 		{Method: "GET", Path: monitorPrefix + "carExhibition", Access: httpx.Needs("04"), Scoped: true, Handler: l.handleExhibition},
 		{Method: "GET", Path: monitorPrefix + "carDetails", Access: httpx.Needs("04"), Scoped: true, Handler: l.handleDetails},
-	}
-}
-
-// liveBody adapts a call taking a decoded JSON body.
-func liveBody[T any](fn func(r *http.Request, in T) (any, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		var in T
-		if err := httpx.Decode(w, r, &in); err != nil {
-			httpx.Fail(w, r, err)
-			return
-		}
-		data, err := fn(r, in)
-		httpx.Respond(w, r, data, err)
 	}
 }
 
