@@ -103,10 +103,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.Org.Routes()...)
 	rs = append(rs, a.Fleet.Routes()...)
 	rs = append(rs, a.Audit.Routes()...)
-	rs = append(rs, a.History.Routes()...)
-	rs = append(rs, a.Live.Routes()...)
-	rs = append(rs, a.Sensors.Routes()...)
-	rs = append(rs, a.Geo.Routes()...)
+	rs = append(rs, a.Devices.routes()...)
 	return rs
 }
 

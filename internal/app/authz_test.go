@@ -222,6 +222,11 @@ func foreignCalls(f fixture) map[string][]call {
 		"GET /monitor-app/realTimeMoitoring/carExhibition": {{query: q("carIds", f.northCar)}, {query: q("groupId", f.north)}},
 		"GET /monitor-app/realTimeMoitoring/carDetails":    {{query: q("carId", f.northCar)}},
 
+		// downlink commands
+		"POST /base-info-app/terminalCommand/send": {{body: map[string]any{"carId": f.northCar, "kind": "text", "text": "请靠边停车"}},
+			{body: map[string]any{"carId": f.northCar, "kind": "unlock"}}},
+		"POST /base-info-app/terminalCommand/page": {{body: map[string]any{"carId": f.northCar, "startTime": "2026-03-01 00:00:00", "endTime": "2026-03-01 23:59:59"}}},
+
 		// sensor registry
 		"POST /base-info-app/sensor/page":   {{body: map[string]any{"groupId": f.north}}},
 		"POST /base-info-app/sensor/add":    {{body: map[string]any{"groupId": f.north, "name": "x", "identification": "C3", "decoder": "lock"}}},

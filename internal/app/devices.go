@@ -11,6 +11,7 @@ import (
 
 	"tankwatch/internal/geo"
 	"tankwatch/internal/jt808/gateway"
+	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/sim"
 	"tankwatch/internal/tank"
 	"tankwatch/internal/telemetry"
@@ -77,6 +78,17 @@ func (a *App) buildDevices() {
 	)
 	dv.Gateway = gateway.New(gateway.Config{IdleTimeout: cfg.TerminalIdle, Now: now}, gateway.FleetRegistry{Fleet: a.Fleet},
 		dv.Writer, dv.Commands, dv.Sensors, a.Log, a.registry)
+}
+
+// routes are the ingest side's HTTP calls.
+func (dv *Devices) routes() []httpx.Route {
+	var rs []httpx.Route
+	rs = append(rs, dv.History.Routes()...)
+	rs = append(rs, dv.Live.Routes()...)
+	rs = append(rs, dv.Sensors.Routes()...)
+	rs = append(rs, dv.Geo.Routes()...)
+	rs = append(rs, dv.Commands.SendRoutes(dv.Gateway)...)
+	return rs
 }
 
 // GatewayAddr is the address the JT/T 808 gateway listens on ("" before Start or when disabled).
