@@ -84,8 +84,7 @@ func (h *History) rawFrames(ctx context.Context, p *httpx.Principal, l i18n.Lang
 	if err != nil {
 		return httpx.Page[*RawFrameView]{}, err
 	}
-	col, val := t.column()
-	sel := h.db.NewSelect().TableExpr("raw_frames").ColumnExpr("*").Where(col+" = ?", val).
+	sel := t.where(h.db.NewSelect().TableExpr("raw_frames").ColumnExpr("*"), "raw_frames").
 		Where("received_at >= ? AND received_at <= ?", from, to)
 	if !anyMsg {
 		sel = sel.Where("msg_id = ?", msg)
@@ -171,9 +170,8 @@ func (h *History) positions(ctx context.Context, p *httpx.Principal, l i18n.Lang
 	if err != nil {
 		return httpx.Page[*PositionView]{}, err
 	}
-	col, val := t.column()
 	var rows []histPosition
-	sel := h.db.NewSelect().TableExpr("positions").ColumnExpr("*").Where(col+" = ?", val).Where("t >= ? AND t <= ?", from, to)
+	sel := t.where(h.db.NewSelect().TableExpr("positions").ColumnExpr("*"), "positions").Where("t >= ? AND t <= ?", from, to)
 	total, err := histScan(ctx, sel, "t DESC, terminal_id DESC, car_id DESC", q.PageReq, &rows)
 	if err != nil {
 		return httpx.Page[*PositionView]{}, err
@@ -256,9 +254,8 @@ func (h *History) tankStates(ctx context.Context, p *httpx.Principal, l i18n.Lan
 	if err != nil {
 		return httpx.Page[*TankStateView]{}, err
 	}
-	col, val := t.column()
 	var rows []histTankRow
-	sel := h.db.NewSelect().TableExpr("tank_states").ColumnExpr("*").Where(col+" = ?", val).Where("t >= ? AND t <= ?", from, to)
+	sel := t.where(h.db.NewSelect().TableExpr("tank_states").ColumnExpr("*"), "tank_states").Where("t >= ? AND t <= ?", from, to)
 	total, err := histScan(ctx, sel, "t DESC, terminal_id DESC, car_id DESC", q.PageReq, &rows)
 	if err != nil {
 		return httpx.Page[*TankStateView]{}, err

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
@@ -146,6 +148,24 @@ func (t histTarget) column() (string, int64) {
 		return "car_id", t.carID
 	}
 	return "terminal_id", t.terminalID
+}
+
+// where limits a query of table to the target through the table's index. Each history table has one
+// per-vehicle index only (every extra index is a random write per report under ingest): positions and
+// tank states are keyed by car, raw frames by terminal. The other side goes through the binding
+// history, which names every terminal a car had and every car a terminal was in (car 0: reports of a
+// terminal bound to no car).
+func (t histTarget) where(sel *bun.SelectQuery, table string) *bun.SelectQuery {
+	switch {
+	case table == "raw_frames" && t.carID > 0:
+		return sel.Where("car_id = ?", t.carID).
+			Where("terminal_id IN (SELECT terminal_id FROM terminal_bindings WHERE car_id = ?)", t.carID)
+	case (table == "positions" || table == "tank_states") && t.carID == 0:
+		return sel.Where("terminal_id = ?", t.terminalID).
+			Where("car_id IN (SELECT car_id FROM terminal_bindings WHERE terminal_id = ? AND car_id IS NOT NULL UNION ALL SELECT 0)", t.terminalID)
+	}
+	col, val := t.column()
+	return sel.Where(col+" = ?", val)
 }
 
 // plates returns the plates of the cars named by history rows, for the rows of a terminal (which

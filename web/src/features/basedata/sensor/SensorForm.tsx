@@ -27,9 +27,11 @@ export function toSensorBody(v: SensorFormValues): SensorInput {
 
 /** Add/Edit sensor modal (spec §2: name, message length, peripheral identification ID; plus the decoder). */
 export function SensorForm({ mode, sensor, onClose, onSaved }: { mode: SensorFormMode; sensor: Sensor | null; onClose: () => void; onSaved: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<SensorFormValues>();
+  // English labels ("Peripheral identification ID") need about twice the width of the Chinese ones.
+  const english = i18n.language.startsWith('en');
 
   useEffect(() => {
     form.setFieldsValue(
@@ -57,8 +59,8 @@ export function SensorForm({ mode, sensor, onClose, onSaved }: { mode: SensorFor
       onClose={onClose}
       onSaved={onSaved}
       onInvalid={() => void message.warning(t('sensor.incomplete'))}
-      width={640}
-      labelWidth={120}
+      width={english ? 720 : 640}
+      labelWidth={english ? 200 : 120}
     >
       <Row gutter={24}>
         <Col span={24}>

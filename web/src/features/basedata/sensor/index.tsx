@@ -20,7 +20,7 @@ export default function SensorPage() {
       queryKey="sensor"
       rowKey="id"
       fetch={pageSensors}
-      tableProps={{ scroll: { x: 1000 } }}
+      tableProps={{ scroll: { x: 1150 } }}
       filters={
         <Form.Item name="name" label={t('sensor.name')}>
           <Input allowClear style={{ width: 180 }} />
@@ -48,8 +48,8 @@ export default function SensorPage() {
       )}
       columns={({ reload }) => [
         { title: t('sensor.name'), dataIndex: 'name', key: 'name', sorter: true, width: 180, ellipsis: true },
-        { title: t('sensor.length'), dataIndex: 'length', key: 'length', sorter: true, width: 110 },
-        { title: t('sensor.identification'), dataIndex: 'identification', key: 'identification', sorter: true, width: 160 },
+        { title: t('sensor.length'), dataIndex: 'length', key: 'length', sorter: true, width: 150 },
+        { title: t('sensor.identification'), dataIndex: 'identification', key: 'identification', sorter: true, width: 240 },
         {
           title: t('sensor.decoder'),
           dataIndex: 'decoder',
