@@ -24,6 +24,7 @@ test: test-go test-web test-e2e
 test-go:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run TestSessionStacksStaySmall ./internal/jt808/gateway # stack sizes are only meaningful without -race
 
 test-web: web-deps
 	cd web && $(NPM) run lint && $(NPM) run typecheck && $(NPM) test

@@ -8,22 +8,26 @@
 #   e.g. scripts/perf-ingest.sh 5000 5 60            (SQLite)
 #        scripts/perf-ingest.sh 5000 5 60 postgres://postgres@127.0.0.1:5432/twperf?sslmode=disable
 #   A PostgreSQL database named in DB_DSN is dropped and created afresh with psql: use a throwaway name.
+#   PROFILE=DIR writes CPU profiles of the measured window (DIR/server.prof, DIR/sim.prof) and the
+#   server's heap and goroutine profiles and memory status at its end.
 # "committed/s" counts reports in transactions that committed, which is also when they are acknowledged.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-10000}; speedup=${2:-1}; secs=${3:-60}; dsn=${4:-}
+[ -n "${PROFILE:-}" ] && mkdir -p "$PROFILE"
 data=$(mktemp -d); http=127.0.0.1:18182; gw=127.0.0.1:18809
 if [ -n "$dsn" ]; then
   db=$(echo "$dsn" | sed -E 's|^[a-z]+://[^/]*/([^?]*).*$|\1|'); admin=$(echo "$dsn" | sed -E 's|^([a-z]+://[^/]*/)[^?]*(.*)$|\1postgres\2|')
   psql "$admin" -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
 fi
 ./bin/tankwatch serve --demo --demo-sim=false --demo-vehicles "$n" --data "$data" --db "$dsn" --http "$http" --jt808 "$gw" \
-  --log-format json >"$data/server.log" 2>&1 &
+  --log-format json ${PROFILE:+--pprof 127.0.0.1:18183} >"$data/server.log" 2>&1 &
 srv=$!
-cleanup() { kill "$sim" 2>/dev/null || true; kill "$srv" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$data"; }
+cleanup() { kill -INT "$sim" 2>/dev/null || true; sleep 1; kill "$srv" 2>/dev/null || true; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] && cp "$data"/*.log "$KEEP"/ ; rm -rf "$data"; }
 trap cleanup EXIT
 for _ in $(seq 600); do curl -fs "http://$http/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
-./bin/tankwatch sim --gateway "$gw" --vehicles "$n" --interval "${INTERVAL:-1s}" --speedup "$speedup" --misbehave 0 >"$data/sim.log" 2>&1 &
+./bin/tankwatch sim --gateway "$gw" --vehicles "$n" --interval "${INTERVAL:-1s}" --speedup "$speedup" --misbehave 0 \
+  ${PROFILE:+--cpuprofile "$PROFILE/sim.prof"} >"$data/sim.log" 2>&1 &
 sim=$!
 sleep 1; kill -0 "$sim" 2>/dev/null || { cat "$data/sim.log" >&2; exit 1; }
 metric() { curl -fs "http://$http/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
@@ -35,10 +39,22 @@ for _ in $(seq 300); do
   sleep 1
 done
 sleep 5
-c0=$(metric tankwatch_history_committed_reports_total); t0=$(date +%s.%N)
-sleep "$secs"
-c1=$(metric tankwatch_history_committed_reports_total); t1=$(date +%s.%N)
+c0=$(metric tankwatch_history_committed_reports_total); b0=$(metric tankwatch_history_batches_total)
+w0=$(metric tankwatch_history_commit_seconds_total); t0=$(date +%s.%N)
+if [ -n "${PROFILE:-}" ]; then
+  mkdir -p "$PROFILE"; curl -fs -o "$PROFILE/server.prof" "http://127.0.0.1:18183/debug/pprof/profile?seconds=$secs"
+  curl -fs -o "$PROFILE/server.heap" "http://127.0.0.1:18183/debug/pprof/heap"
+  curl -fs "http://127.0.0.1:18183/debug/pprof/heap?debug=1" | grep "^# [A-Z]" >"$PROFILE/server.memstats"
+  curl -fs -o "$PROFILE/server.goroutine" "http://127.0.0.1:18183/debug/pprof/goroutine"
+  grep -E 'VmRSS|RssAnon|RssFile|Threads' "/proc/$srv/status" >"$PROFILE/server.status"
+else
+  sleep "$secs"
+fi
+c1=$(metric tankwatch_history_committed_reports_total); b1=$(metric tankwatch_history_batches_total)
+w1=$(metric tankwatch_history_commit_seconds_total); t1=$(date +%s.%N)
 sessions=$(metric tankwatch_jt808_sessions)
 awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v s="$sessions" -v rss="$(rss)" -v q="$(metric tankwatch_history_queued)" \
-  'BEGIN { printf "sessions=%d committed/s=%.0f server_rss_mb=%d writer_queue=%d\n", s, (c1 - c0) / (t1 - t0), rss, q }'
+  -v b0="$b0" -v b1="$b1" -v w0="$w0" -v w1="$w1" \
+  'BEGIN { printf "sessions=%d committed/s=%.0f server_rss_mb=%d writer_queue=%d batches/s=%.1f writer_busy=%.0f%%\n",
+    s, (c1 - c0) / (t1 - t0), rss, q, (b1 - b0) / (t1 - t0), 100 * (w1 - w0) / (t1 - t0) }'
 tail -n 1 "$data/sim.log"

@@ -225,6 +225,12 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 	log.Info("tankwatch listening", "addr", "http://"+ln.Addr().String(), "version", Version, "store", d.Kind,
 		"console", a.console != nil, "theme", cfg.Theme, "demo", cfg.Demo)
 	go a.purgeTokens(ctx)
+	if cfg.Pprof != "" {
+		if err := servePprof(ctx, cfg.Pprof, log); err != nil {
+			_ = ln.Close()
+			return err
+		}
+	}
 	if err := a.StartDevices(ctx); err != nil {
 		_ = ln.Close()
 		return err

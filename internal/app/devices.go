@@ -36,7 +36,7 @@ type Devices struct {
 func (a *App) buildDevices() {
 	cfg, d, now := a.Cfg, a.DB, func() time.Time { return a.now() }
 	dv := &a.Devices
-	dv.Writer = telemetry.NewWriter(d, telemetry.WriterConfig{QueueLimit: cfg.HistoryQueue, MaxBatch: 8000}, a.Log)
+	dv.Writer = telemetry.NewWriter(d, telemetry.WriterConfig{QueueLimit: cfg.HistoryQueue, MaxBatch: max(cfg.HistoryQueue/2, 100)}, a.Log)
 	dv.Commands = telemetry.NewCommands(d)
 	dv.Commands.Fleet = a.Fleet
 	dv.History = telemetry.NewHistory(d, a.Fleet, telemetry.HistoryConfig{RawRetention: time.Duration(cfg.RawRetentionDays) * 24 * time.Hour}, now)
@@ -64,6 +64,12 @@ func (a *App) buildDevices() {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tankwatch_history_committed_frames_total",
 			Help: "Raw frames committed to the history store."},
 			func() float64 { return float64(w.Stats().CommittedFrames) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tankwatch_history_batches_total",
+			Help: "Transactions committed by the history writer."},
+			func() float64 { return float64(w.Stats().Batches) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tankwatch_history_commit_seconds_total",
+			Help: "Time the history writer spent in successful commits (its busy share: the rate of this)."},
+			func() float64 { return w.Stats().CommitTime.Seconds() }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "tankwatch_history_queued",
 			Help: "Reports and frames accepted by the history writer and not yet committed (bounded by --history-queue)."},
 			func() float64 { return float64(w.Stats().Queued) }),

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/uptrace/bun"
 )
@@ -54,14 +56,77 @@ func (s *Service) GatewayTerminal(ctx context.Context, phone string) (GatewayTer
 	return g, true, nil
 }
 
-// GatewaySetAuthCode stores the auth code the gateway issued at registration.
+// GatewaySetAuthCode stores the auth code the gateway issued at registration. After a restart every
+// terminal registers at once; one transaction (one fsync) per registration made that storm queue behind
+// the history writer for longer than terminals wait for a reply, so concurrent calls share transactions:
+// the first caller writes what has queued meanwhile, and each caller returns once its code is stored.
 func (s *Service) GatewaySetAuthCode(ctx context.Context, terminalID int64, code string) error {
-	res, err := s.db.NewUpdate().TableExpr("terminals").Set("auth_code = ?", code).Where("id = ?", terminalID).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("fleet: auth code of terminal %d: %w", terminalID, err)
+	req := &authReq{id: terminalID, code: code, done: make(chan error, 1)}
+	s.auth.mu.Lock()
+	s.auth.pending = append(s.auth.pending, req)
+	if !s.auth.writing {
+		s.auth.writing = true
+		go s.writeAuthCodes()
 	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return fmt.Errorf("fleet: auth code of terminal %d: no such terminal", terminalID)
+	s.auth.mu.Unlock()
+	select {
+	case err := <-req.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err() // the code may still be stored; the terminal registers again anyway
 	}
-	return nil
+}
+
+type authReq struct {
+	id   int64
+	code string
+	done chan error // buffered 1
+}
+
+type authCodes struct {
+	mu      sync.Mutex
+	pending []*authReq
+	writing bool // a writeAuthCodes goroutine is running
+}
+
+// authWriteTimeout bounds one transaction of auth codes (SQLite may wait for the history writer).
+const authWriteTimeout = 30 * time.Second
+
+func (s *Service) writeAuthCodes() {
+	for {
+		s.auth.mu.Lock()
+		batch := s.auth.pending
+		s.auth.pending = nil
+		if len(batch) == 0 {
+			s.auth.writing = false
+			s.auth.mu.Unlock()
+			return
+		}
+		s.auth.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), authWriteTimeout)
+		missing := map[int64]bool{}
+		err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			for _, r := range batch {
+				res, err := tx.NewUpdate().TableExpr("terminals").Set("auth_code = ?", r.code).Where("id = ?", r.id).Exec(ctx)
+				if err != nil {
+					return err
+				}
+				if n, err := res.RowsAffected(); err == nil && n == 0 {
+					missing[r.id] = true
+				}
+			}
+			return nil
+		})
+		cancel()
+		for _, r := range batch {
+			switch {
+			case err != nil:
+				r.done <- fmt.Errorf("fleet: auth code of terminal %d: %w", r.id, err)
+			case missing[r.id]:
+				r.done <- fmt.Errorf("fleet: auth code of terminal %d: no such terminal", r.id)
+			default:
+				r.done <- nil
+			}
+		}
+	}
 }

@@ -2,6 +2,8 @@ package fleet_test
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 
 	"tankwatch/internal/app/apptest"
@@ -54,6 +56,42 @@ func TestGatewayTerminalLookup(t *testing.T) {
 		}
 		if err := s.GatewaySetAuthCode(ctx, 1<<40, "x"); err == nil {
 			t.Error("unknown terminal: no error")
+		}
+	})
+}
+
+// TestGatewaySetAuthCodeConcurrently: a reconnect storm's registrations share transactions, and each
+// caller still learns about its own code (stored, or its terminal missing).
+func TestGatewaySetAuthCodeConcurrently(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		ctx := context.Background()
+		s := fleet.New(e.DB, nil)
+		var ids []int64
+		if err := e.DB.NewRaw("SELECT id FROM terminals ORDER BY id").Scan(ctx, &ids); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, 1<<40) // no such terminal
+		errs := make([]error, len(ids))
+		var wg sync.WaitGroup
+		for i, id := range ids {
+			wg.Go(func() { errs[i] = s.GatewaySetAuthCode(ctx, id, fmt.Sprintf("code%012d", i)) })
+		}
+		wg.Wait()
+		for i, id := range ids {
+			if id == 1<<40 {
+				if errs[i] == nil {
+					t.Error("unknown terminal: no error")
+				}
+				continue
+			}
+			if errs[i] != nil {
+				t.Errorf("terminal %d: %v", id, errs[i])
+			}
+			var code string
+			if err := e.DB.NewRaw("SELECT auth_code FROM terminals WHERE id = ?", id).Scan(ctx, &code); err != nil || code != fmt.Sprintf("code%012d", i) {
+				t.Errorf("terminal %d: auth code %q %v", id, code, err)
+			}
 		}
 	})
 }

@@ -40,6 +40,7 @@ type Service struct {
 	db    *db.DB
 	audit *audit.Log
 	Now   func() time.Time
+	auth  authCodes
 }
 
 // New returns the fleet service.

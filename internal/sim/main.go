@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"runtime/pprof"
 	"time"
 )
 
@@ -27,6 +29,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.First, "first", 0, "index of the first vehicle (to split a fleet over several processes)")
 	fs.Float64Var(&cfg.Misbehave, "misbehave", 1, "scale of incident probabilities (0: a perfectly behaved fleet)")
 	verbose := fs.Bool("v", false, "log every connection event")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the simulator to this file until it stops")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -42,6 +45,17 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	level := slog.LevelInfo
 	if *verbose {
 		level = slog.LevelDebug
+	}
+	if *cpuProfile != "" {
+		out, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer out.Close()
+		if err := pprof.StartCPUProfile(out); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	cfg.Log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	f, err := Start(ctx, cfg)

@@ -35,13 +35,14 @@ func (c WriterConfig) withDefaults() WriterConfig {
 
 // WriterStats is a snapshot of the writer for metrics and health.
 type WriterStats struct {
-	Queued           int    // reports + frames accepted, not yet committed (the in-flight batch included)
-	Blocked          int    // Submit calls waiting for room
-	CommittedReports int64  // reports committed since start
-	CommittedFrames  int64  // frames committed since start
-	Batches          int64  // transactions committed
-	LastError        string // the last commit error ("" after a successful commit)
-	Retrying         bool   // a batch is waiting to be retried
+	Queued           int           // reports + frames accepted, not yet committed (the in-flight batch included)
+	Blocked          int           // Submit calls waiting for room
+	CommittedReports int64         // reports committed since start
+	CommittedFrames  int64         // frames committed since start
+	Batches          int64         // transactions committed
+	CommitTime       time.Duration // spent in successful commits
+	LastError        string        // the last commit error ("" after a successful commit)
+	Retrying         bool          // a batch is waiting to be retried
 }
 
 // ErrWriterClosed is returned by Submit after Run has returned, and given to the done callbacks of
@@ -85,6 +86,7 @@ type Writer struct {
 
 	// Seams for tests: the transaction and the wait between retries.
 	commit  func(ctx context.Context, reports []Report, frames []Frame) error
+	release func() // after the last commit
 	wait    func(ctx context.Context, d time.Duration) error
 	onBlock func() // called when a Submit starts waiting for room
 }
@@ -95,9 +97,7 @@ func NewWriter(d *db.DB, cfg WriterConfig, log *slog.Logger) *Writer {
 		log = slog.Default()
 	}
 	w := &Writer{d: d, cfg: cfg.withDefaults(), log: log, room: make(chan struct{}), wake: make(chan struct{}, 1)}
-	w.commit = func(ctx context.Context, reports []Report, frames []Frame) error {
-		return histCommit(ctx, d, reports, frames)
-	}
+	w.commit, w.release = histCommitter(d)
 	w.wait = histWait
 	return w
 }
@@ -282,8 +282,12 @@ func (w *Writer) commitRetrying(ctx context.Context, batch []*histSubmission) er
 	reports, frames := histFlatten(batch)
 	delay := retryFirst
 	for {
+		start := time.Now()
 		err := w.commit(ctx, reports, frames)
 		if err == nil {
+			w.mu.Lock()
+			w.stats.CommitTime += time.Since(start)
+			w.mu.Unlock()
 			w.committed(batch, reports, frames)
 			return nil
 		}
@@ -325,6 +329,9 @@ func (w *Writer) committed(batch []*histSubmission, reports []Report, frames []F
 }
 
 func (w *Writer) shutdown() error {
+	if w.release != nil {
+		defer w.release()
+	}
 	w.mu.Lock()
 	w.stopped = true
 	close(w.room) // wake blocked Submits: they now see stopped

@@ -3,10 +3,10 @@ package telemetry
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -15,8 +15,8 @@ import (
 	"tankwatch/internal/tank"
 )
 
-// The history insert is the one hot path that bypasses bun: SQLite gets multi-row INSERT OR IGNORE
-// statements with bound parameters (chunked under its 32766-variable limit); PostgreSQL gets pgx COPY.
+// The history insert is the one hot path that bypasses bun: SQLite gets prepared multi-row INSERT OR
+// IGNORE statements on the writer's own connection; PostgreSQL gets pgx COPY.
 // Both make a re-sent report (same primary key) a no-op.
 
 var histPositionCols = []string{"car_id", "t", "terminal_id", "received_at", "lat", "lon", "altitude", "speed",
@@ -25,9 +25,6 @@ var histPositionCols = []string{"car_id", "t", "terminal_id", "received_at", "la
 var histTankCols = []string{"car_id", "t", "terminal_id", "lock_state", "seal", "levels", "help"}
 
 var histFrameCols = []string{"terminal_id", "car_id", "phone", "received_at", "msg_id", "serial", "down", "data"}
-
-// histChunkRows keeps a SQLite statement at 16 × 1000 = 16000 variables, well under 32766.
-const histChunkRows = 1000
 
 // reportTime is the row time of a report: the device's, or when it arrived if the device sent none.
 func reportTime(r *Report) int64 {
@@ -74,42 +71,122 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-// histCommit writes one batch in one transaction.
-func histCommit(ctx context.Context, d *db.DB, reports []Report, frames []Frame) error {
+// histCommitter returns the commit function of the writer for d, and what releases its resources.
+func histCommitter(d *db.DB) (commit func(ctx context.Context, reports []Report, frames []Frame) error, release func()) {
 	if d.IsPostgres() {
-		return histCommitPG(ctx, d, reports, frames)
+		return func(ctx context.Context, reports []Report, frames []Frame) error {
+			return histCommitPG(ctx, d, reports, frames)
+		}, func() {}
 	}
-	tx, err := d.DB.DB.BeginTx(ctx, nil)
+	s := &sqliteWriter{d: d}
+	return s.commit, s.reset
+}
+
+// sqliteWriterCacheKiB is the page cache of the writer's connection: the leaf pages of the per-vehicle
+// indexes that every batch touches stay in memory (without it each batch re-reads them).
+const sqliteWriterCacheKiB = 16 << 10
+
+// histChunks are the row counts of the prepared multi-row INSERTs: a batch is cut into chunks of these
+// sizes so that a handful of statements, prepared once on the writer's connection, serve every batch
+// (re-parsing a 256-row statement cost as much as executing it).
+var histChunks = []int{256, 64, 16, 4, 1}
+
+// sqliteWriter commits history on a connection of its own: its statements stay prepared and its page
+// cache warm, and the pool's other connections keep the small default cache. It talks to the driver
+// directly (database/sql would re-prepare a connection's statements inside each transaction).
+type sqliteWriter struct {
+	d     *db.DB
+	conn  *sql.Conn
+	dc    any                    // the driver connection the statements belong to
+	stmts map[string]driver.Stmt // by table and chunk size
+}
+
+func (s *sqliteWriter) open(ctx context.Context) error {
+	if s.conn != nil {
+		return nil
+	}
+	c, err := s.d.DB.DB.Conn(ctx)
 	if err != nil {
 		return err
 	}
-	if err := histInsertSQLite(ctx, tx, reports, frames); err != nil {
-		_ = tx.Rollback()
+	if _, err := c.ExecContext(ctx, "PRAGMA cache_size = -"+strconv.Itoa(sqliteWriterCacheKiB)); err != nil {
+		_ = c.Close()
 		return err
 	}
-	return tx.Commit()
+	s.conn = c
+	return nil
 }
 
-var histSQLCache sync.Map // SQLite statement text by table and row count
-
-func histInsertSQL(table string, cols []string, rows int) string {
-	key := table + "/" + strconv.Itoa(rows)
-	if s, ok := histSQLCache.Load(key); ok {
-		return s.(string)
+// reset drops the connection and its statements; the next commit starts on a fresh one.
+func (s *sqliteWriter) reset() {
+	if s.conn == nil {
+		return
 	}
-	one := "(" + strings.Repeat("?,", len(cols)-1) + "?)"
-	s := "INSERT OR IGNORE INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " +
-		strings.Repeat(one+",", rows-1) + one
-	histSQLCache.Store(key, s)
-	return s
+	_ = s.conn.Raw(func(any) error {
+		for _, st := range s.stmts {
+			_ = st.Close()
+		}
+		return driver.ErrBadConn // database/sql closes a connection given back with ErrBadConn
+	})
+	_ = s.conn.Close()
+	s.conn, s.dc, s.stmts = nil, nil, nil
 }
 
-// histRows inserts rows (flattened args, len(cols) per row) in chunks.
-func histRows(ctx context.Context, tx *sql.Tx, table string, cols []string, args []any) error {
+func (s *sqliteWriter) commit(ctx context.Context, reports []Report, frames []Frame) error {
+	if err := s.open(ctx); err != nil {
+		return err
+	}
+	pos, tanks, fr := histSQLiteArgs(reports, frames)
+	err := s.conn.Raw(func(dc any) error {
+		if dc != s.dc {
+			s.dc, s.stmts = dc, map[string]driver.Stmt{}
+		}
+		b, ok := dc.(driver.ConnBeginTx)
+		if !ok {
+			return fmt.Errorf("history writer: SQLite driver connection is %T", dc)
+		}
+		tx, err := b.BeginTx(ctx, driver.TxOptions{})
+		if err != nil {
+			return err
+		}
+		if err := s.insert(ctx, dc, pos, tanks, fr); err != nil {
+			_ = tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	})
+	if err != nil {
+		s.reset()
+	}
+	return err
+}
+
+func (s *sqliteWriter) insert(ctx context.Context, dc any, pos, tanks, fr []driver.Value) error {
+	if err := s.rows(ctx, dc, "positions", histPositionCols, pos); err != nil {
+		return err
+	}
+	if err := s.rows(ctx, dc, "tank_states", histTankCols, tanks); err != nil {
+		return err
+	}
+	return s.rows(ctx, dc, "raw_frames", histFrameCols, fr)
+}
+
+// rows inserts rows (flattened values, len(cols) per row) in chunks of the prepared sizes.
+func (s *sqliteWriter) rows(ctx context.Context, dc any, table string, cols []string, args []driver.Value) error {
 	per := len(cols)
 	for len(args) > 0 {
-		n := min(len(args)/per, histChunkRows)
-		if _, err := tx.ExecContext(ctx, histInsertSQL(table, cols, n), args[:n*per]...); err != nil {
+		n := len(args) / per
+		for _, c := range histChunks {
+			if c <= n {
+				n = c
+				break
+			}
+		}
+		st, err := s.stmt(ctx, dc, table, cols, n)
+		if err != nil {
+			return err
+		}
+		if _, err := st.Exec(args[:n*per]); err != nil { //nolint:staticcheck // modernc's statements implement only Exec
 			return err
 		}
 		args = args[n*per:]
@@ -117,16 +194,35 @@ func histRows(ctx context.Context, tx *sql.Tx, table string, cols []string, args
 	return nil
 }
 
-func nullable(ok bool, v int64) any {
+func (s *sqliteWriter) stmt(ctx context.Context, dc any, table string, cols []string, rows int) (driver.Stmt, error) {
+	key := table + "/" + strconv.Itoa(rows)
+	if st, ok := s.stmts[key]; ok {
+		return st, nil
+	}
+	p, ok := dc.(driver.ConnPrepareContext)
+	if !ok {
+		return nil, fmt.Errorf("history writer: SQLite driver connection is %T", dc)
+	}
+	one := "(" + strings.Repeat("?,", len(cols)-1) + "?)"
+	st, err := p.PrepareContext(ctx, "INSERT OR IGNORE INTO "+table+" ("+strings.Join(cols, ", ")+") VALUES "+
+		strings.Repeat(one+",", rows-1)+one)
+	if err != nil {
+		return nil, err
+	}
+	s.stmts[key] = st
+	return st, nil
+}
+
+func nullable(ok bool, v int64) driver.Value {
 	if !ok {
 		return nil
 	}
 	return v
 }
 
-func histInsertSQLite(ctx context.Context, tx *sql.Tx, reports []Report, frames []Frame) error {
-	pos := make([]any, 0, len(reports)*len(histPositionCols))
-	var tanks []any
+// histSQLiteArgs flattens a batch into the bound values of the three tables.
+func histSQLiteArgs(reports []Report, frames []Frame) (pos, tanks, fr []driver.Value) {
+	pos = make([]driver.Value, 0, len(reports)*len(histPositionCols))
 	for i := range reports {
 		r := &reports[i]
 		t := reportTime(r)
@@ -141,18 +237,12 @@ func histInsertSQLite(ctx context.Context, tx *sql.Tx, reports []Report, frames 
 				LevelsText(r.Levels), helpCode(r.Help))
 		}
 	}
-	fr := make([]any, 0, len(frames)*len(histFrameCols))
+	fr = make([]driver.Value, 0, len(frames)*len(histFrameCols))
 	for i := range frames {
 		f := &frames[i]
 		fr = append(fr, f.TerminalID, f.CarID, f.Phone, f.At.UnixMilli(), int64(f.MsgID), int64(f.Serial), b2i(f.Down), f.Data)
 	}
-	if err := histRows(ctx, tx, "positions", histPositionCols, pos); err != nil {
-		return err
-	}
-	if err := histRows(ctx, tx, "tank_states", histTankCols, tanks); err != nil {
-		return err
-	}
-	return histRows(ctx, tx, "raw_frames", histFrameCols, fr)
+	return pos, tanks, fr
 }
 
 func histSeal(s *tank.State) int64 {
@@ -217,10 +307,23 @@ func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Fram
 	})
 }
 
-// histCopyIgnoring copies rows into table, skipping rows whose primary key is already stored.
+// histCopyIgnoring copies rows into table, skipping rows whose primary key is already stored. COPY
+// straight into the table is the common case (terminals re-send only what went unacknowledged); when
+// it meets a re-sent row, the copy is rolled back to a savepoint and the batch goes through a
+// temporary table and INSERT … ON CONFLICT DO NOTHING, which COPY cannot do.
 func histCopyIgnoring(ctx context.Context, tx pgx.Tx, table string, cols []string, rows [][]any) error {
 	if len(rows) == 0 {
 		return nil
+	}
+	if _, err := tx.Exec(ctx, "SAVEPOINT hist_copy"); err != nil {
+		return err
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromRows(rows))
+	if err == nil || !db.IsUniqueViolation(err) {
+		return err
+	}
+	if _, err := tx.Exec(ctx, "ROLLBACK TO SAVEPOINT hist_copy"); err != nil {
+		return err
 	}
 	tmp := "hist_" + table
 	if _, err := tx.Exec(ctx, "CREATE TEMP TABLE IF NOT EXISTS "+tmp+" (LIKE "+table+" INCLUDING DEFAULTS) ON COMMIT DELETE ROWS"); err != nil {
@@ -230,7 +333,7 @@ func histCopyIgnoring(ctx context.Context, tx pgx.Tx, table string, cols []strin
 		return err
 	}
 	list := strings.Join(cols, ", ")
-	_, err := tx.Exec(ctx, "INSERT INTO "+table+" ("+list+") SELECT "+list+" FROM "+tmp+" ON CONFLICT DO NOTHING")
+	_, err = tx.Exec(ctx, "INSERT INTO "+table+" ("+list+") SELECT "+list+" FROM "+tmp+" ON CONFLICT DO NOTHING")
 	return err
 }
 

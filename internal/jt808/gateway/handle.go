@@ -112,7 +112,7 @@ func (s *session) register(now time.Time, raw []byte, f jt808.Frame) bool {
 		return s.reply(f.Header, &jt808.RegisterReply{Serial: f.Header.Serial, Result: result, AuthCode: code}, time.Time{})
 	}
 	phone := f.Header.Phone.String()
-	t, ok, err := s.srv.reg.Terminal(s.ctx, phone)
+	t, ok, err := s.lookup(phone)
 	switch {
 	case err != nil:
 		s.logger().Error("registry lookup failed; registration not answered", "phone", phone, "err", err)
@@ -125,7 +125,7 @@ func (s *session) register(now time.Time, raw []byte, f jt808.Frame) bool {
 		return answer(jt808.RegisterVehicleUnknown, "")
 	}
 	code := newAuthCode()
-	if err := s.srv.reg.SetAuthCode(s.ctx, t.ID, code); err != nil {
+	if err := offStack(func() error { return s.srv.reg.SetAuthCode(s.ctx, t.ID, code) }); err != nil {
 		s.logger().Error("auth code not stored; registration not answered", "terminal", t.ID, "err", err)
 		return s.ctx.Err() == nil
 	}
@@ -150,7 +150,7 @@ func (s *session) authenticate(now time.Time, raw []byte, f jt808.Frame) bool {
 		return refuse("undecodable body", "err", err)
 	}
 	phone := f.Header.Phone.String()
-	t, ok, err := s.srv.reg.Terminal(s.ctx, phone)
+	t, ok, err := s.lookup(phone)
 	switch {
 	case err != nil:
 		s.logger().Error("registry lookup failed; authentication not answered", "phone", phone, "err", err)
@@ -161,7 +161,7 @@ func (s *session) authenticate(now time.Time, raw []byte, f jt808.Frame) bool {
 		return refuse("wrong auth code", "phone", phone, "terminal", t.ID)
 	}
 	s.term, s.authed, s.phone = t, true, f.Header.Phone
-	s.lg.Store(s.srv.log.With("peer", s.peer, "terminal", t.ID, "phone", t.Phone))
+	s.who.Store(&who{terminal: t.ID, phone: t.Phone})
 	s.srv.bind(s, liveInfo{term: t, phone: f.Header.Phone, version: f.Header.Version, proto: f.Header.ProtoVersion})
 	if !s.submit(nil, []telemetry.Frame{s.rawFrame(now, f.Header, raw)}, nil) {
 		return false
@@ -188,4 +188,23 @@ func newAuthCode() string {
 		}
 	}
 	return string(out)
+}
+
+// lookup asks the registry for a terminal off the session's stack (see offStack).
+func (s *session) lookup(phone string) (t Terminal, ok bool, err error) {
+	err = offStack(func() error {
+		var e error
+		t, ok, e = s.srv.reg.Terminal(s.ctx, phone)
+		return e
+	})
+	return t, ok, err
+}
+
+// offStack runs a store call on a goroutine of its own and waits for it. A query runs deep (bun,
+// database/sql, SQLite's C code translated to Go); run on the session's reader it would leave that
+// goroutine with a large stack for the life of the connection, for each of thousands of terminals.
+func offStack(f func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	return <-done
 }

@@ -22,8 +22,8 @@ type session struct {
 	peer   string
 	ctx    context.Context // ends when the session closes
 	cancel context.CancelFunc
-	serial atomic.Uint32 // platform serial numbers, per session, wrapping at 16 bits
-	lg     atomic.Pointer[slog.Logger]
+	serial atomic.Uint32       // platform serial numbers, per session, wrapping at 16 bits
+	who    atomic.Pointer[who] // set at authentication: what the session's log lines name
 
 	// reading side
 	term      Terminal
@@ -65,55 +65,76 @@ func newSession(parent context.Context, srv *Server, conn net.Conn) *session {
 	ctx, cancel := context.WithCancel(parent)
 	s := &session{srv: srv, conn: conn, peer: conn.RemoteAddr().String(), ctx: ctx, cancel: cancel}
 	s.re.Timeout = srv.cfg.ReassemblyTimeout
-	s.lg.Store(srv.log.With("peer", s.peer))
 	return s
 }
 
-// logger is safe from any goroutine: the flusher and the writer's commit callback log too.
-func (s *session) logger() *slog.Logger { return s.lg.Load() }
+// who names an authenticated session in its log lines.
+type who struct {
+	terminal int64
+	phone    string
+}
+
+// logger is safe from any goroutine: the flusher and the writer's commit callback log too. It is built
+// when a line is logged (rarely) rather than kept per session: a handler with preformatted attributes
+// is about a kilobyte, times every connected terminal.
+func (s *session) logger() *slog.Logger {
+	if w := s.who.Load(); w != nil {
+		return s.srv.log.With("peer", s.peer, "terminal", w.terminal, "phone", w.phone)
+	}
+	return s.srv.log.With("peer", s.peer)
+}
 
 func (s *session) nextSerial(n int) uint16 {
 	return uint16(s.serial.Add(uint32(n)) - uint32(n))
 }
 
+// run reads frames until the connection ends. It parks in the read with as little stack below it as
+// possible (everything else happens in readOne), so that between reports the collector can shrink the
+// goroutine's stack: with 10,000 terminals, reader stacks are most of the gateway's memory.
 func (s *session) run() {
 	defer s.srv.wg.Done()
 	defer s.finish()
 	cfg := &s.srv.cfg
 	_ = s.conn.SetReadDeadline(time.Now().Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout)))
 	sp := jt808.NewSplitter(s.conn, jt808.DefaultMaxFrame)
-	var buf []byte
 	for {
 		raw, err := sp.Next()
-		if err != nil {
-			if errors.Is(err, jt808.ErrTooLong) {
-				if s.malformedFrame(err) {
-					continue
-				}
-				return
-			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				s.logger().Info("idle terminal disconnected", "authenticated", s.authed)
-			}
-			return
-		}
-		now := cfg.Now()
-		var f jt808.Frame
-		f, buf, err = jt808.DecodeFrame(buf[:0], raw)
-		if err != nil {
-			if s.malformedFrame(err) {
-				continue
-			}
-			return
-		}
-		s.bad = 0
-		_ = s.conn.SetReadDeadline(time.Now().Add(cfg.IdleTimeout))
-		s.srv.m.frames.WithLabelValues(msgLabel(f.Header.MsgID)).Inc()
-		if !s.frame(now, raw, f) {
+		if !s.readOne(raw, err) {
 			return
 		}
 	}
+}
+
+// frameBufs holds unescaped frames while they are handled; nothing of a frame outlives its handling
+// (reports, raw frames and reassembled parts are copies), so thousands of idle sessions need not each
+// keep one.
+var frameBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// readOne handles what one read of a frame gave; false ends the session.
+func (s *session) readOne(raw []byte, err error) bool {
+	if err != nil {
+		if errors.Is(err, jt808.ErrTooLong) {
+			return s.malformedFrame(err)
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			s.logger().Info("idle terminal disconnected", "authenticated", s.authed)
+		}
+		return false
+	}
+	cfg := &s.srv.cfg
+	now := cfg.Now()
+	buf := frameBufs.Get().(*[]byte)
+	defer frameBufs.Put(buf)
+	var f jt808.Frame
+	f, *buf, err = jt808.DecodeFrame((*buf)[:0], raw)
+	if err != nil {
+		return s.malformedFrame(err)
+	}
+	s.bad = 0
+	_ = s.conn.SetReadDeadline(time.Now().Add(cfg.IdleTimeout))
+	s.srv.m.frames.WithLabelValues(msgLabel(f.Header.MsgID)).Inc()
+	return s.frame(now, raw, f)
 }
 
 // malformedFrame counts and logs (first 5, then every 100th) a dropped frame; false closes the session.

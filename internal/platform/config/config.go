@@ -22,6 +22,7 @@ type Config struct {
 	Title          string
 	SupplyChainURL string
 	LogFormat      string
+	Pprof          string // profiling listen address (net/http/pprof); empty: off
 
 	// Devices and history.
 	JT808            string        // JT/T 808 gateway listen address; empty disables the gateway
@@ -157,6 +158,7 @@ func BindServe(b *Binder, c *Config) {
 	b.String(&c.Title, "title", "", "platform title shown on the login page and header (default: the theme's)")
 	b.String(&c.SupplyChainURL, "supply-chain-url", "", "supply-chain services site opened from the menu")
 	b.String(&c.LogFormat, "log-format", "text", "log format: text or json")
+	b.String(&c.Pprof, "pprof", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; empty: off. Never expose it: it is unauthenticated")
 	b.String(&c.JT808, "jt808", "127.0.0.1:8808", "JT/T 808 gateway listen address (empty: no gateway)")
 	b.Duration(&c.TerminalIdle, "terminal-idle", 5*time.Minute, "disconnect a terminal that sends nothing for this long")
 	b.Int(&c.HistoryQueue, "history-queue", 50000, "reports and frames waiting for the history store; when full the gateway stops reading terminals")

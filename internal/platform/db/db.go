@@ -18,7 +18,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
-	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+	"modernc.org/sqlite"
 
 	"tankwatch/migrations"
 )
@@ -77,14 +77,13 @@ func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 // OpenSQLite opens (creating) the SQLite file at path. synchronous(FULL): a commit is on disk before it
 // returns, so a report acknowledged after its commit survives a power loss too, not only a crash of the
 // process (WAL with NORMAL would only promise the latter); group commit keeps that to one fsync per
-// batch. The 64 MiB page cache keeps the history indexes' hot pages in memory under ingest.
+// batch. Every pooled connection has SQLite's default page cache (2 MB); the history writer sets a
+// larger one on its own connection (telemetry.sqliteWriter), so memory stays bounded however many
+// connections the pool opens.
 func OpenSQLite(ctx context.Context, path string) (*DB, error) {
 	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
-		"&_pragma=synchronous(FULL)&_pragma=cache_size(-65536)&_txlock=immediate"
-	sqldb, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open sqlite: %w", err)
-	}
+		"&_pragma=synchronous(FULL)&_txlock=immediate"
+	sqldb := sql.OpenDB(&sqliteConnector{dsn: dsn, drv: &sqlite.Driver{}, gate: newWriteGate()})
 	sqldb.SetMaxOpenConns(8)
 	sqldb.SetMaxIdleConns(8) // reopening a SQLite connection re-runs the pragmas; keep them
 	if err := sqldb.PingContext(ctx); err != nil {

@@ -1,0 +1,6 @@
+//go:build race
+
+package gateway
+
+// raceEnabled: the race detector's instrumentation enlarges every stack frame.
+const raceEnabled = true
