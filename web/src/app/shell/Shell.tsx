@@ -14,13 +14,15 @@ import { BRAND, themeOf } from '../theme';
 import { HeaderTools } from './HeaderTools';
 import { TabsBar } from './TabsBar';
 import { HOME_TAB } from './useCloseTabs';
-import { pageCount, usePermittedMenu } from './useMenu';
+import { usePermittedMenu } from './useMenu';
+import { useTileCounts } from './useTileCounts';
 import './shell.css';
 
 /** Spec §9: side menu width 180. */
 export const SIDER_WIDTH = 180;
 
 export default function Shell() {
+  const tileCounts = useTileCounts();
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -136,7 +138,13 @@ export default function Shell() {
               data-module={m.name}
             >
               <span>{t(`menu.${m.name}`)}</span>
-              {m.href ? <ExportOutlined style={{ fontSize: 12 }} /> : <span className="tw-tile-count">{pageCount(m)}</span>}
+              {m.href ? (
+                <ExportOutlined style={{ fontSize: 12 }} />
+              ) : (
+                <span className="tw-tile-count" title={tileCounts(m).title}>
+                  {tileCounts(m).n}
+                </span>
+              )}
             </button>
           ))}
         </nav>

@@ -1,30 +1,81 @@
-import { Card, Result, Typography } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Space, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { carCount } from '../../api/vehicleCounts';
 import { useAppStore } from '../../app/store';
-import { BuildIcon } from '../../components/BuildIcon';
+import { COCKPIT_REFRESH_MS, COUNT_CODES, MONITORING_CODE, countCardTarget, menuHasCode, type CountCode } from '../../lib/cockpit';
+import { CountCard } from './CountCard';
+import { StatusBar } from './StatusBar';
+import { WatchList } from './WatchList';
+import './home.css';
 
-/** Home: a welcome header; the cockpit (vehicle counts, spec §1) is built later. */
+/** Home cockpit (spec §1): the five vehicle counts of the user's scope, what needs attention. */
 export default function HomePage() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
   const session = useAppStore((s) => s.session);
+  const authMenu = useAppStore((s) => s.authMenu);
   useAppStore((s) => s.lang); // re-render the date on language change
   const name = session?.userNickName || session?.userName || '';
   const group = session?.groupName || session?.currentUserInfo?.groupName || '';
+  const mayMonitor = menuHasCode(authMenu, MONITORING_CODE);
+
+  const counts = useQuery({ queryKey: ['cockpit', 'carCount'], queryFn: () => carCount(), refetchInterval: COCKPIT_REFRESH_MS });
+
+  const open = (code: CountCode) => {
+    const to = countCardTarget(location.pathname, code, t(`home.count.${code}`), mayMonitor);
+    if (to) navigate(to);
+  };
+
   return (
     <div className="tw-page tw-home">
       <Card variant="borderless" className="tw-welcome">
-        <Typography.Title level={3} style={{ margin: 0 }}>
-          {t('home.greeting', { name })}
-        </Typography.Title>
-        <Typography.Text type="secondary">
-          {group ? `${t('home.group', { group })} · ` : ''}
-          {t('home.today', { date: dayjs().format('LL dddd') })}
-        </Typography.Text>
+        <div className="tw-home-head">
+          <div>
+            <Typography.Title level={3} style={{ margin: 0 }}>
+              {t('home.greeting', { name })}
+            </Typography.Title>
+            <Typography.Text type="secondary">
+              {group ? `${t('home.group', { group })} · ` : ''}
+              {t('home.today', { date: dayjs().format('LL dddd') })}
+            </Typography.Text>
+          </div>
+          <Space className="tw-home-updated" size={8}>
+            <Typography.Text type="secondary" data-testid="cockpit-updated">
+              {counts.dataUpdatedAt ? t('home.updatedAt', { time: dayjs(counts.dataUpdatedAt).format('HH:mm:ss') }) : ''}
+            </Typography.Text>
+            <Button size="small" icon={<ReloadOutlined />} loading={counts.isFetching} onClick={() => void counts.refetch()}>
+              {t('home.refresh')}
+            </Button>
+          </Space>
+        </div>
       </Card>
-      <Card variant="borderless" style={{ marginTop: 16 }}>
-        <Result icon={<BuildIcon />} title={t('home.cockpitComing')} subTitle={t('notReady.description')} />
+
+      <div className="tw-count-cards" data-testid="cockpit-counts">
+        {COUNT_CODES.map((code) => (
+          <CountCard
+            key={code}
+            code={code}
+            counts={counts.data}
+            loading={counts.isPending}
+            failed={counts.isError && !counts.data}
+            onOpen={mayMonitor ? () => open(code) : undefined}
+          />
+        ))}
+      </div>
+
+      <Card variant="borderless" className="tw-home-block" title={t('home.distribution')}>
+        <StatusBar counts={counts.data} loading={counts.isPending} />
       </Card>
+
+      <div className="tw-home-lists">
+        <WatchList code="3" title={t('home.watchAbnormal')} empty={t('home.noAbnormal')} />
+        <WatchList code="7" title={t('home.watchOffline')} empty={t('home.noOffline')} />
+      </div>
     </div>
   );
 }

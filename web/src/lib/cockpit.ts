@@ -1,0 +1,70 @@
+import type { MenuNode } from '../api/types';
+
+/** The five vehicle counts of the cockpit (spec §1, §3: the count response is keyed by these codes). */
+export const COUNT_CODES = ['8', '4', '5', '7', '3'] as const;
+export type CountCode = (typeof COUNT_CODES)[number];
+export type Counts = Partial<Record<CountCode, number>>;
+
+/** Spec §9: the cockpit's counts refresh every 30 s. */
+export const COCKPIT_REFRESH_MS = 30000;
+
+/** Menu code that gates opening real-time monitoring from a count card (spec §2, §6). */
+export const MONITORING_CODE = '04-01';
+
+/** Pages on which a count card keeps the user where they are (spec §2), as paths. */
+const STAY_ON = ['/manager/trackReplaying', '/manager/videoLive', '/manager/videoReplaying'];
+
+/** Whether the menu tree holds a node with this code. */
+export function menuHasCode(menu: readonly MenuNode[] | null | undefined, code: string): boolean {
+  if (!menu) return false;
+  return menu.some((n) => n.code === code || menuHasCode(n.children, code));
+}
+
+/**
+ * Where clicking a count card goes: null when the user lacks 04-01 (nothing happens); the current
+ * page with the new code and title when already on track replay or video; otherwise monitoring2.
+ */
+export function countCardTarget(currentPath: string, code: CountCode, title: string, mayMonitor: boolean): string | null {
+  if (!mayMonitor) return null;
+  const query = `?code=${encodeURIComponent(code)}&title=${encodeURIComponent(title)}`;
+  const here = STAY_ON.find((p) => currentPath === p || currentPath.startsWith(`${p}?`));
+  return `${here ?? '/manager/monitoring2'}${query}`;
+}
+
+/** Share of the total, in whole percent (0 when there is no total). */
+export function share(counts: Counts, code: CountCode): number {
+  const total = counts['8'] ?? 0;
+  if (!total) return 0;
+  return Math.round(((counts[code] ?? 0) * 100) / total);
+}
+
+/** The cockpit's colour of each count (the map's status palette uses the same for 4, 5, 7 and 3). */
+export const COUNT_COLORS: Record<CountCode, string> = {
+  '8': '#1677ff',
+  '4': '#16a34a',
+  '5': '#d97706',
+  '7': '#8c8c8c',
+  '3': '#dc2626',
+};
+
+/**
+ * What a header menu tile counts: vehicles for the modules about vehicles (home: all in scope,
+ * monitoring: online ones, alarms: abnormal ones) once the counts are known; otherwise its pages.
+ */
+export function tileCount(module: string, counts: Counts | undefined, pages: number): { n: number; kind: 'vehicles' | 'online' | 'abnormal' | 'pages' } {
+  if (counts) {
+    if (module === 'home' && counts['8'] !== undefined) return { n: counts['8'], kind: 'vehicles' };
+    if (module === 'manager' && counts['4'] !== undefined && counts['5'] !== undefined) return { n: counts['4'] + counts['5'], kind: 'online' };
+    if (module === 'police' && counts['3'] !== undefined) return { n: counts['3'], kind: 'abnormal' };
+  }
+  return { n: pages, kind: 'pages' };
+}
+
+/** Why a car counts as abnormal (code 3), as i18n keys: terminal alarm flags, a broken seal, else a device fault. */
+export function abnormalReasonKeys(car: { alarm: number; seal: number }): string[] {
+  const keys: string[] = [];
+  if (car.alarm) keys.push('home.reason.alarm');
+  if (car.seal === 2) keys.push('home.reason.seal');
+  if (!keys.length) keys.push('home.reason.fault');
+  return keys;
+}
