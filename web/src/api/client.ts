@@ -31,7 +31,7 @@ function isErrorLogCall(url: string | undefined): boolean {
 }
 
 /** Spec §8: 401 invalid_token → notice for 2 s, then nickName and status cleared and back to root. */
-function handleInvalidToken(): void {
+export function handleInvalidToken(): void {
   if (invalidTokenHandled) return;
   invalidTokenHandled = true;
   warnFor(i18n.t('auth.pleaseLogInAgain'), 2);

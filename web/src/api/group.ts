@@ -1,4 +1,4 @@
-import { get, post } from './client';
+import { call, get, post } from './client';
 import type { Group, Page, ThemeName } from './types';
 
 export interface GroupInput {
@@ -26,3 +26,19 @@ export const findAllChildrenPage = (q: { id: number; pageNum: number; pageSize: 
   post<Page<Group>>('/authority-app/groupInfo/findAllChildrenPage', q);
 export const editImgAndTittle = (body: { id: number; title?: string; logo?: string; theme?: ThemeName | '' }) =>
   post<Group>('/authority-app/groupInfo/editImgAndTittle', body);
+
+/** A node of the caller's group tree with vehicles as leaves (groupInfo/findCars). */
+export interface GroupCarNode {
+  /** group id, or the car id for a car node */
+  id: number;
+  /** group name, or the plate for a car node */
+  name: string;
+  type: 'group' | 'car';
+  plate?: string;
+  groupId?: number;
+  children: GroupCarNode[] | null;
+}
+
+/** The caller's group tree with vehicles as leaves (cars first under each group, then sub-groups). */
+export const groupCarTree = (name?: string) =>
+  call<GroupCarNode[]>({ method: 'POST', url: '/authority-app/groupInfo/findCars', data: name ? { name } : {}, silent: true }, false);
