@@ -214,6 +214,14 @@ func foreignCalls(f fixture) map[string][]call {
 		"GET /hbase/HbaseServlet": {{query: q("carId", f.northCar) + day + "&table=positions"},
 			{query: "?phone=" + f.northPhone + day + "&table=rawFrames"}},
 		"POST /hbase/HbaseServlet": {{body: map[string]any{"table": "tankStates", "carId": f.northCar, "startTime": "2026-03-01 00:00:00", "endTime": "2026-03-01 23:59:59"}}},
+		"POST /hbase/rawHistoryRecord/export": {{body: map[string]any{"carId": f.northCar, "startTime": "2026-03-01", "endTime": "2026-03-02"}},
+			{body: map[string]any{"phone": f.northPhone, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
+		"POST /hbase/HbaseServlet/export": {{body: map[string]any{"table": "positions", "carId": f.northCar, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
+		"POST /monitor-app/stateChange/page": {{body: map[string]any{"carId": f.northCar, "startTime": "2026-03-01", "endTime": "2026-03-02"}},
+			{body: map[string]any{"phone": f.northPhone, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
+		"POST /monitor-app/stateChange/export":   {{body: map[string]any{"carId": f.northCar, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
+		"POST /monitor-app/offlineRecord/page":   {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}}, {body: map[string]any{"carId": f.northCar, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
+		"POST /monitor-app/offlineRecord/export": {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
 
 		// live state and monitoring
 		"GET /monitor-app/realTimeMoitoring/carCount":      {{query: q("groupId", f.north)}},

@@ -43,6 +43,7 @@ func (a *App) buildDevices() {
 	dv.Live = telemetry.NewLive(d, a.Fleet, telemetry.LiveConfig{OfflineAfter: time.Duration(cfg.OfflineMinutes) * time.Minute,
 		MovingKmh: float64(cfg.MovingSpeed)}, now)
 	dv.Writer.Subscribe(dv.Live.Apply)
+	dv.History.UseLive(dv.Live)
 	dv.Sensors = tank.NewSensors(d, a.Audit)
 	var places func() []geo.Place
 	if cfg.Demo {

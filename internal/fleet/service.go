@@ -126,21 +126,7 @@ func cleanIDs(ids []int64) ([]int64, error) {
 
 // exporter adapts a call producing a sheet into an xlsx download (the operation log's format).
 func exporter[T any](fn func(r *http.Request, in T) (*xlsx.Sheet, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		var in T
-		if err := httpx.Decode(w, r, &in); err != nil {
-			httpx.Fail(w, r, err)
-			return
-		}
-		sh, err := fn(r, in)
-		if err != nil {
-			httpx.Fail(w, r, err)
-			return
-		}
-		if err := xlsx.Write(w, r, sh); err != nil {
-			httpx.Fail(w, r, err)
-		}
-	}
+	return xlsx.Handler(fn)
 }
 
 // tr translates key, or shows the part after the first dot when the catalogue lacks it.

@@ -29,7 +29,8 @@ type RawFrameView struct {
 	Plate      string        `json:"plate"`
 	TerminalID int64         `json:"terminalId"`
 	Phone      string        `json:"phone"`
-	MsgID      string        `json:"msgId"` // "0x0200"
+	MsgID      string        `json:"msgId"`   // "0x0200"
+	MsgName    string        `json:"msgName"` // its name in the caller's language, "" for an unknown id
 	Serial     int           `json:"serial"`
 	Direction  string        `json:"direction"` // "up" or "down"
 	Hex        string        `json:"hex"`       // the frame as sent, 0x7e delimiters included
@@ -65,8 +66,20 @@ func (h *History) histPrepare(ctx context.Context, p *httpx.Principal, q *Histor
 	if err := q.PageReq.Normalize(); err != nil {
 		return t, 0, 0, err
 	}
+	if q.export {
+		q.PageReq = httpx.PageReq{PageNum: 1, PageSize: HistExportRows}
+	}
 	from, to, err := histRange(q.StartTime, q.EndTime)
 	return t, from, to, err
+}
+
+// histMsgName names a message id in l ("" when the catalogue has no name for it).
+func histMsgName(l i18n.Lang, id int64) string {
+	key := "telemetry.msg." + histMsgHex(id)
+	if !i18n.Has(key) {
+		return ""
+	}
+	return i18n.T(l, key)
 }
 
 // RawRecords is GET /hbase/rawHistoryRecord: a car's or terminal's frames in a time range, newest
@@ -101,7 +114,7 @@ func (h *History) rawFrames(ctx context.Context, p *httpx.Principal, l i18n.Lang
 	out := make([]*RawFrameView, len(rows))
 	for i, r := range rows {
 		v := &RawFrameView{ID: r.ID, Time: httpx.Time(r.ReceivedAt), CarID: r.CarID, Plate: plates[r.CarID],
-			TerminalID: r.TerminalID, Phone: r.Phone, MsgID: histMsgHex(r.MsgID), Serial: int(r.Serial),
+			TerminalID: r.TerminalID, Phone: r.Phone, MsgID: histMsgHex(r.MsgID), MsgName: histMsgName(l, r.MsgID), Serial: int(r.Serial),
 			Direction: "up", Hex: FrameHex(r.Data)}
 		if r.Down != 0 {
 			v.Direction = "down"
@@ -131,9 +144,32 @@ func histCars(n int, id func(int) int64) []int64 {
 	return out
 }
 
+// tableCodes are the pages that read the raw store: its administration (04-49) every table, the
+// vehicle record (04-09) positions and the sensor record (04-05) tank states.
+var tableCodes = []string{"04-49", "04-09", "04-05"}
+
+// tableAllowed reports whether the caller may read table through HbaseServlet.
+func tableAllowed(p *httpx.Principal, table string) bool {
+	switch {
+	case p.Has("04-49"):
+		return true
+	case table == TablePositions:
+		return p.Has("04-09")
+	case table == TableTankStates:
+		return p.Has("04-05")
+	}
+	return false
+}
+
 // Table is /hbase/HbaseServlet: one page of a history table for a car or terminal and time range, in
 // human units.
 func (h *History) Table(ctx context.Context, p *httpx.Principal, l i18n.Lang, q HistoryQuery) (any, error) {
+	switch q.Table {
+	case TablePositions, TableTankStates, TableRawFrames, TableCommands:
+		if !tableAllowed(p, q.Table) {
+			return nil, httpx.ErrForbidden
+		}
+	}
 	switch q.Table {
 	case TablePositions:
 		return h.positions(ctx, p, l, q)
@@ -256,6 +292,17 @@ func (h *History) tankStates(ctx context.Context, p *httpx.Principal, l i18n.Lan
 	}
 	var rows []histTankRow
 	sel := t.where(h.db.NewSelect().TableExpr("tank_states").ColumnExpr("*"), "tank_states").Where("t >= ? AND t <= ?", from, to)
+	switch q.Only {
+	case "":
+	case "lockState":
+		sel = sel.Where("lock_state <> ''")
+	case "levels":
+		sel = sel.Where("levels <> ''")
+	case "help":
+		sel = sel.Where("help <> 0")
+	default:
+		return httpx.Page[*TankStateView]{}, httpx.Invalid("telemetry.only")
+	}
 	total, err := histScan(ctx, sel, "t DESC, terminal_id DESC, car_id DESC", q.PageReq, &rows)
 	if err != nil {
 		return httpx.Page[*TankStateView]{}, err

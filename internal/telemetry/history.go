@@ -13,6 +13,7 @@ import (
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/xlsx"
 )
 
 // HistoryConfig holds the history settings.
@@ -34,7 +35,12 @@ type History struct {
 	cfg      HistoryConfig
 	now      func() time.Time
 	commands *Commands
+	live     *Live // the car registry and offline rule of the offline record (UseLive)
 }
+
+// UseLive gives the history the live state, whose car registry and offline rule the offline record
+// uses.
+func (h *History) UseLive(l *Live) { h.live = l }
 
 // NewHistory returns the history service; now is the clock of the retention (time.Now when nil).
 func NewHistory(d *db.DB, f *fleet.Service, cfg HistoryConfig, now func() time.Time) *History {
@@ -55,12 +61,18 @@ type HistoryQuery struct {
 	StartTime httpx.Time `json:"startTime"`
 	EndTime   httpx.Time `json:"endTime"`
 	MsgID     string     `json:"msgId"` // raw frames only: "0x0200", "0200" (hex)
+	Only      string     `json:"only"`  // tank states only: "lockState", "levels" or "help" rows; "" = all
+
+	export bool // an export: up to HistExportRows rows from the first, instead of a page
 }
+
+// HistExportRows bounds the rows of one history export.
+const HistExportRows = 100_000
 
 // histFromURL reads a HistoryQuery from a query string, naming the parameter that is wrong.
 func histFromURL(v url.Values) (HistoryQuery, error) {
 	q := HistoryQuery{Table: strings.TrimSpace(v.Get("table")), Phone: strings.TrimSpace(v.Get("phone")),
-		MsgID: strings.TrimSpace(v.Get("msgId"))}
+		MsgID: strings.TrimSpace(v.Get("msgId")), Only: strings.TrimSpace(v.Get("only"))}
 	if s := strings.TrimSpace(v.Get("carId")); s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n <= 0 {
@@ -263,14 +275,30 @@ func (h *History) Routes() []httpx.Route {
 			Handler: h.histQueryHandler(false, func(r *http.Request, q HistoryQuery) (any, error) {
 				return h.RawRecords(r.Context(), httpx.Caller(r), httpx.Lang(r), q)
 			})},
-		{Method: "GET", Path: "/hbase/HbaseServlet", Access: httpx.Needs("04-49"), Scoped: true,
+		{Method: "GET", Path: "/hbase/HbaseServlet", Access: httpx.Needs(tableCodes...), Scoped: true,
 			Handler: h.histQueryHandler(false, func(r *http.Request, q HistoryQuery) (any, error) {
 				return h.Table(r.Context(), httpx.Caller(r), httpx.Lang(r), q)
 			})},
-		{Method: "POST", Path: "/hbase/HbaseServlet", Access: httpx.Needs("04-49"), Scoped: true,
+		{Method: "POST", Path: "/hbase/HbaseServlet", Access: httpx.Needs(tableCodes...), Scoped: true,
 			Handler: h.histQueryHandler(true, func(r *http.Request, q HistoryQuery) (any, error) {
 				return h.Table(r.Context(), httpx.Caller(r), httpx.Lang(r), q)
 			})},
+		{Method: "POST", Path: "/hbase/rawHistoryRecord/export", Access: httpx.Needs("04-06", "04-49"), Scoped: true,
+			Handler: xlsx.Handler(h.exportRaw)},
+		{Method: "POST", Path: "/hbase/HbaseServlet/export", Access: httpx.Needs(tableCodes...), Scoped: true,
+			Handler: xlsx.Handler(h.exportTable)},
+		{Method: "POST", Path: "/monitor-app/stateChange/page", Access: httpx.Needs("04-07"), Scoped: true,
+			Handler: httpx.JSON(func(r *http.Request, q StateChangeQuery) (any, error) {
+				return h.StateChanges(r.Context(), httpx.Caller(r), httpx.Lang(r), q)
+			})},
+		{Method: "POST", Path: "/monitor-app/stateChange/export", Access: httpx.Needs("04-07"), Scoped: true,
+			Handler: xlsx.Handler(h.exportStateChanges)},
+		{Method: "POST", Path: "/monitor-app/offlineRecord/page", Access: httpx.Needs("04-12"), Scoped: true,
+			Handler: httpx.JSON(func(r *http.Request, q OfflineQuery) (any, error) {
+				return h.OfflineRecords(r.Context(), httpx.Caller(r), q)
+			})},
+		{Method: "POST", Path: "/monitor-app/offlineRecord/export", Access: httpx.Needs("04-12"), Scoped: true,
+			Handler: xlsx.Handler(h.exportOffline)},
 	}
 }
 

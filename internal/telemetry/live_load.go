@@ -7,6 +7,7 @@ import (
 
 	"github.com/uptrace/bun/dialect/pgdialect"
 
+	"tankwatch/internal/platform/db"
 	"tankwatch/internal/tank"
 )
 
@@ -17,12 +18,13 @@ const (
 	livePositionCols = "p.car_id, p.t, p.terminal_id, p.received_at, p.lat, p.lon, p.speed, p.direction, p.alarm, p.status, p.mileage"
 	liveTankCols     = "p.car_id, p.t, p.terminal_id, p.lock_state, p.seal, p.levels"
 
+	// Arguments: columns, table, condition, order (DESC for the newest row, ASC for the oldest).
 	livePGNewest = "SELECT %s FROM unnest(?::bigint[]) AS c(id) CROSS JOIN LATERAL (SELECT * FROM %s AS q " +
-		"WHERE q.car_id = c.id%s ORDER BY q.t DESC, q.terminal_id DESC LIMIT 1) AS p"
+		"WHERE q.car_id = c.id%s ORDER BY q.t %[4]s, q.terminal_id %[4]s LIMIT 1) AS p"
 	// SQLite has no LATERAL: the correlated subquery walks the index backwards from the newest row;
 	// rows of several terminals at that time are told apart in Go.
 	liveSQLiteNewest = "SELECT %s FROM json_each(?) AS c JOIN %s AS p ON p.car_id = c.value AND p.t = " +
-		"(SELECT q.t FROM %[2]s AS q WHERE q.car_id = c.value%s ORDER BY q.t DESC LIMIT 1)"
+		"(SELECT q.t FROM %[2]s AS q WHERE q.car_id = c.value%s ORDER BY q.t %s LIMIT 1)"
 )
 
 type livePositionRow struct {
@@ -51,22 +53,41 @@ type liveTankRow struct {
 // liveNewest scans the newest row per car of table (optionally among rows matching cond, written
 // with the alias q) into dst.
 func (l *Live) liveNewest(ctx context.Context, ids []int64, cols, table, cond string, dst any) error {
+	return seekEach(ctx, l.d, ids, cols, table, cond, true, dst)
+}
+
+// seekEach scans the newest (or, newest false, the oldest) row per car of table among rows matching
+// cond (alias q; "" = all) into dst: one index seek per car in one statement.
+func seekEach(ctx context.Context, d *db.DB, ids []int64, cols, table, cond string, newest bool, dst any) error {
 	if len(ids) == 0 {
 		return nil
 	}
 	if cond != "" {
 		cond = " AND " + cond
 	}
-	if l.d.IsPostgres() {
-		q := fmt.Sprintf(livePGNewest, cols, table, cond)
-		return l.d.NewRaw(q, pgdialect.Array(ids)).Scan(ctx, dst)
+	order := "ASC"
+	if newest {
+		order = "DESC"
 	}
-	list, err := json.Marshal(ids)
+	arg, err := idListArg(d, ids)
 	if err != nil {
 		return err
 	}
-	q := fmt.Sprintf(liveSQLiteNewest, cols, table, cond)
-	return l.d.NewRaw(q, string(list)).Scan(ctx, dst)
+	tmpl := liveSQLiteNewest
+	if d.IsPostgres() {
+		tmpl = livePGNewest
+	}
+	return d.NewRaw(fmt.Sprintf(tmpl, cols, table, cond, order), arg).Scan(ctx, dst)
+}
+
+// idListArg is ids as one query parameter: a bigint[] for PostgreSQL, a JSON array for SQLite's
+// json_each.
+func idListArg(d *db.DB, ids []int64) (any, error) {
+	if d.IsPostgres() {
+		return pgdialect.Array(ids), nil
+	}
+	list, err := json.Marshal(ids)
+	return string(list), err
 }
 
 // Load reads the car registry and the newest position and tank data of every car from the store.

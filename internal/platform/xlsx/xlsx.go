@@ -58,3 +58,23 @@ func Write(w http.ResponseWriter, r *http.Request, s *Sheet) error {
 	w.Header().Set("Cache-Control", "no-store")
 	return x.Write(w)
 }
+
+// Handler adapts a call that builds a sheet from a decoded JSON body into an xlsx download; a failure
+// (validation, scope) is answered with the usual envelope instead.
+func Handler[T any](fn func(r *http.Request, in T) (*Sheet, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var in T
+		if err := httpx.Decode(w, r, &in); err != nil {
+			httpx.Fail(w, r, err)
+			return
+		}
+		sh, err := fn(r, in)
+		if err != nil {
+			httpx.Fail(w, r, err)
+			return
+		}
+		if err := Write(w, r, sh); err != nil {
+			httpx.Fail(w, r, err)
+		}
+	}
+}
