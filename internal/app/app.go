@@ -249,7 +249,15 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 	log.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
+	// WebSocket connections are hijacked: the HTTP server does not wait for them, so they are closed
+	// (1001) alongside its shutdown, before the live state and the store go.
+	wsDone := make(chan error, 1)
+	go func() { wsDone <- a.LiveWS.Shutdown(sctx) }()
+	err = srv.Shutdown(sctx)
+	if wsErr := <-wsDone; wsErr != nil {
+		log.Warn("live websocket connections did not close in time", "err", wsErr)
+	}
+	if err != nil {
 		return err
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -24,6 +24,7 @@ type Devices struct {
 	Commands *telemetry.Commands
 	History  *telemetry.History
 	Live     *telemetry.Live
+	LiveWS   *telemetry.LiveWS // the console's live WebSocket /ws/live
 	Sensors  *tank.Sensors
 	Geo      *geo.Service
 	Gateway  *gateway.Server
@@ -43,6 +44,7 @@ func (a *App) buildDevices() {
 	dv.Live = telemetry.NewLive(d, a.Fleet, telemetry.LiveConfig{OfflineAfter: time.Duration(cfg.OfflineMinutes) * time.Minute,
 		MovingKmh: float64(cfg.MovingSpeed)}, now)
 	dv.Writer.Subscribe(dv.Live.Apply)
+	dv.LiveWS = telemetry.NewLiveWS(dv.Live, a.Auth.Guard, telemetry.LiveWSConfig{}, a.Log)
 	dv.History.UseLive(dv.Live)
 	dv.Sensors = tank.NewSensors(d, a.Audit)
 	var places func() []geo.Place
@@ -74,6 +76,9 @@ func (a *App) buildDevices() {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "tankwatch_history_queued",
 			Help: "Reports and frames accepted by the history writer and not yet committed (bounded by --history-queue)."},
 			func() float64 { return float64(w.Stats().Queued) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "tankwatch_live_ws_connections",
+			Help: "Open live WebSocket (/ws/live) connections."},
+			func() float64 { return float64(dv.LiveWS.Conns()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "tankwatch_history_retrying",
 			Help: "1 while a failed commit is being retried (the store is unavailable)."},
 			func() float64 {
@@ -92,6 +97,7 @@ func (dv *Devices) routes() []httpx.Route {
 	var rs []httpx.Route
 	rs = append(rs, dv.History.Routes()...)
 	rs = append(rs, dv.Live.Routes()...)
+	rs = append(rs, dv.LiveWS.Routes()...)
 	rs = append(rs, dv.Sensors.Routes()...)
 	rs = append(rs, dv.Geo.Routes()...)
 	rs = append(rs, dv.Commands.SendRoutes(dv.Gateway)...)

@@ -41,23 +41,37 @@ func post(t *testing.T, url, body string) map[string]any {
 	return out
 }
 
-// TestServeFirstStart starts `serve` on a random port with an empty data folder: it prints the
-// generated admin password once, the password signs in, and cancelling the context shuts it down.
-func TestServeFirstStart(t *testing.T) {
-	var out syncBuffer
+// serving is app.Serve running in the background.
+type serving struct {
+	addr   string
+	out    *syncBuffer
+	cancel context.CancelFunc // stops it
+	done   chan error         // Serve's result
+}
+
+// startServe runs app.Serve with cfg until it listens (the test fails when it does not).
+func startServe(t *testing.T, cfg config.Config) *serving {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	s := &serving{out: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
 	addrc := make(chan string, 1)
-	done := make(chan error, 1)
-	cfg := config.Config{HTTP: "127.0.0.1:0", Data: t.TempDir(), Theme: "tankcar", LogFormat: "text"}
-	go func() { done <- app.Serve(ctx, cfg, &out, func(a string) { addrc <- a }) }()
-	var addr string
+	go func() { s.done <- app.Serve(ctx, cfg, s.out, func(a string) { addrc <- a }) }()
 	select {
-	case addr = <-addrc:
-	case err := <-done:
-		t.Fatalf("serve stopped: %v\n%s", err, out.String())
+	case s.addr = <-addrc:
+	case err := <-s.done:
+		t.Fatalf("serve stopped: %v\n%s", err, s.out.String())
 	case <-time.After(60 * time.Second):
 		t.Fatal("serve did not start")
 	}
+	return s
+}
+
+// TestServeFirstStart starts `serve` on a random port with an empty data folder: it prints the
+// generated admin password once, the password signs in, and cancelling the context shuts it down.
+func TestServeFirstStart(t *testing.T) {
+	s := startServe(t, config.Config{HTTP: "127.0.0.1:0", Data: t.TempDir(), Theme: "tankcar", LogFormat: "text"})
+	out, cancel, done, addr := s.out, s.cancel, s.done, s.addr
 	m := regexp.MustCompile(`created user admin with password (\S+)`).FindStringSubmatch(out.String())
 	if m == nil {
 		t.Fatalf("no password printed:\n%s", out.String())

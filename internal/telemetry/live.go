@@ -57,6 +57,14 @@ type Live struct {
 	hot   []liveHot
 	ids   []int64
 	slot  map[int64]int
+
+	// Change tracking for the live WebSocket: every change of a car's cached state takes the next
+	// sequence number as the entry's version, vers mirrors the versions in the order of hot (so a
+	// subscriber compares a contiguous array with what it sent), and gen counts installs, which
+	// move the slots.
+	seq  uint64
+	gen  uint64
+	vers []uint64
 }
 
 // liveEntry is one car's cached state.
@@ -70,6 +78,7 @@ type liveEntry struct {
 	hasLock   bool
 	levels    liveLevels
 	hasLevels bool
+	ver       uint64 // Live.seq when the entry last changed
 }
 
 // livePos is the newest position; t is the device time (received time when the device sent none), as
@@ -148,24 +157,30 @@ func (l *Live) Apply(reports []Report) {
 			l.entries[r.CarID] = e
 		}
 		t := liveTime(r)
+		changed := false
 		if !r.TankOnly && (!e.hasPos || liveNewer(t, r.TerminalID, e.pos.t, e.pos.terminal)) {
 			e.pos = livePos{t: t, terminal: r.TerminalID, received: r.Received.UnixMilli(), lat: r.Lat, lon: r.Lon,
 				speed: r.Speed, direction: r.Direction, alarm: r.Alarm, status: r.Status,
 				mileage: r.Mileage, hasMileage: r.HasMileage}
-			e.hasPos = true
+			e.hasPos, changed = true, true
 		}
 		if r.Tank != nil && (!e.hasLock || liveNewer(t, r.TerminalID, e.lock.t, e.lock.terminal)) {
 			text := tank.LockString(r.Tank)
 			e.lock = liveLock{t: t, terminal: r.TerminalID, text: text, seal: r.Tank.Seal, fault: liveLockFault(text)}
-			e.hasLock = true
+			e.hasLock, changed = true, true
 		}
 		// An empty probe list is stored as "" and so reads back as no levels: treat it the same here.
 		if r.Levels != nil && r.Levels.N > 0 && (!e.hasLevels || liveNewer(t, r.TerminalID, e.levels.t, e.levels.terminal)) {
 			e.levels = liveLevels{t: t, terminal: r.TerminalID, levels: *r.Levels}
-			e.hasLevels = true
+			e.hasLevels, changed = true, true
 		}
+		if !changed {
+			continue
+		}
+		l.seq++
+		e.ver = l.seq
 		if i, ok := l.slot[r.CarID]; ok {
-			l.hot[i] = l.hotOf(e)
+			l.hot[i], l.vers[i] = l.hotOf(e), e.ver
 		}
 	}
 }
@@ -227,14 +242,24 @@ func (l *Live) span(path string) (int, int) {
 	return lo, hi
 }
 
+// liveCountSet is the counts of one subtree by code.
+type liveCountSet struct{ total, moving, resting, offline, abnormal int }
+
 // Counts is the number of cars under the group path (the scope's subtree) by code: "8" all, "4" in
 // transit, "5" resting at low speed, "7" offline, "3" abnormal (4 + 5 + 7 = 8; 3 overlaps them).
 func (l *Live) Counts(path string) map[string]int {
 	now := l.now().UnixMilli()
+	l.mu.RLock()
+	c := l.countsLocked(path, now)
+	l.mu.RUnlock()
+	return map[string]int{"8": c.total, "4": c.moving, "5": c.resting, "7": c.offline, "3": c.abnormal}
+}
+
+// countsLocked counts the cars under path at now (ms); the caller holds mu.
+func (l *Live) countsLocked(path string, now int64) liveCountSet {
 	// Without branches on the data: which way a car goes is random, and mispredictions would
 	// dominate the loop.
 	var offline, moving, abnormal int
-	l.mu.RLock()
 	lo, hi := l.span(path)
 	for _, h := range l.hot[lo:hi] {
 		off := liveB2i(now > h.deadline)
@@ -242,9 +267,8 @@ func (l *Live) Counts(path string) map[string]int {
 		moving += liveB2i(int(h.speed) >= l.movingDeci) &^ off
 		abnormal += liveB2i(h.abnormal)
 	}
-	l.mu.RUnlock()
 	total := hi - lo
-	return map[string]int{"8": total, "4": moving, "5": total - offline - moving, "7": offline, "3": abnormal}
+	return liveCountSet{total: total, moving: moving, resting: total - offline - moving, offline: offline, abnormal: abnormal}
 }
 
 // Car returns a registry car's live state.
@@ -309,6 +333,20 @@ func (l *Live) states(ids []int64) []CarState {
 }
 
 func (l *Live) stateOf(e *liveEntry, now int64) CarState {
+	s := l.posStateOf(e, now)
+	if e.hasLock {
+		s.TankTime, s.LockState, s.Seal, s.Fault = time.UnixMilli(e.lock.t).UTC(), e.lock.text, e.lock.seal, e.lock.fault
+	}
+	if e.hasLevels {
+		s.LevelTime = time.UnixMilli(e.levels.t).UTC()
+		s.Levels = slices.Clone(e.levels.levels.Probes[:e.levels.levels.N])
+	}
+	return s
+}
+
+// posStateOf is stateOf without the tank data (lock state, levels): what a map marker shows, built
+// without allocating.
+func (l *Live) posStateOf(e *liveEntry, now int64) CarState {
 	h := l.hotOf(e)
 	s := CarState{LiveCar: e.car, Abnormal: h.abnormal, Code: l.code(&h, now)}
 	s.Online = s.Code != LiveOffline
@@ -319,13 +357,6 @@ func (l *Live) stateOf(e *liveEntry, now int64) CarState {
 		s.Time, s.Received, s.TerminalID = time.UnixMilli(p.t).UTC(), time.UnixMilli(p.received).UTC(), p.terminal
 		s.Lat, s.Lon, s.Speed, s.Direction = p.lat, p.lon, p.speed, p.direction
 		s.Alarm, s.Status, s.Mileage, s.HasMileage = p.alarm, p.status, p.mileage, p.hasMileage
-	}
-	if e.hasLock {
-		s.TankTime, s.LockState, s.Seal, s.Fault = time.UnixMilli(e.lock.t).UTC(), e.lock.text, e.lock.seal, e.lock.fault
-	}
-	if e.hasLevels {
-		s.LevelTime = time.UnixMilli(e.levels.t).UTC()
-		s.Levels = slices.Clone(e.levels.levels.Probes[:e.levels.levels.N])
 	}
 	return s
 }
@@ -343,6 +374,7 @@ func (l *Live) install(cars []fleet.LiveCar, stored map[int64]*liveEntry) {
 		paths[i], ids[i], slot[cars[i].ID] = cars[i].GroupPath, cars[i].ID, i
 	}
 	hot := make([]liveHot, len(cars))
+	vers := make([]uint64, len(cars))
 
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -352,14 +384,20 @@ func (l *Live) install(cars []fleet.LiveCar, stored map[int64]*liveEntry) {
 		if e == nil {
 			e = &liveEntry{}
 		}
+		s := stored[cars[i].ID]
+		if !e.known || e.car != cars[i] || s != nil { // new, renamed, moved or reloaded: subscribers resend it
+			l.seq++
+			e.ver = l.seq
+		}
 		e.car, e.known = cars[i], true
-		if s := stored[cars[i].ID]; s != nil {
+		if s != nil {
 			e.merge(s)
 		}
 		entries[cars[i].ID] = e
-		hot[i] = l.hotOf(e)
+		hot[i], vers[i] = l.hotOf(e), e.ver
 	}
-	l.entries, l.paths, l.hot, l.ids, l.slot = entries, paths, hot, ids, slot
+	l.entries, l.paths, l.hot, l.ids, l.slot, l.vers = entries, paths, hot, ids, slot, vers
+	l.gen++
 }
 
 // Reload re-reads the car registry: new cars appear, moved cars count in their new group, deleted

@@ -225,9 +225,7 @@ func (l *Live) exhibition(r *http.Request) ([]LiveMarker, error) {
 	states := l.states(ids)
 	out := make([]LiveMarker, len(states))
 	for i := range states {
-		s := &states[i]
-		out[i] = LiveMarker{CarID: s.ID, Plate: s.Plate, Lng: liveLng(s), Lat: liveLat(s), Speed: liveKmh(s.Speed),
-			Direction: int(s.Direction), Code: s.Code, Abnormal: s.Abnormal, Time: liveTimeOf(s)}
+		out[i] = liveMarkerOf(&states[i])
 	}
 	return out, nil
 }

@@ -1,8 +1,10 @@
 package telemetry
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
+	"unicode/utf8"
 
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
@@ -17,11 +19,13 @@ type LiveCoord struct {
 }
 
 // MarshalJSON implements json.Marshaler.
-func (c LiveCoord) MarshalJSON() ([]byte, error) {
+func (c LiveCoord) MarshalJSON() ([]byte, error) { return c.appendJSON(nil), nil }
+
+func (c LiveCoord) appendJSON(b []byte) []byte {
 	if !c.Valid {
-		return []byte(`""`), nil
+		return append(b, `""`...)
 	}
-	return strconv.AppendFloat(nil, c.Deg, 'f', 6, 64), nil
+	return strconv.AppendFloat(b, c.Deg, 'f', 6, 64)
 }
 
 func liveLng(s *CarState) LiveCoord { return LiveCoord{float64(s.Lon) / 1e6, s.Located()} }
@@ -48,6 +52,58 @@ type LiveMarker struct {
 	Code      int        `json:"code"` // 4 in transit, 5 resting, 7 offline
 	Abnormal  bool       `json:"abnormal"`
 	Time      httpx.Time `json:"time"`
+}
+
+// liveMarkerOf is the map marker of a car's state (carExhibition and the live WebSocket).
+func liveMarkerOf(s *CarState) LiveMarker {
+	return LiveMarker{CarID: s.ID, Plate: s.Plate, Lng: liveLng(s), Lat: liveLat(s), Speed: liveKmh(s.Speed),
+		Direction: int(s.Direction), Code: s.Code, Abnormal: s.Abnormal, Time: liveTimeOf(s)}
+}
+
+// MarshalJSON implements json.Marshaler through AppendJSON.
+func (m LiveMarker) MarshalJSON() ([]byte, error) { return m.AppendJSON(nil), nil }
+
+// AppendJSON appends the marker as a JSON object. carExhibition and the live WebSocket both encode
+// markers with it, so the two read the same; the stream encodes thousands a second into a reused
+// buffer without allocating.
+func (m *LiveMarker) AppendJSON(b []byte) []byte {
+	b = append(b, `{"carId":`...)
+	b = strconv.AppendInt(b, m.CarID, 10)
+	b = append(b, `,"plate":`...)
+	b = liveAppendString(b, m.Plate)
+	b = append(b, `,"lng":`...)
+	b = m.Lng.appendJSON(b)
+	b = append(b, `,"lat":`...)
+	b = m.Lat.appendJSON(b)
+	b = append(b, `,"speed":`...)
+	b = strconv.AppendFloat(b, m.Speed, 'f', -1, 64) // 0–6553.5: encoding/json's form too
+	b = append(b, `,"direction":`...)
+	b = strconv.AppendInt(b, int64(m.Direction), 10)
+	b = append(b, `,"code":`...)
+	b = strconv.AppendInt(b, int64(m.Code), 10)
+	b = append(b, `,"abnormal":`...)
+	b = strconv.AppendBool(b, m.Abnormal)
+	b = append(b, `,"time":`...)
+	b = m.Time.AppendJSON(b)
+	return append(b, '}')
+}
+
+// liveAppendString appends s as a JSON string: plates are plain text, copied as they are; anything
+// that needs escaping goes through encoding/json.
+func liveAppendString(b []byte, s string) []byte {
+	plain := utf8.ValidString(s)
+	for i := 0; plain && i < len(s); i++ {
+		// 0xe2 starts U+2028 and U+2029, which encoding/json escapes
+		c := s[i]
+		plain = c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' && c != 0xe2
+	}
+	if !plain {
+		q, _ := json.Marshal(s) // a string always encodes
+		return append(b, q...)
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // LiveCarView is a car with its live state in the vehicle lists and tree.
@@ -176,12 +232,7 @@ func liveDetailView(lang i18n.Lang, s *CarState) LiveDetail {
 		}
 	}
 	for _, b := range s.AlarmBits() {
-		key := "live.alarm." + strconv.Itoa(b)
-		name := liveTr(lang, "live.alarm.other", b)
-		if i18n.Has(key) {
-			name = liveTr(lang, key)
-		}
-		d.Alarms = append(d.Alarms, LiveAlarm{Bit: b, Name: name})
+		d.Alarms = append(d.Alarms, LiveAlarm{Bit: b, Name: liveAlarmName(lang, b)})
 	}
 	if s.Alarm != 0 {
 		d.AbnormalReasons = append(d.AbnormalReasons, liveTr(lang, "live.reason.alarm"))
@@ -193,4 +244,12 @@ func liveDetailView(lang i18n.Lang, s *CarState) LiveDetail {
 		d.AbnormalReasons = append(d.AbnormalReasons, liveTr(lang, "live.reason.fault"))
 	}
 	return d
+}
+
+// liveAlarmName is the JT/T 808-2013 name of alarm flag bit b in lang ("报警位 N" for reserved bits).
+func liveAlarmName(lang i18n.Lang, b int) string {
+	if key := "live.alarm." + strconv.Itoa(b); i18n.Has(key) {
+		return liveTr(lang, key)
+	}
+	return liveTr(lang, "live.alarm.other", b)
 }

@@ -61,6 +61,9 @@ type Route struct {
 	Handler http.HandlerFunc
 	// Scoped marks endpoints that take record ids (query, path or body) subject to the data scope.
 	Scoped bool
+	// QueryToken lets the token come as ?token= when there is no Authorization header: browsers
+	// cannot set headers on a WebSocket. Same checks, same 401 / 403 answers.
+	QueryToken bool
 }
 
 // Pattern is the ServeMux pattern.
@@ -90,6 +93,12 @@ func Handle(g Guard, rt Route) http.Handler {
 			}
 			rt.Handler(w, r)
 			return
+		}
+		if rt.QueryToken && BearerToken(r) == "" {
+			if tok := r.URL.Query().Get("token"); tok != "" {
+				r = r.Clone(r.Context())
+				r.Header.Set("Authorization", "Bearer "+tok)
+			}
 		}
 		p, err := g.Authenticate(r)
 		if err != nil {

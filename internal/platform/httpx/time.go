@@ -32,11 +32,17 @@ func (t Time) String() string {
 }
 
 // MarshalJSON implements json.Marshaler.
-func (t Time) MarshalJSON() ([]byte, error) {
+func (t Time) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
+
+// AppendJSON appends t as JSON ("YYYY-MM-DD HH:mm:ss" in Asia/Shanghai, null for zero) without
+// allocating, for encoders that write many times.
+func (t Time) AppendJSON(b []byte) []byte {
 	if t == 0 {
-		return []byte("null"), nil
+		return append(b, "null"...)
 	}
-	return json.Marshal(t.String())
+	b = append(b, '"')
+	b = time.UnixMilli(int64(t)).In(Shanghai).AppendFormat(b, TimeLayout)
+	return append(b, '"')
 }
 
 // ParseTime parses "YYYY-MM-DD HH:mm:ss" or "YYYY-MM-DD" in Asia/Shanghai.
