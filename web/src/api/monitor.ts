@@ -7,8 +7,8 @@ const P = '/monitor-app/realTimeMoitoring';
 /** lng/lat: WGS-84 degrees, or "" when the car has no fix. */
 export type LiveCoord = number | '';
 
-/** Vehicle counts keyed by code: 8 total, 4 in transit, 5 resting at low speed, 7 offline, 3 abnormal. */
-export type CarCounts = Partial<Record<'8' | '4' | '5' | '7' | '3', number>>;
+/** Vehicle counts keyed by code (8 total, 4 in transit, 5 resting, 7 offline, 3 abnormal): carCount in ./vehicleCounts. */
+export type { Counts as CarCounts } from '../lib/cockpit';
 
 /** A car on the map (carExhibition item; also the live stream's snapshot/delta item). */
 export interface MapCar {
@@ -98,7 +98,6 @@ export interface FindCarsQuery {
 /** Background calls: no blocking spinner, failures handled by the caller (no warning toast). */
 const quietGet = <T>(url: string, params?: Record<string, unknown>) => call<T>({ method: 'GET', url, params, silent: true }, false);
 
-export const carCount = (groupId?: number) => quietGet<CarCounts>(`${P}/carCount`, groupId ? { groupId } : undefined);
 export const findCars = (q: FindCarsQuery & { pageNum: number; pageSize: number }) => post<Page<LiveCar>>(`${P}/findCars`, q);
 export const findCarsId = (q: FindCarsQuery) =>
   call<number[]>({ method: 'POST', url: `${P}/findCarsId`, data: q, silent: true }, false);

@@ -28,6 +28,8 @@ export interface PlatformInfo {
   indexLogo: string;
   loginTitle: string;
   supplyChainUrl: string;
+  /** Map tiles: 'gaode' | 'osm' | 'none' (missing on older servers = none). */
+  mapTiles?: string;
 }
 
 export interface CurrentUserInfo {

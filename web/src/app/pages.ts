@@ -33,6 +33,8 @@ export interface ModuleDef {
 }
 
 const notReady: Loader = () => import('../features/common/NotReadyPage');
+/** monitoring, monitoring2 (?code&title) and monitoring-all are one page that reads its route. */
+const monitoring: Loader = () => import('../features/manager/monitoring');
 
 const FULL = new Set(['monitoring', 'monitoring2', 'monitoring-all', 'cockpit', 'videoLive', 'monitoring_waybill', 'videoMonitor', 'trackReplaying', 'videoReplaying', 'videoReplaying2']);
 
@@ -58,7 +60,11 @@ export const MODULES: ModuleDef[] = [
       'transportProductStat2', 'blueLockStat2', 'blueLockStat', 'blueLockWeekStat', 'blueLockMonthStat', 'sealRecordStat',
       'sealRecordWeekStat', 'sealRecordMonthStat', 'videoLive', 'monitoring_waybill', 'historyWaybill', 'videoMonitor', 'trackReplaying',
       'videoReplaying', 'videoReplaying2', 'parking', 'queryTable',
-    ]),
+    ], {
+      monitoring: { load: monitoring },
+      monitoring2: { load: monitoring },
+      'monitoring-all': { load: monitoring },
+    }),
   },
   {
     name: 'police', path: '/police', icon: 'alert',

@@ -1,0 +1,104 @@
+import 'leaflet/dist/leaflet.css';
+import './map.css';
+import type L from 'leaflet';
+import { createContext, useContext, useEffect, type CSSProperties, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MapContainer, TileLayer, useMap } from 'react-leaflet';
+import { useAppStore } from '../../app/store';
+import { boundsOf, tileSourceOf, toMapLatLng, type MapLatLng, type TileSource } from '../../lib/mapCoords';
+import type { CoordValue } from '../../lib/coords';
+import { Graticule } from './Graticule';
+
+/** Spec §9: map zoom 14 (zoom to a car), fit-view zoom 14 at most. */
+export const MAP_ZOOM = 14;
+export const FIT_MAX_ZOOM = 14;
+/** Before anything is known: all of China (WGS-84 lng, lat). */
+export const DEFAULT_CENTER: [number, number] = [104.5, 35.5];
+export const DEFAULT_ZOOM = 4;
+
+const GAODE_URL = 'https://webrd0{s}.is.autonavi.com/appmaptile?lang=zh_cn&size=1&scale=1&style=8&x={x}&y={y}&z={z}';
+const OSM_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+
+const TileSourceContext = createContext<TileSource>('none');
+
+/** The tile source of the map around the calling layer (positions must be converted for it). */
+export function useTileSource(): TileSource {
+  return useContext(TileSourceContext);
+}
+
+/** The server's tile setting (platformInfo `mapTiles`); none until it is known. */
+export function useServerTileSource(): TileSource {
+  return tileSourceOf(useAppStore((s) => s.platform?.mapTiles));
+}
+
+/** Fits the map to points (already in the map's datum), at most zoom 14 (spec §9). */
+export function fitMapTo(map: L.Map, points: readonly MapLatLng[], maxZoom = FIT_MAX_ZOOM): boolean {
+  const b = boundsOf(points);
+  if (!b) return false;
+  if (points.length === 1) map.setView(points[0], maxZoom);
+  else map.fitBounds(b, { maxZoom, padding: [48, 48] });
+  return true;
+}
+
+/** Fits the map to server points (WGS-84) converted for the tile source. */
+export function fitMapToCoords(map: L.Map, source: TileSource, coords: Iterable<{ lng: CoordValue; lat: CoordValue }>, maxZoom = FIT_MAX_ZOOM): boolean {
+  const pts: MapLatLng[] = [];
+  for (const c of coords) {
+    const p = toMapLatLng(c.lng, c.lat, source);
+    if (p) pts.push(p);
+  }
+  return fitMapTo(map, pts, maxZoom);
+}
+
+export interface MapViewProps {
+  /** Initial centre, WGS-84 [lng, lat]. */
+  center?: [number, number];
+  zoom?: number;
+  /** Tile source; default: the server's setting. */
+  tiles?: TileSource;
+  /** Layers (react-leaflet children; they read the tile source with useTileSource). */
+  children?: ReactNode;
+  /** Called once with the Leaflet map. */
+  onMapReady?: (map: L.Map) => void;
+  className?: string;
+  style?: CSSProperties;
+  testId?: string;
+}
+
+function Ready({ onMapReady }: { onMapReady?: (map: L.Map) => void }) {
+  const map = useMap();
+  useEffect(() => {
+    onMapReady?.(map);
+    // once per map
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [map]);
+  return null;
+}
+
+/**
+ * A Leaflet map with the server's tile source: Gaode (GCJ-02, positions shifted with gcoord), OpenStreetMap,
+ * or none (a neutral background with a degree grid, for offline installations).
+ */
+export function MapView({ center = DEFAULT_CENTER, zoom = DEFAULT_ZOOM, tiles, children, onMapReady, className, style, testId = 'map' }: MapViewProps) {
+  const server = useServerTileSource();
+  const source = tiles ?? server;
+  const { t } = useTranslation();
+  const start = toMapLatLng(center[0], center[1], source) ?? [DEFAULT_CENTER[1], DEFAULT_CENTER[0]];
+  return (
+    <TileSourceContext.Provider value={source}>
+      <div className={`tw-map tw-map-${source} ${className ?? ''}`} style={style} data-testid={testId} data-tiles={source}>
+        <MapContainer center={start} zoom={zoom} minZoom={3} maxZoom={18} worldCopyJump zoomControl attributionControl style={{ height: '100%', width: '100%' }}>
+          {source === 'gaode' && <TileLayer key="gaode" url={GAODE_URL} subdomains="1234" maxZoom={18} attribution={`&copy; ${t('map.gaode')}`} />}
+          {source === 'osm' && (
+            <TileLayer key="osm" url={OSM_URL} maxZoom={19} attribution='&copy; <a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noreferrer">OpenStreetMap</a>' />
+          )}
+          {source === 'none' && <Graticule label={t('map.noTiles')} />}
+          <Ready onMapReady={onMapReady} />
+          {children}
+        </MapContainer>
+      </div>
+    </TileSourceContext.Provider>
+  );
+}
+
+export default MapView;
