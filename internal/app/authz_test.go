@@ -229,6 +229,7 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /monitor-app/realTimeMoitoring/findCarsId":   {{body: map[string]any{"groupId": f.north}}},
 		"GET /monitor-app/realTimeMoitoring/carExhibition": {{query: q("carIds", f.northCar)}, {query: q("groupId", f.north)}},
 		"GET /monitor-app/realTimeMoitoring/carDetails":    {{query: q("carId", f.northCar)}},
+		"GET /monitor-app/realTimeMoitoring/track":         {{query: q("carId", f.northCar) + day}},
 
 		// downlink commands
 		"POST /base-info-app/terminalCommand/send": {{body: map[string]any{"carId": f.northCar, "kind": "text", "text": "请靠边停车"}},

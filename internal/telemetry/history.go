@@ -239,31 +239,43 @@ func (r *histPosition) point() TrackPoint {
 		Alarm: uint32(r.Alarm), Status: uint32(r.Status), Mileage: tenths(r.Mileage), Fuel: tenths(r.Fuel), Blind: r.Blind != 0}
 }
 
+// TrackData is a car's track: its located positions in time order.
+type TrackData struct {
+	Plate     string
+	Points    []TrackPoint
+	Truncated bool // the range held more located positions than the limit
+}
+
 // Track returns a car's positions from from to to (device time, both included) in time order, at most
-// limit points (0 = MaxTrackPoints). The range may be at most MaxRangeDays long.
-func (h *History) Track(ctx context.Context, p *httpx.Principal, carID int64, from, to time.Time, limit int) ([]TrackPoint, error) {
-	if _, err := h.fleet.HistoryCar(ctx, p, carID); err != nil {
-		return nil, err
+// limit points (0 = MaxTrackPoints). Positions without a fix (0, 0) are left out. The range may be at
+// most MaxRangeDays long.
+func (h *History) Track(ctx context.Context, p *httpx.Principal, carID int64, from, to time.Time, limit int) (TrackData, error) {
+	plate, err := h.fleet.HistoryCar(ctx, p, carID)
+	if err != nil {
+		return TrackData{}, err
 	}
 	start, end, err := histRange(httpx.TimeOf(from), httpx.TimeOf(to))
 	if err != nil {
-		return nil, err
+		return TrackData{}, err
 	}
 	if limit < 0 || limit > MaxTrackPoints {
-		return nil, httpx.Biz("field.range", httpx.Field("telemetry.limit"), 1, MaxTrackPoints)
+		return TrackData{}, httpx.Biz("field.range", httpx.Field("telemetry.limit"), 1, MaxTrackPoints)
 	}
 	if limit == 0 {
 		limit = MaxTrackPoints
 	}
 	var rows []histPosition
 	err = h.db.NewSelect().TableExpr("positions").ColumnExpr("*").Where("car_id = ?", carID).
-		Where("t >= ? AND t <= ?", start, end).OrderExpr("t, terminal_id").Limit(int64(limit)).Scan(ctx, &rows)
+		Where("t >= ? AND t <= ?", start, end).Where("(lat <> 0 OR lon <> 0)").
+		OrderExpr("t, terminal_id").Limit(int64(limit+1)).Scan(ctx, &rows)
 	if err != nil {
-		return nil, err
+		return TrackData{}, err
 	}
-	out := make([]TrackPoint, len(rows))
+	out := TrackData{Plate: plate, Truncated: len(rows) > limit}
+	rows = rows[:min(len(rows), limit)]
+	out.Points = make([]TrackPoint, len(rows))
 	for i := range rows {
-		out[i] = rows[i].point()
+		out.Points[i] = rows[i].point()
 	}
 	return out, nil
 }
@@ -271,6 +283,10 @@ func (h *History) Track(ctx context.Context, p *httpx.Principal, carID int64, fr
 // Routes returns the raw-data endpoints with their access declarations.
 func (h *History) Routes() []httpx.Route {
 	return []httpx.Route{
+		{Method: "GET", Path: monitorPrefix + "track", Access: httpx.Needs("04-45", "04-01"), Scoped: true,
+			Handler: h.histQueryHandler(false, func(r *http.Request, q HistoryQuery) (any, error) {
+				return h.Replay(r.Context(), httpx.Caller(r), httpx.Lang(r), q)
+			})},
 		{Method: "GET", Path: "/hbase/rawHistoryRecord", Access: httpx.Needs("04-06", "04-49"), Scoped: true,
 			Handler: h.histQueryHandler(false, func(r *http.Request, q HistoryQuery) (any, error) {
 				return h.RawRecords(r.Context(), httpx.Caller(r), httpx.Lang(r), q)

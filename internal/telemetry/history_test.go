@@ -333,9 +333,14 @@ func TestHbaseServletTables(t *testing.T) {
 		}
 
 		// track replay through the Go API
-		pts, err := he.h.Track(context.Background(), he.principal(t, he.east), car.ID, base.Add(-time.Minute), base.Add(time.Minute), 0)
-		if err != nil || len(pts) != 2 || !pts[0].Time.Std().Equal(base) || pts[1].Speed != 65.5 {
-			t.Errorf("track: %v %+v", err, pts)
+		tr, err := he.h.Track(context.Background(), he.principal(t, he.east), car.ID, base.Add(-time.Minute), base.Add(time.Minute), 0)
+		if pts := tr.Points; err != nil || len(pts) != 2 || !pts[0].Time.Std().Equal(base) || pts[1].Speed != 65.5 ||
+			tr.Plate != "沪A·6N337" || tr.Truncated {
+			t.Errorf("track: %v %+v", err, tr)
+		}
+		tr, err = he.h.Track(context.Background(), he.principal(t, he.east), car.ID, base.Add(-time.Minute), base.Add(time.Minute), 1)
+		if err != nil || len(tr.Points) != 1 || !tr.Points[0].Time.Std().Equal(base) || !tr.Truncated {
+			t.Errorf("track cut at 1 point: %v %+v", err, tr)
 		}
 		if _, err := he.h.Track(context.Background(), he.principal(t, he.east), north.ID, base, base.Add(time.Minute), 0); err != httpx.ErrScope {
 			t.Errorf("track of another group's car: %v", err)

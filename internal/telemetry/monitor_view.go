@@ -253,3 +253,14 @@ func liveAlarmName(lang i18n.Lang, b int) string {
 	}
 	return liveTr(lang, "live.alarm.other", b)
 }
+
+// liveAlarmNames names the set bits of alarm flags in lang, lowest first.
+func liveAlarmNames(lang i18n.Lang, alarm uint32) []string {
+	s := CarState{Alarm: alarm}
+	bits := s.AlarmBits()
+	out := make([]string, len(bits))
+	for i, b := range bits {
+		out[i] = liveAlarmName(lang, b)
+	}
+	return out
+}
