@@ -78,7 +78,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a := &App{Cfg: cfg, DB: d, Log: log, now: time.Now, registry: prometheus.NewRegistry(), console: web.Dist()}
 	a.Tokens = auth.NewTokens(d)
 	a.Audit = audit.New(d)
-	a.Org = org.New(d, org.Config{Theme: cfg.Theme, Title: cfg.Title, SupplyChainURL: cfg.SupplyChainURL}, a.Tokens, a.Audit)
+	a.Org = org.New(d, org.Config{Theme: cfg.Theme, Title: cfg.Title, SupplyChainURL: cfg.SupplyChainURL, MapTiles: cfg.MapTiles}, a.Tokens, a.Audit)
 	a.Auth = auth.NewService(a.Tokens, a.Org, a.Audit)
 	a.Fleet = fleet.New(d, a.Audit)
 	a.buildDevices()

@@ -10,6 +10,7 @@ import (
 
 	"tankwatch/internal/app/apptest"
 	"tankwatch/internal/org"
+	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/httpx"
 )
 
@@ -438,8 +439,13 @@ func TestPlatformInfoAndErrorLog(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		var info org.PlatformInfo
 		e.MustOK("GET", "/authority-app/platformInfo", "", nil).Decode(&info)
-		if info.Theme != "tankcar" || info.IndexLogo != "/themes/tankcar/logo.svg" || info.IndexTitle != "" {
+		if info.Theme != "tankcar" || info.IndexLogo != "/themes/tankcar/logo.svg" || info.IndexTitle != "" || info.MapTiles != "gaode" {
 			t.Fatalf("platform info %+v", info)
+		}
+		var raw map[string]any
+		apptest.New(t, "sqlite", config.Config{MapTiles: "none"}).MustOK("GET", "/authority-app/platformInfo", "", nil).Decode(&raw)
+		if raw["mapTiles"] != "none" {
+			t.Fatalf("platform info with --map-tiles none: %v", raw)
 		}
 		for _, th := range org.Themes {
 			r := e.Call("GET", "/themes/"+th+"/logo.svg", "", nil)

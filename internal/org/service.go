@@ -21,6 +21,7 @@ type Config struct {
 	Theme          string // --theme
 	Title          string // --title, "" = the theme's translated titles
 	SupplyChainURL string
+	MapTiles       string // --map-tiles: gaode (default), osm or none
 }
 
 // Service is the organisation service.
@@ -36,6 +37,9 @@ type Service struct {
 func New(d *db.DB, cfg Config, tokens *auth.Tokens, log *audit.Log) *Service {
 	if cfg.Theme == "" {
 		cfg.Theme = DefaultTheme
+	}
+	if cfg.MapTiles == "" {
+		cfg.MapTiles = "gaode"
 	}
 	return &Service{db: d, cfg: cfg, tokens: tokens, audit: log, Now: time.Now}
 }
@@ -270,12 +274,13 @@ type PlatformInfo struct {
 	IndexLogo      string `json:"indexLogo"`
 	LoginTitle     string `json:"loginTitle"`
 	SupplyChainURL string `json:"supplyChainUrl"`
+	MapTiles       string `json:"mapTiles"` // gaode, osm or none: the console's map tiles
 }
 
 // PlatformInfo returns the server's presentation configuration.
 func (s *Service) PlatformInfo() PlatformInfo {
 	return PlatformInfo{Theme: s.cfg.Theme, IndexTitle: s.cfg.Title, IndexLogo: ThemeLogoURL(s.cfg.Theme),
-		LoginTitle: s.cfg.Title, SupplyChainURL: s.cfg.SupplyChainURL}
+		LoginTitle: s.cfg.Title, SupplyChainURL: s.cfg.SupplyChainURL, MapTiles: s.cfg.MapTiles}
 }
 
 // record writes an operation log entry for the caller of r.

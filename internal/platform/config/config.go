@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,6 +22,7 @@ type Config struct {
 	Theme          string
 	Title          string
 	SupplyChainURL string
+	MapTiles       string // map tile source of the console: gaode, osm or none
 	LogFormat      string
 	Pprof          string // profiling listen address (net/http/pprof); empty: off
 
@@ -41,6 +43,10 @@ type Config struct {
 
 // Themes accepted by --theme.
 var Themes = []string{"tankcar", "groundtank", "escort", "telecom"}
+
+// MapTileSources accepted by --map-tiles: Gaode (AMap) tiles in GCJ-02, OpenStreetMap, or none
+// (offline, and in tests: nothing may reach the internet).
+var MapTileSources = []string{"gaode", "osm", "none"}
 
 // Env looks up an environment variable; tests inject their own.
 type Env func(string) (string, bool)
@@ -157,6 +163,7 @@ func BindServe(b *Binder, c *Config) {
 	b.String(&c.Theme, "theme", "tankcar", "theme: tankcar, groundtank, escort or telecom")
 	b.String(&c.Title, "title", "", "platform title shown on the login page and header (default: the theme's)")
 	b.String(&c.SupplyChainURL, "supply-chain-url", "", "supply-chain services site opened from the menu")
+	b.String(&c.MapTiles, "map-tiles", "gaode", "map tiles of the console: gaode, osm or none (offline)")
 	b.String(&c.LogFormat, "log-format", "text", "log format: text or json")
 	b.String(&c.Pprof, "pprof", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; empty: off. Never expose it: it is unauthenticated")
 	b.String(&c.JT808, "jt808", "127.0.0.1:8808", "JT/T 808 gateway listen address (empty: no gateway)")
@@ -179,6 +186,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Theme != "" && !valid {
 		return fmt.Errorf("--theme must be one of %s, not %q", strings.Join(Themes, ", "), c.Theme)
+	}
+	if c.MapTiles != "" && !slices.Contains(MapTileSources, c.MapTiles) {
+		return fmt.Errorf("--map-tiles must be one of %s, not %q", strings.Join(MapTileSources, ", "), c.MapTiles)
 	}
 	if c.LogFormat != "" && c.LogFormat != "text" && c.LogFormat != "json" {
 		return fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)

@@ -23,7 +23,7 @@ func parse(t *testing.T, env map[string]string, args ...string) (Config, error) 
 
 func TestPrecedenceFlagOverEnvOverDefault(t *testing.T) {
 	c, err := parse(t, nil)
-	if err != nil || c.HTTP != "127.0.0.1:8080" || c.Data != "./data" || c.Theme != "tankcar" || c.Demo {
+	if err != nil || c.HTTP != "127.0.0.1:8080" || c.Data != "./data" || c.Theme != "tankcar" || c.MapTiles != "gaode" || c.Demo {
 		t.Fatalf("defaults: %+v %v", c, err)
 	}
 	c, err = parse(t, map[string]string{"TANKWATCH_HTTP": ":9000", "TANKWATCH_DEMO": "true", "TANKWATCH_THEME": "escort",
@@ -34,6 +34,15 @@ func TestPrecedenceFlagOverEnvOverDefault(t *testing.T) {
 	c, err = parse(t, map[string]string{"TANKWATCH_HTTP": ":9000"}, "--http", ":9100")
 	if err != nil || c.HTTP != ":9100" {
 		t.Fatalf("flag: %+v %v", c, err)
+	}
+	for _, tiles := range []string{"osm", "none", "gaode"} {
+		c, err = parse(t, map[string]string{"TANKWATCH_MAP_TILES": tiles})
+		if err != nil || c.MapTiles != tiles {
+			t.Fatalf("map tiles %s: %+v %v", tiles, c, err)
+		}
+	}
+	if c, err = parse(t, map[string]string{"TANKWATCH_MAP_TILES": "osm"}, "--map-tiles", "none"); err != nil || c.MapTiles != "none" {
+		t.Fatalf("map tiles flag over env: %+v %v", c, err)
 	}
 }
 
@@ -54,7 +63,7 @@ func TestFileVariant(t *testing.T) {
 func TestValidate(t *testing.T) {
 	for _, args := range [][]string{{"--theme", "pink"}, {"--log-format", "xml"}, {"--db", "mysql://x"},
 		{"--demo-vehicles", "-1"}, {"--terminal-idle", "-1s"}, {"--raw-retention-days", "-2"}, {"--demo-speedup", "2000"},
-		{"--moving-speed", "0"}, {"--offline-minutes", "0"}, {"--history-queue", "5"}} {
+		{"--moving-speed", "0"}, {"--offline-minutes", "0"}, {"--history-queue", "5"}, {"--map-tiles", "google"}, {"--map-tiles", "OSM"}} {
 		if _, err := parse(t, nil, args...); err == nil {
 			t.Errorf("%v accepted", args)
 		}
