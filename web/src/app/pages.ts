@@ -64,6 +64,7 @@ export const MODULES: ModuleDef[] = [
       monitoring: { load: monitoring },
       monitoring2: { load: monitoring },
       'monitoring-all': { load: monitoring },
+      trackReplaying: { load: () => import('../features/manager/trackReplaying') },
     }),
   },
   {
