@@ -55,7 +55,7 @@ export async function startServer() {
   const addr = `127.0.0.1:${port}`;
   const base = `http://${addr}`;
   let out = '';
-  const child = spawn(BINARY, ['serve', '--demo', '--data', dataDir, '--http', addr, '--jt808', '127.0.0.1:0', '--demo-vehicles', '40'], {
+  const child = spawn(BINARY, ['serve', '--demo', '--data', dataDir, '--http', addr, '--jt808', '127.0.0.1:0', '--demo-vehicles', '40', '--map-tiles', 'none'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, TANKWATCH_DB: '' },
   });

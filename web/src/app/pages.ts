@@ -65,6 +65,7 @@ export const MODULES: ModuleDef[] = [
       monitoring2: { load: monitoring },
       'monitoring-all': { load: monitoring },
       trackReplaying: { load: () => import('../features/manager/trackReplaying') },
+      historyRecordVXE: { load: () => import('../features/manager/historyRecordVXE') },
     }),
   },
   {

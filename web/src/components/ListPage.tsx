@@ -1,6 +1,6 @@
 import { DownloadOutlined, ReloadOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, Form, Space, Table } from 'antd';
+import { Alert, Button, Card, Form, Space, Table } from 'antd';
 import type { FormInstance, TableProps } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { useState, type Key, type ReactNode } from 'react';
@@ -37,32 +37,46 @@ export interface ListPageProps<T, F extends object> {
   /** Export: the request for the current filters; shown when the `exportCode` button is authorised. */
   exportRequest?: (filters: F) => ExportRequest;
   exportCode?: string;
+  /** Show the export button without a button permission (pages whose export is part of reading them). */
+  exportAlways?: boolean;
+  /** Query only when this holds for the filters (e.g. a vehicle was chosen); otherwise the table shows `idleText`. */
+  enabled?: (filters: F) => boolean;
+  /** Empty-table text while `enabled` does not hold. */
+  idleText?: ReactNode;
   selectable?: boolean;
   title?: ReactNode;
   tableProps?: Omit<TableProps<T>, 'columns' | 'dataSource' | 'rowKey' | 'pagination' | 'onChange'>;
+}
+
+/** Form values without the empty ones, through the page's toFilters. */
+function toFiltersOf(toFilters: ((values: Record<string, unknown>) => unknown) | undefined, values: Record<string, unknown>): unknown {
+  const clean = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+  return toFilters ? toFilters(clean) : clean;
 }
 
 /** The shared list-page pattern: filter form + toolbar + server-paged/sorted table + export. */
 export function ListPage<T extends object, F extends object = Record<string, unknown>>(props: ListPageProps<T, F>) {
   const { t } = useTranslation();
   const [form] = Form.useForm<F>();
-  const [filters, setFilters] = useState<F>((props.initialFilters ?? {}) as F);
+  // the initial filters go through toFilters like submitted ones (e.g. a default time range)
+  const [filters, setFilters] = useState<F>(() => toFiltersOf(props.toFilters, (props.initialFilters ?? {}) as Record<string, unknown>) as F);
   const [paging, setPaging] = useState<PageQuery>({ pageNum: 1, pageSize: 10 });
   const [selectedRowKeys, setSelected] = useState<Key[]>([]);
   const [exporting, setExporting] = useState(false);
 
+  const ready = props.enabled ? props.enabled(filters) : true;
   const query = useQuery({
     queryKey: [props.queryKey, paging, filters],
     queryFn: () => props.fetch({ ...paging, ...filters }),
     placeholderData: keepPreviousData,
+    enabled: ready,
   });
 
   const ctx: ListContext<F> = { filters, reload: () => void query.refetch(), selectedRowKeys, clearSelection: () => setSelected([]), form };
   const columns = typeof props.columns === 'function' ? props.columns(ctx) : props.columns;
 
   const apply = (values: Record<string, unknown>) => {
-    const clean = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null && v !== ''));
-    setFilters((props.toFilters ? props.toFilters(clean) : clean) as F);
+    setFilters(toFiltersOf(props.toFilters, values) as F);
     setPaging((p) => ({ ...p, pageNum: 1 }));
   };
 
@@ -119,30 +133,38 @@ export function ListPage<T extends object, F extends object = Record<string, unk
         <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 12, gap: 8 }}>
           <Space wrap>{props.toolbar?.(ctx)}</Space>
           <Space>
-            {props.exportRequest && (
-              <AuthButton code={props.exportCode ?? 'export'}>
-                <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()}>
+            {props.exportRequest &&
+              (props.exportAlways ? (
+                <Button icon={<DownloadOutlined />} loading={exporting} disabled={!ready} onClick={() => void doExport()} data-testid="list-export">
                   {t('common.export')}
                 </Button>
-              </AuthButton>
-            )}
-            <Button icon={<ReloadOutlined />} aria-label={t('common.refresh')} onClick={() => void query.refetch()} />
+              ) : (
+                <AuthButton code={props.exportCode ?? 'export'}>
+                  <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()}>
+                    {t('common.export')}
+                  </Button>
+                </AuthButton>
+              ))}
+            <Button icon={<ReloadOutlined />} aria-label={t('common.refresh')} disabled={!ready} onClick={() => void query.refetch()} />
           </Space>
         </div>
+        {query.isError && ready && (
+          <Alert type="error" showIcon style={{ marginBottom: 12 }} message={t('common.requestFailed')} description={query.error.message || undefined} />
+        )}
         <Table<T>
           size="middle"
-          locale={{ emptyText: t('common.empty') }}
+          locale={{ emptyText: ready ? t('common.empty') : (props.idleText ?? t('common.empty')) }}
           {...props.tableProps}
           rowKey={props.rowKey}
           columns={columns}
-          dataSource={data?.list ?? []}
-          loading={query.isFetching}
+          dataSource={ready ? (data?.list ?? []) : []}
+          loading={ready && query.isFetching}
           onChange={onTableChange}
           rowSelection={props.selectable ? { selectedRowKeys, onChange: setSelected } : undefined}
           pagination={{
             current: paging.pageNum,
             pageSize: paging.pageSize,
-            total: data?.total ?? 0,
+            total: ready ? (data?.total ?? 0) : 0,
             showSizeChanger: true,
             showTotal: (total) => t('common.total', { total }),
           }}

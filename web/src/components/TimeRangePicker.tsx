@@ -2,7 +2,7 @@ import { DatePicker, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatFor, formatRange, PLEASE_SELECT_TIME, presetsFor, rangeOf, resolveDefault, type PresetTag } from '../lib/presets';
+import { formatFor, formatRange, parseRange, PLEASE_SELECT_TIME, presetsFor, rangeOf, resolveDefault, type PresetTag } from '../lib/presets';
 
 export interface TimeRangeValue {
   preset: PresetTag | typeof PLEASE_SELECT_TIME;
@@ -18,6 +18,8 @@ export interface TimeRangePickerProps {
   /** Default flags; when several are set the spec's default order decides. */
   defaults?: Partial<Record<PresetTag, boolean>>;
   onChange?: (v: TimeRangeValue) => void;
+  /** Controlled value (e.g. as a Form.Item control); without it the picker keeps its own state. */
+  value?: TimeRangeValue;
   /** Injected clock for tests. */
   now?: () => Dayjs;
 }
@@ -26,10 +28,12 @@ export interface TimeRangePickerProps {
  * Spec §2/§4: a preset dropdown plus start and end pickers. Choosing a preset fills both ends;
  * clearing empties both; editing either date by hand resets the preset to 'please_select_time'.
  */
-export function TimeRangePicker({ showTime = false, includeOptional = false, defaults = {}, onChange, now }: TimeRangePickerProps) {
+export function TimeRangePicker({ showTime = false, includeOptional = false, defaults = {}, onChange, value, now }: TimeRangePickerProps) {
   const { t } = useTranslation();
-  const [preset, setPreset] = useState<TimeRangeValue['preset']>(() => resolveDefault(defaults));
-  const [range, setRange] = useState(() => rangeOf(preset, now?.()));
+  const [ownPreset, setPreset] = useState<TimeRangeValue['preset']>(() => resolveDefault(defaults));
+  const [ownRange, setRange] = useState(() => rangeOf(ownPreset, now?.()));
+  const preset = value ? value.preset : ownPreset;
+  const range = value ? parseRange(value) : ownRange;
 
   const emit = (p: TimeRangeValue['preset'], r: typeof range) => onChange?.({ preset: p, ...formatRange(r, showTime) });
 

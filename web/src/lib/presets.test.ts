@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { formatRange, PLEASE_SELECT_TIME, PRESETS, presetsFor, rangeOf, resolveDefault } from './presets';
+import { formatRange, initialRange, parseRange, PLEASE_SELECT_TIME, PRESETS, presetsFor, rangeOf, resolveDefault } from './presets';
 import zh from '../i18n/zh-CN.json';
 
 const now = dayjs('2026-03-18 15:30:00'); // a Wednesday
@@ -61,5 +61,16 @@ describe('presets (spec §4, §9)', () => {
     expect(presetsFor(false).some((p) => p.tag === 'last_week')).toBe(false);
     expect(presetsFor(true).some((p) => p.tag === 'last_week')).toBe(true);
     expect(presetsFor(false)).toHaveLength(13);
+  });
+});
+
+describe('parseRange and initialRange', () => {
+  it('reads back what formatRange wrote and the form value a picker starts with', () => {
+    const now = dayjs('2026-03-01 16:00:00');
+    const v = initialRange({ today: true, last_2_days: true }, true, now);
+    expect(v).toEqual({ preset: 'last_2_days', start: '2026-02-27 16:00:00', end: '2026-03-01 16:00:00' });
+    expect(formatRange(parseRange(v), true)).toEqual({ start: v.start, end: v.end });
+    expect(parseRange({ start: '', end: 'nonsense' })).toEqual({ start: null, end: null });
+    expect(initialRange({}, false, now)).toEqual({ preset: 'please_select_time', start: '', end: '' });
   });
 });

@@ -92,3 +92,19 @@ export function formatRange(range: Range, showTime: boolean): { start: string; e
   const f = formatFor(showTime);
   return { start: range.start ? range.start.format(f) : '', end: range.end ? range.end.format(f) : '' };
 }
+
+/** The inverse of formatRange ('YYYY-MM-DD' or 'YYYY-MM-DD HH:mm:ss'): '' is an empty end; an unreadable text too. */
+export function parseRange(v: { start: string; end: string }): Range {
+  const read = (s: string) => {
+    if (!s) return null;
+    const d = dayjs(s);
+    return d.isValid() ? d : null;
+  };
+  return { start: read(v.start), end: read(v.end) };
+}
+
+/** The value a picker with these default flags starts with (for a form's initial values). */
+export function initialRange(flags: Partial<Record<PresetTag, boolean>>, showTime: boolean, now: Dayjs = dayjs()) {
+  const preset = resolveDefault(flags);
+  return { preset, ...formatRange(rangeOf(preset, now), showTime) };
+}
