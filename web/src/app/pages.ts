@@ -66,6 +66,7 @@ export const MODULES: ModuleDef[] = [
       'monitoring-all': { load: monitoring },
       trackReplaying: { load: () => import('../features/manager/trackReplaying') },
       historyRecordVXE: { load: () => import('../features/manager/historyRecordVXE') },
+      queryTable: { load: () => import('../features/manager/queryTable') },
     }),
   },
   {
