@@ -1,4 +1,5 @@
 import dayjs, { type Dayjs } from 'dayjs';
+import { zoneNow } from './zone';
 
 /** Spec §4/§9 time-range presets. */
 export const PLEASE_SELECT_TIME = 'please_select_time';
@@ -82,7 +83,7 @@ export interface Range {
 }
 
 /** The range a preset fills; please_select_time (or an unknown tag) empties both ends. */
-export function rangeOf(tag: string, now: Dayjs = dayjs()): Range {
+export function rangeOf(tag: string, now: Dayjs = zoneNow()): Range {
   const p = findPreset(tag);
   if (!p) return { start: null, end: null };
   return { start: p.start(now), end: p.end(now) };
@@ -104,7 +105,7 @@ export function parseRange(v: { start: string; end: string }): Range {
 }
 
 /** The value a picker with these default flags starts with (for a form's initial values). */
-export function initialRange(flags: Partial<Record<PresetTag, boolean>>, showTime: boolean, now: Dayjs = dayjs()) {
+export function initialRange(flags: Partial<Record<PresetTag, boolean>>, showTime: boolean, now: Dayjs = zoneNow()) {
   const preset = resolveDefault(flags);
   return { preset, ...formatRange(rangeOf(preset, now), showTime) };
 }

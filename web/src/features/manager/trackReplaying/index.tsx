@@ -8,7 +8,7 @@ import { findCars } from '../../../api/monitor';
 import { fetchTrack } from '../../../api/track';
 import { TimeRangePicker, type TimeRangeValue } from '../../../components/TimeRangePicker';
 import { hoursMinutes, positionAt, summarize } from '../../../lib/playback';
-import { formatRange, rangeOf, resolveDefault } from '../../../lib/presets';
+import { initialRange } from '../../../lib/presets';
 import { EventList } from './EventList';
 import { toModel } from './model';
 import { PlayerBar } from './PlayerBar';
@@ -18,11 +18,6 @@ import './track.css';
 
 const DEFAULTS = { today: true } as const;
 
-function initialRange(): TimeRangeValue {
-  const preset = resolveDefault(DEFAULTS);
-  return { preset, ...formatRange(rangeOf(preset), true) };
-}
-
 /** trackReplaying (full screen): a car's track over a time range, played, paused, sped up and sought. */
 export default function TrackReplayPage() {
   const { t } = useTranslation();
@@ -31,7 +26,7 @@ export default function TrackReplayPage() {
   const code = Number(params.get('code')) || undefined;
   const [carId, setCarId] = useState<number | undefined>(() => Number(params.get('carId')) || undefined);
   const [search, setSearch] = useState('');
-  const [range, setRange] = useState<TimeRangeValue>(initialRange);
+  const [range, setRange] = useState<TimeRangeValue>(() => initialRange(DEFAULTS, true));
   const [asked, setAsked] = useState<{ carId: number; start: string; end: string } | null>(null);
 
   const cars = useQuery({
