@@ -67,6 +67,7 @@ export const MODULES: ModuleDef[] = [
       trackReplaying: { load: () => import('../features/manager/trackReplaying') },
       historyRecordVXE: { load: () => import('../features/manager/historyRecordVXE') },
       queryTable: { load: () => import('../features/manager/queryTable') },
+      sensorRecord: { load: () => import('../features/manager/sensorRecord') },
     }),
   },
   {
