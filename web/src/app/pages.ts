@@ -68,6 +68,7 @@ export const MODULES: ModuleDef[] = [
       historyRecordVXE: { load: () => import('../features/manager/historyRecordVXE') },
       queryTable: { load: () => import('../features/manager/queryTable') },
       sensorRecord: { load: () => import('../features/manager/sensorRecord') },
+      StateChangeListVXE: { load: () => import('../features/manager/StateChangeListVXE') },
     }),
   },
   {
