@@ -27,7 +27,7 @@ export function EventList({ events, current, onSeek }: { events: readonly TrackE
         ]}
       />
       {shown.length === 0 ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(filter === 'alarm' ? 'track.noAlarms' : 'track.noStops')} />
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(filter === 'alarm' ? 'track.noAlarms' : filter === 'stop' ? 'track.noStops' : 'track.noEvents')} />
       ) : (
         <List
           size="small"
