@@ -69,6 +69,7 @@ export const MODULES: ModuleDef[] = [
       queryTable: { load: () => import('../features/manager/queryTable') },
       sensorRecord: { load: () => import('../features/manager/sensorRecord') },
       StateChangeListVXE: { load: () => import('../features/manager/StateChangeListVXE') },
+      carRecord: { load: () => import('../features/manager/carRecord') },
     }),
   },
   {
