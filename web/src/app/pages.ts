@@ -70,6 +70,7 @@ export const MODULES: ModuleDef[] = [
       sensorRecord: { load: () => import('../features/manager/sensorRecord') },
       StateChangeListVXE: { load: () => import('../features/manager/StateChangeListVXE') },
       carRecord: { load: () => import('../features/manager/carRecord') },
+      offlineRecord: { load: () => import('../features/manager/offlineRecord') },
     }),
   },
   {

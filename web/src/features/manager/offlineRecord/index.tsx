@@ -1,0 +1,71 @@
+import { Form, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { offlineExport, offlineRecordPage, type OfflinePeriod, type OfflineQuery } from '../../../api/history';
+import type { Page } from '../../../api/types';
+import { GroupSelect } from '../../../components/GroupSelect';
+import { ListPage } from '../../../components/ListPage';
+import { TimeRangePicker } from '../../../components/TimeRangePicker';
+import { VehiclePicker } from '../../../components/VehiclePicker';
+import { HISTORY_DEFAULTS, historyInitial, toHistoryFilters } from '../history/filters';
+import { coordText, durationText } from '../history/format';
+import { AddressCell } from '../history/HistoryFields';
+
+type OfflineFilters = { groupId?: number; carId?: number; startTime?: string; endTime?: string };
+type KeyedPeriod = OfflinePeriod & { _key: string };
+
+async function fetchPeriods(q: OfflineQuery): Promise<Page<KeyedPeriod>> {
+  const page = await offlineRecordPage(q);
+  return { ...page, list: page.list.map((p) => ({ ...p, _key: `${p.carId}/${p.start}` })) };
+}
+
+/** 离线记录: every time a vehicle of the group sent nothing for longer than its offline threshold. */
+export default function OfflineRecordPage() {
+  const { t } = useTranslation();
+  return (
+    <ListPage<KeyedPeriod, OfflineFilters>
+      queryKey="offlineRecord"
+      rowKey="_key"
+      fetch={(q) => fetchPeriods(q as OfflineQuery)}
+      initialFilters={historyInitial() as Partial<OfflineFilters>}
+      toFilters={(v) => toHistoryFilters<OfflineFilters>(v)}
+      exportAlways
+      exportRequest={offlineExport}
+      filters={
+        <>
+          <Form.Item name="groupId" label={t('offlineRecord.group')}>
+            <GroupSelect filter />
+          </Form.Item>
+          <Form.Item name="carId" label={t('history.vehicle')}>
+            <VehiclePicker placeholder={t('common.all')} />
+          </Form.Item>
+          <Form.Item name="range" label={t('history.range')}>
+            <TimeRangePicker showTime defaults={HISTORY_DEFAULTS} />
+          </Form.Item>
+        </>
+      }
+      tableProps={{ scroll: { x: 1300 } }}
+      columns={[
+        { title: t('history.plate'), dataIndex: 'plate', key: 'plate', width: 120 },
+        { title: t('offlineRecord.group'), dataIndex: 'groupName', key: 'groupName', width: 140, ellipsis: true },
+        { title: t('offlineRecord.start'), dataIndex: 'start', key: 'start', width: 170 },
+        {
+          title: t('offlineRecord.end'),
+          dataIndex: 'end',
+          key: 'end',
+          width: 170,
+          render: (v: string | null) => v ?? <Tag color="red">{t('offlineRecord.stillOffline')}</Tag>,
+        },
+        { title: t('offlineRecord.duration'), dataIndex: 'minutes', key: 'minutes', width: 140, render: (m: number) => durationText(t, m) },
+        {
+          title: t('offlineRecord.threshold'),
+          dataIndex: 'offlineMinutes',
+          key: 'offlineMinutes',
+          width: 110,
+          render: (m: number) => <Typography.Text type="secondary">{t('history.minutes', { m })}</Typography.Text>,
+        },
+        { title: t('offlineRecord.lastPosition'), key: 'position', width: 200, render: (_, p) => coordText(p.lastLng, p.lastLat) || t('common.notLocated') },
+        { title: t('offlineRecord.address'), key: 'address', width: 280, ellipsis: true, render: (_, p) => <AddressCell lng={p.lastLng} lat={p.lastLat} /> },
+      ]}
+    />
+  );
+}
