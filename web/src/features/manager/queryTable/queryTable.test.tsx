@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CommandRow, PositionRow, RawFrame } from '../../../api/history';
+import type { CommandRow, PositionRow, RawFrame, TableRow } from '../../../api/history';
 import { renderPage } from '../../access/testing';
 import { calledWith, carPage, filterForm, page, pickVehicle, search, SLOW } from '../history/testing';
 import QueryTablePage from '.';
@@ -26,7 +26,7 @@ beforeEach(() => {
   Object.values(api).forEach((f) => f.mockReset());
   api.searchCars.mockResolvedValue(carPage);
   api.hbaseTable.mockImplementation((q: { table: string }) =>
-    Promise.resolve(page(q.table === 'positions' ? [position] : q.table === 'rawFrames' ? [frame] : q.table === 'commands' ? [command] : [])),
+    Promise.resolve(page<TableRow>(q.table === 'positions' ? [position] : q.table === 'rawFrames' ? [frame] : q.table === 'commands' ? [command] : [])),
   );
   api.rawHistoryRecord.mockResolvedValue(page([{ ...frame, decoded: { header: { msgId: '0x0200', version: '2013', phone: '13852600104', serial: 3, bodyLength: 2, encryption: 0 }, body: { hex: 'ABCD' } } }]));
 });
