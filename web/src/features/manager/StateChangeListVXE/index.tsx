@@ -3,18 +3,16 @@ import { useTranslation } from 'react-i18next';
 import { CHANGE_KINDS, stateChangeExport, stateChangePage, type ChangeKind, type StateChange, type StateChangeQuery } from '../../../api/history';
 import type { Page } from '../../../api/types';
 import { ListPage } from '../../../components/ListPage';
-import { hasTarget, historyInitial, toHistoryFilters, type TargetFilters } from '../history/filters';
+import { historyListProps, keyed, type Keyed, type TargetFilters } from '../history/filters';
 import { coordText } from '../history/format';
 import { AddressCell, HistoryFields } from '../history/HistoryFields';
 import { changeColor } from './changes';
 
 type ChangeFilters = TargetFilters & { kind?: ChangeKind };
-type KeyedChange = StateChange & { _key: string };
+type KeyedChange = Keyed<StateChange>;
 
 async function fetchChanges(q: StateChangeQuery): Promise<Page<KeyedChange>> {
-  const page = await stateChangePage(q);
-  const base = (q.pageNum - 1) * q.pageSize;
-  return { ...page, list: page.list.map((e, i) => ({ ...e, _key: String(base + i) })) };
+  return keyed(await stateChangePage(q), (_, i) => String((q.pageNum - 1) * q.pageSize + i));
 }
 
 /** 基础清洗数据: what changed on a vehicle and when — ACC, positioning, load, alarms, covers, valves, locks, seal. */
@@ -25,11 +23,7 @@ export default function StateChangePage() {
       queryKey="StateChangeListVXE"
       rowKey="_key"
       fetch={(q) => fetchChanges(q as StateChangeQuery)}
-      initialFilters={historyInitial() as Partial<ChangeFilters>}
-      toFilters={(v) => toHistoryFilters<ChangeFilters>(v)}
-      enabled={hasTarget}
-      idleText={t('history.pickVehicle')}
-      exportAlways
+      {...historyListProps<ChangeFilters>(t('history.pickVehicle'))}
       exportRequest={stateChangeExport}
       filters={
         <>

@@ -4,16 +4,15 @@ import { hbaseTable, tableExport, type PositionRow, type TableQuery } from '../.
 import type { Page } from '../../../api/types';
 import { ListPage } from '../../../components/ListPage';
 import { bearingText } from '../../../lib/bearing';
-import { hasTarget, historyInitial, toHistoryFilters, type TargetFilters } from '../history/filters';
+import { historyListProps, keyed, timeKey, type Keyed, type TargetFilters } from '../history/filters';
 import { coordText, loadOf } from '../history/format';
 import { AddressCell, HistoryFields } from '../history/HistoryFields';
 
 type CarFilters = TargetFilters & { table: 'positions' };
-type KeyedRow = PositionRow & { _key: string };
+type KeyedRow = Keyed<PositionRow>;
 
 async function fetchPositions(q: TableQuery): Promise<Page<KeyedRow>> {
-  const page = await hbaseTable<PositionRow>({ ...q, table: 'positions' });
-  return { ...page, list: page.list.map((r) => ({ ...r, _key: `${r.carId}/${r.time}/${r.terminalId}` })) };
+  return keyed(await hbaseTable<PositionRow>(q), timeKey);
 }
 
 const dash = <Typography.Text type="secondary">—</Typography.Text>;
@@ -26,11 +25,7 @@ export default function CarRecordPage() {
       queryKey="carRecord"
       rowKey="_key"
       fetch={(q) => fetchPositions(q as TableQuery)}
-      initialFilters={historyInitial({ table: 'positions' as const }) as Partial<CarFilters>}
-      toFilters={(v) => toHistoryFilters<CarFilters>({ ...v, table: 'positions' })}
-      enabled={hasTarget}
-      idleText={t('history.pickVehicle')}
-      exportAlways
+      {...historyListProps<CarFilters>(t('history.pickVehicle'), { fixed: { table: 'positions' } })}
       exportRequest={tableExport}
       filters={<HistoryFields />}
       tableProps={{ scroll: { x: 1500 } }}

@@ -2,7 +2,7 @@ import { AutoComplete, Form, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { rawExport, rawHistoryRecord, type RawFrame, type RawQuery } from '../../../api/history';
 import { ListPage } from '../../../components/ListPage';
-import { hasTarget, historyInitial, toHistoryFilters, type TargetFilters } from '../history/filters';
+import { historyListProps, type TargetFilters } from '../history/filters';
 import { COMMON_MSG_IDS, normalizeMsgId } from '../history/format';
 import { HexText, HistoryFields } from '../history/HistoryFields';
 import { DecodedView } from './DecodedView';
@@ -33,15 +33,9 @@ export default function HistoryRecordPage() {
       queryKey="historyRecordVXE"
       rowKey="id"
       fetch={(q) => rawHistoryRecord(q as RawQuery)}
-      initialFilters={historyInitial() as Partial<RawFilters>}
-      toFilters={(v) => {
-        const f = toHistoryFilters<RawFilters>(v);
-        if (f.msgId) f.msgId = normalizeMsgId(f.msgId) ?? f.msgId;
-        return f;
-      }}
-      enabled={hasTarget}
-      idleText={t('history.pickVehicle')}
-      exportAlways
+      {...historyListProps<RawFilters>(t('history.pickVehicle'), {
+        convert: (f) => (f.msgId ? { ...f, msgId: normalizeMsgId(f.msgId) ?? f.msgId } : f),
+      })}
       exportRequest={rawExport}
       filters={
         <>

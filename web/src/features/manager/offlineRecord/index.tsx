@@ -6,16 +6,15 @@ import { GroupSelect } from '../../../components/GroupSelect';
 import { ListPage } from '../../../components/ListPage';
 import { TimeRangePicker } from '../../../components/TimeRangePicker';
 import { VehiclePicker } from '../../../components/VehiclePicker';
-import { HISTORY_DEFAULTS, historyInitial, toHistoryFilters } from '../history/filters';
+import { HISTORY_DEFAULTS, historyInitial, keyed, toHistoryFilters, type Keyed } from '../history/filters';
 import { coordText, durationText } from '../history/format';
 import { AddressCell } from '../history/HistoryFields';
 
 type OfflineFilters = { groupId?: number; carId?: number; startTime?: string; endTime?: string };
-type KeyedPeriod = OfflinePeriod & { _key: string };
+type KeyedPeriod = Keyed<OfflinePeriod>;
 
 async function fetchPeriods(q: OfflineQuery): Promise<Page<KeyedPeriod>> {
-  const page = await offlineRecordPage(q);
-  return { ...page, list: page.list.map((p) => ({ ...p, _key: `${p.carId}/${p.start}` })) };
+  return keyed(await offlineRecordPage(q), (p) => `${p.carId}/${p.start}`);
 }
 
 /** 离线记录: every time a vehicle of the group sent nothing for longer than its offline threshold. */

@@ -5,18 +5,17 @@ import { useTranslation } from 'react-i18next';
 import { hbaseTable, RAW_TABLES, tableExport, type RawTable, type TableQuery, type TableRow } from '../../../api/history';
 import type { Page } from '../../../api/types';
 import { ListPage } from '../../../components/ListPage';
-import { hasTarget, historyInitial, toHistoryFilters, type TargetFilters } from '../history/filters';
+import { historyListProps, keyed, type Keyed, type TargetFilters } from '../history/filters';
 import { HistoryFields } from '../history/HistoryFields';
 import { rowKeyOf, tableColumns } from './columns';
 import { RowDrawer } from './RowDrawer';
 
 type TableFilters = TargetFilters & { table: RawTable };
-type KeyedRow = TableRow & { _key: string };
+type KeyedRow = Keyed<TableRow>;
 
 /** Fetches a page of a table and gives each row a key (positions and tank states have no id). */
 async function fetchTable(q: TableQuery): Promise<Page<KeyedRow>> {
-  const page = await hbaseTable<TableRow>(q);
-  return { ...page, list: page.list.map((r) => ({ ...r, _key: rowKeyOf(q.table, r) })) };
+  return keyed(await hbaseTable<TableRow>(q), (r) => rowKeyOf(q.table, r));
 }
 
 /** 原始库管理: any table of the raw store for a vehicle or terminal and a time range; a row opens in full. */
@@ -29,11 +28,7 @@ export default function QueryTablePage() {
         queryKey="queryTable"
         rowKey="_key"
         fetch={(q) => fetchTable(q as TableQuery)}
-        initialFilters={historyInitial({ table: 'positions' as RawTable }) as Partial<TableFilters>}
-        toFilters={(v) => toHistoryFilters<TableFilters>(v)}
-        enabled={hasTarget}
-        idleText={t('history.pickVehicle')}
-        exportAlways
+        {...historyListProps<TableFilters>(t('history.pickVehicle'), { initial: { table: 'positions' } })}
         exportRequest={tableExport}
         filters={
           <>

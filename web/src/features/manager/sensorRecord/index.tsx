@@ -3,21 +3,20 @@ import { useTranslation } from 'react-i18next';
 import { hbaseTable, tableExport, type TableQuery, type TankStateRow } from '../../../api/history';
 import type { Page } from '../../../api/types';
 import { ListPage } from '../../../components/ListPage';
-import { hasTarget, historyInitial, toHistoryFilters, type TargetFilters } from '../history/filters';
+import { historyListProps, keyed, timeKey, type Keyed, type TargetFilters } from '../history/filters';
 import { levelText } from '../history/format';
 import { HistoryFields } from '../history/HistoryFields';
 import { TankView } from '../historyRecordVXE/DecodedView';
 import { LockSummary, tankOf } from './LockSummary';
 
 type SensorFilters = TargetFilters & { table: 'tankStates'; only?: string };
-type KeyedRow = TankStateRow & { _key: string };
+type KeyedRow = Keyed<TankStateRow>;
 
 const ONLY = ['lockState', 'levels', 'help'] as const;
 const SEAL_COLOR: Record<number, string> = { 1: 'green', 2: 'red', 3: 'orange' };
 
 async function fetchStates(q: TableQuery): Promise<Page<KeyedRow>> {
-  const page = await hbaseTable<TankStateRow>({ ...q, table: 'tankStates' });
-  return { ...page, list: page.list.map((r) => ({ ...r, _key: `${r.carId}/${r.time}/${r.terminalId}` })) };
+  return keyed(await hbaseTable<TankStateRow>(q), timeKey);
 }
 
 /** 传感器记录: a vehicle's tank states over time — locks per compartment, seal, levels, help requests. */
@@ -28,11 +27,7 @@ export default function SensorRecordPage() {
       queryKey="sensorRecord"
       rowKey="_key"
       fetch={(q) => fetchStates(q as TableQuery)}
-      initialFilters={historyInitial({ table: 'tankStates' as const }) as Partial<SensorFilters>}
-      toFilters={(v) => toHistoryFilters<SensorFilters>({ ...v, table: 'tankStates' })}
-      enabled={hasTarget}
-      idleText={t('history.pickVehicle')}
-      exportAlways
+      {...historyListProps<SensorFilters>(t('history.pickVehicle'), { fixed: { table: 'tankStates' } })}
       exportRequest={tableExport}
       filters={
         <>
