@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { backoffDelay, CLOSE_TOKEN_EXPIRED, LiveStream, liveUrl, parseLiveMessage, type LiveMessage, type LiveState, type SocketFactory } from './liveStream';
+import { backoffDelay, CLOSE_FORBIDDEN, CLOSE_TOKEN_EXPIRED, LiveStream, liveUrl, parseLiveMessage, type LiveMessage, type LiveState, type SocketFactory } from './liveStream';
 
 /** A WebSocket stand-in the test drives by hand. */
 class FakeSocket {
@@ -165,6 +165,17 @@ describe('LiveStream', () => {
     expect(FakeSocket.all).toHaveLength(1);
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
     expect(states.at(-1)).toBe('unauthorized');
+  });
+
+  it('stops for good on 4403 (monitoring permission gone)', () => {
+    const { stream, onUnauthorized, states } = makeStream();
+    stream.start();
+    FakeSocket.last().open();
+    FakeSocket.last().drop(CLOSE_FORBIDDEN);
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(onUnauthorized).not.toHaveBeenCalled();
+    expect(states.at(-1)).toBe('forbidden');
   });
 
   it('stop() closes the socket and cancels a pending reconnect', () => {

@@ -41,12 +41,14 @@ export type LiveMessage = LiveSnapshot | LiveDelta | LiveError;
 /**
  * idle: not started; connecting: first attempt; open: connected and selection sent; reconnecting:
  * waiting to try again; unauthorized: the server said the token expired (4401), no more tries;
- * closed: stopped by the page.
+ * forbidden: the user lost the monitoring permission (4403), no more tries; closed: stopped by the page.
  */
-export type LiveState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'unauthorized' | 'closed';
+export type LiveState = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'unauthorized' | 'forbidden' | 'closed';
 
 /** Close code the server uses when the session token expires. */
 export const CLOSE_TOKEN_EXPIRED = 4401;
+/** Close code when the user no longer holds the monitoring permission. */
+export const CLOSE_FORBIDDEN = 4403;
 export const BACKOFF_FIRST_MS = 1000;
 export const BACKOFF_MAX_MS = 10000;
 
@@ -191,6 +193,11 @@ export class LiveStream {
         this.stopped = true;
         this.setState('unauthorized');
         this.opts.onUnauthorized?.();
+        return;
+      }
+      if (ev.code === CLOSE_FORBIDDEN) {
+        this.stopped = true;
+        this.setState('forbidden');
         return;
       }
       this.scheduleReconnect();

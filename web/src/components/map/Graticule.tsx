@@ -39,6 +39,7 @@ const GraticuleGrid = L.GridLayer.extend({
     const nw = map.unproject([coords.x * size.x, coords.y * size.y], coords.z);
     const se = map.unproject([(coords.x + 1) * size.x, (coords.y + 1) * size.y], coords.z);
     const step = graticuleStep(coords.z);
+    // labels in every third tile row/column only, so the grid does not read like a spreadsheet
     ctx.strokeStyle = 'rgba(71, 85, 105, 0.22)';
     ctx.fillStyle = 'rgba(71, 85, 105, 0.75)';
     ctx.lineWidth = 1;
@@ -50,7 +51,7 @@ const GraticuleGrid = L.GridLayer.extend({
       ctx.moveTo(Math.round(px) + 0.5, 0);
       ctx.lineTo(Math.round(px) + 0.5, size.y);
       ctx.stroke();
-      ctx.fillText(fmt(lng, step, 'E', 'W'), px + 3, 11);
+      if (coords.y % 3 === 0) ctx.fillText(fmt(lng, step, 'E', 'W'), px + 3, 11);
     }
     const y0 = Math.ceil(se.lat / step) * step;
     for (let lat = y0; lat <= nw.lat + 1e-9; lat += step) {
@@ -59,7 +60,7 @@ const GraticuleGrid = L.GridLayer.extend({
       ctx.moveTo(0, Math.round(py) + 0.5);
       ctx.lineTo(size.x, Math.round(py) + 0.5);
       ctx.stroke();
-      ctx.fillText(fmt(lat, step, 'N', 'S'), 3, py - 3);
+      if (coords.x % 3 === 0) ctx.fillText(fmt(lat, step, 'N', 'S'), 3, py - 3);
     }
     return tile;
   },

@@ -3,7 +3,7 @@ import { clusterColor, markerStyle, VEHICLE_PALETTE } from '../../lib/vehicleCol
 import { buildIndex, clusterRadius, hitTest, visibleItems, type Hit, type VehicleIndex, type VehiclePoint } from './vehicleIndex';
 
 /** Glyph size in CSS pixels. */
-const GLYPH = 26;
+const GLYPH = 30;
 /** Plates are written under the cars when at most this many are drawn on their own. */
 const MAX_LABELS = 150;
 
@@ -189,22 +189,36 @@ export class VehicleCanvas {
     if (c) {
       c.scale(this.dpr, this.dpr);
       c.translate(GLYPH / 2, GLYPH / 2);
+      c.scale(1.12, 1.12);
       c.shadowColor = VEHICLE_PALETTE.shadow;
       c.shadowBlur = 3;
       c.shadowOffsetY = 1;
-      // a navigation arrow pointing north: nose, right wing, tail notch, left wing
+      // a tanker seen from above, heading north: direction tip, cab with windscreen, tank
+      c.lineJoin = 'round';
       c.beginPath();
-      c.moveTo(0, -10);
-      c.lineTo(7.5, 8.5);
-      c.lineTo(0, 4.5);
-      c.lineTo(-7.5, 8.5);
+      // cab with a pointed nose
+      c.moveTo(0, -13);
+      c.lineTo(5, -8);
+      c.lineTo(5, -3.5);
+      c.quadraticCurveTo(5, -2.5, 4, -2.5);
+      c.lineTo(-4, -2.5);
+      c.quadraticCurveTo(-5, -2.5, -5, -3.5);
+      c.lineTo(-5, -8);
       c.closePath();
+      roundRect(c, -5.5, -1, 11, 13, 5);
       c.fillStyle = fill;
       c.fill();
       c.shadowColor = 'transparent';
-      c.lineJoin = 'round';
       c.lineWidth = strokeWidth;
       c.strokeStyle = stroke;
+      c.stroke();
+      c.fillStyle = 'rgba(255, 255, 255, 0.9)';
+      c.fillRect(-3.2, -6.6, 6.4, 1.7);
+      c.strokeStyle = 'rgba(255, 255, 255, 0.6)';
+      c.lineWidth = 1;
+      c.beginPath();
+      c.moveTo(0, 2);
+      c.lineTo(0, 9);
       c.stroke();
     }
     this.sprites.set(key, s);
@@ -217,7 +231,7 @@ export class VehicleCanvas {
     if (style.ring) {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       ctx.beginPath();
-      ctx.arc(x, y, GLYPH / 2 + 3, 0, Math.PI * 2);
+      ctx.arc(x, y, GLYPH / 2 + 1, 0, Math.PI * 2);
       ctx.fillStyle = 'rgba(22, 119, 255, 0.18)';
       ctx.fill();
       ctx.lineWidth = 2.5;
@@ -237,8 +251,9 @@ export class VehicleCanvas {
     ctx.font = `${selected ? 600 : 500} 12px system-ui, -apple-system, "Segoe UI", "PingFang SC", "Microsoft YaHei", sans-serif`;
     const tw = ctx.measureText(text).width;
     const bx = x - tw / 2 - 5;
-    const by = y + GLYPH / 2 + 1;
+    const by = y + GLYPH / 2;
     ctx.fillStyle = selected ? VEHICLE_PALETTE.selected : VEHICLE_PALETTE.labelBackground;
+    ctx.beginPath();
     roundRect(ctx, bx, by, tw + 10, 18, 4);
     ctx.fill();
     if (!selected) {
@@ -332,8 +347,8 @@ function safeContext(canvas: HTMLCanvasElement): CanvasRenderingContext2D | null
   }
 }
 
+/** Adds a rounded rectangle sub-path (the caller begins and ends the path). */
 function roundRect(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number, r: number): void {
-  ctx.beginPath();
   ctx.moveTo(x + r, y);
   ctx.arcTo(x + w, y, x + w, y + h, r);
   ctx.arcTo(x + w, y + h, x, y + h, r);

@@ -1,10 +1,11 @@
 import { AimOutlined, CloseOutlined, LockOutlined, UnlockOutlined, WarningOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Descriptions, Empty, Result, Skeleton, Switch, Table, Tag, Tooltip } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAddress } from '../../../api/geocode';
-import { carDetails, type CarDetails, type CompartmentDevice, type DeviceKind, type MapCar } from '../../../api/monitor';
+import { carDetails, type CarDetails, type CompartmentDevice, type CompartmentState, type DeviceKind, type MapCar } from '../../../api/monitor';
 import { useAppStore } from '../../../app/store';
 import { bearingText } from '../../../lib/bearing';
 import { isValidCoords } from '../../../lib/coords';
@@ -43,6 +44,12 @@ function Section({ title, extra, children }: { title: string; extra?: ReactNode;
       {children}
     </section>
   );
+}
+
+/** A small table of a detail section, or what is missing when it has no rows. */
+function SectionTable<T extends object>({ rows, rowKey, testId, empty, columns }: { rows: T[]; rowKey: keyof T & string; testId: string; empty: string; columns: ColumnsType<T> }) {
+  if (rows.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} />;
+  return <Table<T> size="small" pagination={false} rowKey={rowKey} data-testid={testId} dataSource={rows} columns={columns} />;
 }
 
 /** The detail of a car (carDetails), with the address of its position. */
@@ -118,46 +125,35 @@ export function CarDetailView({ d, address, addressLoading }: { d: CarDetails; a
       )}
 
       <Section title={t('monitor.compartments')} extra={d.tankTime ?? undefined}>
-        {d.compartmentStates.length === 0 ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('monitor.noTankData')} />
-        ) : (
-          <Table
-            size="small"
-            pagination={false}
-            rowKey="houseNumber"
-            data-testid="detail-compartments"
-            scroll={{ x: 'max-content' }}
-            dataSource={d.compartmentStates}
-            columns={[
-              { title: t('monitor.compartment'), dataIndex: 'houseNumber', width: 52, render: (n: number) => t('monitor.compartmentNo', { n }) },
-              ...KINDS.map((kind) => ({
-                title: t(`monitor.kind.${kind}`),
-                key: kind,
-                render: (_: unknown, row: CarDetails['compartmentStates'][number]) => <DeviceState d={row.devices.find((x) => x.kind === kind)} />,
-              })),
-            ]}
-          />
-        )}
+        <SectionTable
+          rows={d.compartmentStates}
+          rowKey="houseNumber"
+          testId="detail-compartments"
+          empty={t('monitor.noTankData')}
+          columns={[
+            { title: t('monitor.compartment'), dataIndex: 'houseNumber', width: 52, render: (n: number) => t('monitor.compartmentNo', { n }) },
+            ...KINDS.map((kind) => ({
+              title: t(`monitor.kind.${kind}`),
+              key: kind,
+              render: (_: unknown, row: CompartmentState) => <DeviceState d={row.devices.find((x) => x.kind === kind)} />,
+            })),
+          ]}
+        />
       </Section>
 
       <Section title={t('monitor.levels')} extra={d.levelTime ?? undefined}>
-        {d.levels.length === 0 ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('monitor.noLevels')} />
-        ) : (
-          <Table
-            size="small"
-            pagination={false}
-            rowKey="compartment"
-            data-testid="detail-levels"
-            dataSource={d.levels}
-            columns={[
-              { title: t('monitor.compartment'), dataIndex: 'compartment', render: (n: number) => t('monitor.compartmentNo', { n }) },
-              { title: t('monitor.levelMm'), dataIndex: 'levelMm', align: 'right' },
-              { title: t('monitor.volumeL'), dataIndex: 'volumeL', align: 'right' },
-              { title: t('monitor.temperature'), dataIndex: 'temperature', align: 'right', render: (v: number) => v.toFixed(1) },
-            ]}
-          />
-        )}
+        <SectionTable
+          rows={d.levels}
+          rowKey="compartment"
+          testId="detail-levels"
+          empty={t('monitor.noLevels')}
+          columns={[
+            { title: t('monitor.compartment'), dataIndex: 'compartment', render: (n: number) => t('monitor.compartmentNo', { n }) },
+            { title: t('monitor.levelMm'), dataIndex: 'levelMm', align: 'right' },
+            { title: t('monitor.volumeL'), dataIndex: 'volumeL', align: 'right' },
+            { title: t('monitor.temperature'), dataIndex: 'temperature', align: 'right', render: (v: number) => v.toFixed(1) },
+          ]}
+        />
       </Section>
     </div>
   );
@@ -215,7 +211,7 @@ export function CarDetailPanel({ carId, live, follow, onFollow, onLocate, onClos
         </Tooltip>
         <Button type="text" size="small" icon={<CloseOutlined />} onClick={onClose} aria-label={t('common.close')} data-testid="detail-close" />
       </header>
-      <div className="tw-detail-follow">
+      <div className="tw-bar tw-detail-follow">
         <Switch size="small" checked={follow} onChange={onFollow} disabled={!located} data-testid="detail-follow" />
         <span>{t('monitor.follow')}</span>
       </div>

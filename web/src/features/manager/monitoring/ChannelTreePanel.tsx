@@ -1,7 +1,7 @@
 import { SearchOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { Alert, Button, Empty, Input, Skeleton, Tag, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { carChannels, type VideoChannel } from '../../../api/fleet';
 import type { GroupCarNode } from '../../../api/group';
@@ -24,6 +24,17 @@ export function ChannelTreePanel({ source, loading }: { source: GroupCarNode[] |
   const [boxRef, height] = useHeight<HTMLDivElement>();
   const plates = useMemo(() => platesById(source), [source]);
   const tree = useMemo(() => buildVehicleTree(source, { search: query }), [source, query]);
+  const [expanded, setExpanded] = useState<React.Key[]>([]);
+  useEffect(() => setExpanded(tree.groupKeys), [tree.groupKeys]);
+
+  const channelName = useCallback(
+    (carId: number, no: number) => {
+      const list = channels.get(carId);
+      const c = Array.isArray(list) ? list.find((x) => x.channelNo === no) : undefined;
+      return c?.name || t('monitor.channelNo', { n: no });
+    },
+    [channels, t],
+  );
 
   const { treeData, byKey } = useMemo(() => {
     const m = new Map<string, VehicleTreeNode>();
@@ -37,7 +48,7 @@ export function ChannelTreePanel({ source, loading }: { source: GroupCarNode[] |
         children: Array.isArray(list)
           ? list.map((c) => ({
               key: channelKey(n.id, c.channelNo),
-              title: c.name || t('monitor.channelNo', { n: c.channelNo }),
+              title: channelName(n.id, c.channelNo),
               isLeaf: true,
               disabled: !c.enabled,
               selectable: false,
@@ -46,7 +57,7 @@ export function ChannelTreePanel({ source, loading }: { source: GroupCarNode[] |
       };
     };
     return { treeData: toDataNodes(tree.nodes, m, withChannels), byKey: m };
-  }, [tree, channels, t]);
+  }, [tree, channels, channelName]);
 
   const load = async (node: { key: React.Key }) => {
     const id = carIdOfKey(node.key);
@@ -78,6 +89,8 @@ export function ChannelTreePanel({ source, loading }: { source: GroupCarNode[] |
             height={height}
             treeData={treeData}
             loadData={load}
+            expandedKeys={expanded}
+            onExpand={(keys) => setExpanded(keys)}
             checkedKeys={{ checked: [...checkedList], halfChecked: [] }}
             onCheck={(keys) => setChannelChecks((Array.isArray(keys) ? keys : keys.checked).map(String))}
             titleRender={(d) => {
@@ -110,7 +123,7 @@ export function ChannelTreePanel({ source, loading }: { source: GroupCarNode[] |
           <div className="tw-channel-tags">
             {pairs.slice(0, 12).map((p) => (
               <Tag key={channelKey(p.carId, p.channelNo)}>
-                {plates.get(p.carId) ?? p.carId} · {t('monitor.channelNo', { n: p.channelNo })}
+                {plates.get(p.carId) ?? p.carId} · {channelName(p.carId, p.channelNo)}
               </Tag>
             ))}
             {pairs.length > 12 && <Tag>+{pairs.length - 12}</Tag>}

@@ -16,6 +16,7 @@ const LIVE_COLOR: Record<LiveState, string> = {
   open: '#52c41a',
   reconnecting: '#faad14',
   unauthorized: '#ff4d4f',
+  forbidden: '#ff4d4f',
   closed: '#8c8c8c',
 };
 

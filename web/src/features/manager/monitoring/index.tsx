@@ -85,12 +85,15 @@ export default function MonitoringPage() {
   const source = useServerTileSource();
 
   const reset = useMonitorStore((s) => s.reset);
+  const resetView = useMonitorStore((s) => s.resetView);
   const setHeaderCode = useMonitorStore((s) => s.setHeaderCode);
+  // Another of the three routes (or another code) keeps the page mounted: start its choices afresh,
+  // keep the live data (the stream stays connected).
   useEffect(() => {
-    reset();
+    resetView();
     setHeaderCode(code === 8 ? null : code);
-    return () => reset();
-  }, [mode, code, reset, setHeaderCode]);
+  }, [mode, code, resetView, setHeaderCode]);
+  useEffect(() => () => reset(), [reset]);
 
   const tree = useQuery({ queryKey: ['monitor', 'groupCarTree'], queryFn: () => groupCarTree(), staleTime: 30_000 });
   const { httpError, retry } = useLiveCars();
@@ -188,6 +191,7 @@ export default function MonitoringPage() {
       <div className="tw-monitor-body">
         <aside className="tw-monitor-side">
           <Tabs
+            key={`${mode}:${code ?? ''}`}
             size="small"
             className="tw-monitor-tabs"
             items={[

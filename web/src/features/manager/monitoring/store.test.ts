@@ -92,6 +92,23 @@ describe('live data', () => {
     expect(s().cars).toBe(before);
   });
 
+  it('resetView clears the choices and keeps the live data', () => {
+    s().applySnapshot([car(1)], { '8': 1 });
+    s().setCheckedCars([1]);
+    s().selectCar(1);
+    s().setHeaderCode(4);
+    s().setChannelChecks(['1-1']);
+    s().setLiveState('open');
+    s().resetView();
+    expect(s().checkedCarIds.size).toBe(0);
+    expect(s().detailCarId).toBeNull();
+    expect(s().headerCode).toBeNull();
+    expect(s().channelCheckList).toEqual([]);
+    expect(s().cars.size).toBe(1);
+    expect(s().counts['8']).toBe(1);
+    expect(s().liveState).toBe('open');
+  });
+
   it('selecting a car marks its tree node', () => {
     s().selectCar(5);
     expect(s().detailCarId).toBe(5);

@@ -64,6 +64,9 @@ export interface MonitorState {
   setHeaderCode: (code: CountCode | null) => void;
   selectCar: (id: number | null) => void;
   setFollow: (follow: boolean) => void;
+  /** Clears what the user chose (checks, filter, selection) and keeps the live data. */
+  resetView: () => void;
+  /** Clears everything (leaving the page). */
   reset: () => void;
 }
 
@@ -143,5 +146,15 @@ export const useMonitorStore = create<MonitorState>((set, get) => ({
   setHeaderCode: (headerCode) => set({ headerCode }),
   selectCar: (detailCarId) => set({ detailCarId, treeNodeId: detailCarId == null ? get().treeNodeId : `c-${detailCarId}` }),
   setFollow: (follow) => set({ follow }),
+  resetView: () =>
+    set({
+      treeNodeId: null,
+      checkedCarIds: new Set(),
+      channelCheckList: [],
+      carChannelPairs: [],
+      headerCode: null,
+      detailCarId: null,
+      follow: false,
+    }),
   reset: () => set({ ...initial, cars: new Map(), checkedCarIds: new Set() }),
 }));
