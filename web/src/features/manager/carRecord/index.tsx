@@ -28,16 +28,16 @@ export default function CarRecordPage() {
       {...historyListProps<CarFilters>(t('history.pickVehicle'), { fixed: { table: 'positions' } })}
       exportRequest={tableExport}
       filters={<HistoryFields />}
-      tableProps={{ scroll: { x: 1500 } }}
+      tableProps={{ scroll: { x: 1750 } }}
       columns={[
         { title: t('carRecord.time'), dataIndex: 'time', key: 'time', width: 170, fixed: 'left' },
         { title: t('history.plate'), dataIndex: 'plate', key: 'plate', width: 110, render: (v: string) => v || '—' },
-        { title: t('carRecord.speed'), dataIndex: 'speed', key: 'speed', width: 110 },
+        { title: t('carRecord.speed'), dataIndex: 'speed', key: 'speed', width: 110, render: (v: number) => v.toFixed(1) },
         {
           title: t('carRecord.direction'),
           dataIndex: 'direction',
           key: 'direction',
-          width: 120,
+          width: 170,
           render: (v: number) => {
             const b = bearingText(v);
             return `${t(b.key, b.args)} (${v}°)`;
@@ -54,13 +54,14 @@ export default function CarRecordPage() {
           },
         },
         { title: t('carRecord.mileage'), dataIndex: 'mileage', key: 'mileage', width: 120, render: (v: number | null) => (v === null ? dash : v.toFixed(1)) },
-        { title: t('carRecord.satellites'), dataIndex: 'satellites', key: 'satellites', width: 90 },
+        { title: t('carRecord.satellites'), dataIndex: 'satellites', key: 'satellites', width: 80 },
         { title: t('carRecord.blind'), dataIndex: 'blind', key: 'blind', width: 100, render: (v: boolean) => (v ? <Tag color="orange">{t('carRecord.blindYes')}</Tag> : dash) },
         {
           title: t('carRecord.alarms'),
           dataIndex: 'alarms',
           key: 'alarms',
-          width: 180,
+          width: 160,
+          ellipsis: true,
           render: (v: string[]) => (v.length ? v.map((a) => <Tag key={a} color="red">{a}</Tag>) : dash),
         },
         { title: t('carRecord.position'), key: 'position', width: 200, render: (_, r) => coordText(r.lng, r.lat) || t('common.notLocated') },

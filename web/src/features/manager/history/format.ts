@@ -40,11 +40,12 @@ export function levelText(t: TFunction, l: LevelReading): string {
   return t('history.levelLine', { no: l.compartment, mm: l.levelMm, l: l.volumeL, c: l.temperature.toFixed(1) });
 }
 
-/** A duration in minutes as hours and minutes ("1 小时 5 分钟"), minutes rounded down. */
+/** A duration in minutes: under an hour to a tenth of a minute ("1.5 分钟"), else hours and whole minutes ("2 小时 5 分钟"). */
 export function durationText(t: TFunction, minutes: number): string {
-  const m = Math.max(0, Math.floor(minutes));
-  const h = Math.floor(m / 60);
-  return h > 0 ? t('history.hoursMinutes', { h, m: m % 60 }) : t('history.minutes', { m });
+  const m = Math.max(0, minutes);
+  if (m < 60) return t('history.minutes', { m: Math.round(m * 10) / 10 });
+  const whole = Math.floor(m);
+  return t('history.hoursMinutes', { h: Math.floor(whole / 60), m: whole % 60 });
 }
 
 /** The frame time range of one stored frame: its second and the next (the raw-data call takes whole seconds). */

@@ -38,7 +38,9 @@ describe('history formatting', () => {
     expect(coordText(0, 0)).toBe('');
     expect([0, 1 << 8, 2 << 8, 3 << 8 | 3].map(loadOf)).toEqual(['empty', 'half', '', 'full']);
     expect(levelText(t, { compartment: 2, levelMm: 1500, volumeL: 12000, temperature: 21 })).toBe('2 号仓：1500 mm / 12000 L / 21.0 °C');
-    expect(durationText(t, 40.9)).toBe('40 分钟');
+    expect(durationText(t, 40.94)).toBe('40.9 分钟');
+    expect(durationText(t, 1.5)).toBe('1.5 分钟');
+    expect(durationText(t, 59.96)).toBe('60 分钟');
     expect(durationText(t, 125)).toBe('2 小时 5 分钟');
     expect(durationText(t, -3)).toBe('0 分钟');
   });

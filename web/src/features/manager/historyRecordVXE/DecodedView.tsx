@@ -121,7 +121,7 @@ export function LocationView({ loc }: { loc: DecodedLocation }) {
             { title: t('rawData.itemId'), dataIndex: 'id', width: 120, render: (v: string) => <span style={mono}>{v}</span> },
             { title: t('rawData.itemName'), dataIndex: 'name', width: 200 },
             { title: t('rawData.itemValue'), dataIndex: 'value', render: (v: unknown) => valueText(v) },
-            { title: t('rawData.hex'), dataIndex: 'hex', render: (v: string) => <span style={mono}>{v}</span> },
+            { title: t('rawData.itemHex'), dataIndex: 'hex', render: (v: string) => <span style={mono}>{v}</span> },
           ]}
         />
       )}
