@@ -36,6 +36,9 @@ const GraticuleGrid = L.GridLayer.extend({
     const map = (this as any)._map as L.Map | undefined;
     if (!ctx || !map) return tile;
     ctx.scale(dpr, dpr);
+    // Opaque like map tiles: Leaflet keeps the previous zoom's tiles under new ones for a while.
+    ctx.fillStyle = '#eef2f6';
+    ctx.fillRect(0, 0, size.x, size.y);
     const nw = map.unproject([coords.x * size.x, coords.y * size.y], coords.z);
     const se = map.unproject([(coords.x + 1) * size.x, (coords.y + 1) * size.y], coords.z);
     const step = graticuleStep(coords.z);
@@ -66,12 +69,12 @@ const GraticuleGrid = L.GridLayer.extend({
   },
 }) as unknown as new (options: L.GridLayerOptions) => L.GridLayer;
 
-/** Grid layer plus an attribution saying there are no map tiles. */
+/** Grid layer (under any tiles); `label`, when given, is its attribution (e.g. "no base map"). */
 export function Graticule({ label }: { label: string }) {
   const map = useMap();
   useEffect(() => {
-    const layer = new GraticuleGrid({ zIndex: 1, updateWhenZooming: false });
-    layer.getAttribution = () => label;
+    const layer = new GraticuleGrid({ zIndex: 0, updateWhenZooming: false });
+    layer.getAttribution = () => label || null;
     layer.addTo(map);
     return () => {
       layer.remove();

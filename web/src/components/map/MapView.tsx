@@ -1,7 +1,7 @@
 import 'leaflet/dist/leaflet.css';
 import './map.css';
 import type L from 'leaflet';
-import { createContext, useContext, useEffect, type CSSProperties, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MapContainer, TileLayer, useMap } from 'react-leaflet';
 import { useAppStore } from '../../app/store';
@@ -77,25 +77,51 @@ function Ready({ onMapReady }: { onMapReady?: (map: L.Map) => void }) {
 
 /**
  * A Leaflet map with the server's tile source: Gaode (GCJ-02, positions shifted with gcoord), OpenStreetMap,
- * or none (a neutral background with a degree grid, for offline installations).
+ * or none (a neutral background with a degree grid, for offline installations). The grid is also under
+ * the tiles, so a map whose tiles cannot load still shows where things are.
  */
 export function MapView({ center = DEFAULT_CENTER, zoom = DEFAULT_ZOOM, tiles, children, onMapReady, className, style, testId = 'map' }: MapViewProps) {
   const server = useServerTileSource();
   const source = tiles ?? server;
   const { t } = useTranslation();
   const start = toMapLatLng(center[0], center[1], source) ?? [DEFAULT_CENTER[1], DEFAULT_CENTER[0]];
+  // Tiles that never load (no network, blocked host): say so; the degree grid under them stays visible.
+  const [tileState, setTileState] = useState({ loaded: 0, failed: 0 });
+  useEffect(() => setTileState({ loaded: 0, failed: 0 }), [source]);
+  const tileEvents = useMemo(
+    () => ({
+      tileload: () => setTileState((s) => (s.loaded ? s : { ...s, loaded: 1 })),
+      tileerror: () => setTileState((s) => (s.failed >= 4 ? s : { ...s, failed: s.failed + 1 })),
+    }),
+    [],
+  );
+  const tilesFailed = source !== 'none' && tileState.loaded === 0 && tileState.failed >= 4;
   return (
     <TileSourceContext.Provider value={source}>
       <div className={`tw-map tw-map-${source} ${className ?? ''}`} style={style} data-testid={testId} data-tiles={source}>
         <MapContainer center={start} zoom={zoom} minZoom={3} maxZoom={18} worldCopyJump zoomControl attributionControl style={{ height: '100%', width: '100%' }}>
-          {source === 'gaode' && <TileLayer key="gaode" url={GAODE_URL} subdomains="1234" maxZoom={18} attribution={`&copy; ${t('map.gaode')}`} />}
-          {source === 'osm' && (
-            <TileLayer key="osm" url={OSM_URL} maxZoom={19} attribution='&copy; <a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noreferrer">OpenStreetMap</a>' />
+          <Graticule label={source === 'none' ? t('map.noTiles') : ''} />
+          {source === 'gaode' && (
+            <TileLayer key="gaode" url={GAODE_URL} subdomains="1234" maxZoom={18} zIndex={2} attribution={`&copy; ${t('map.gaode')}`} eventHandlers={tileEvents} />
           )}
-          {source === 'none' && <Graticule label={t('map.noTiles')} />}
+          {source === 'osm' && (
+            <TileLayer
+              key="osm"
+              url={OSM_URL}
+              maxZoom={19}
+              zIndex={2}
+              attribution='&copy; <a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noreferrer">OpenStreetMap</a>'
+              eventHandlers={tileEvents}
+            />
+          )}
           <Ready onMapReady={onMapReady} />
           {children}
         </MapContainer>
+        {tilesFailed && (
+          <div className="tw-map-notice" data-testid="map-tiles-failed">
+            {t('map.tilesFailed')}
+          </div>
+        )}
       </div>
     </TileSourceContext.Provider>
   );

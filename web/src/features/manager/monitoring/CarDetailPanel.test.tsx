@@ -121,7 +121,7 @@ describe('CarDetailPanel', () => {
     expect(levels.textContent).toContain('1520');
     expect(levels.textContent).toContain('9800');
     expect(levels.textContent).toContain('18.5');
-  });
+  }, 20_000); // two antd tables in jsdom: slow on a busy machine
 
   it('shows 未定位 and does not look up an address for a car without a fix', async () => {
     api.carDetails.mockResolvedValue({
@@ -142,6 +142,8 @@ describe('CarDetailPanel', () => {
     renderPanel();
     expect(await screen.findByText('未定位')).toBeTruthy();
     expect(screen.getByTestId('detail-time').textContent).toBe('从未上报');
+    expect(screen.getByTestId('detail-speed').textContent).toBe('—');
+    expect(screen.getByTestId('detail-bearing').textContent).toBe('—');
     expect(screen.getByText('暂无罐体数据')).toBeTruthy();
     expect(screen.getByText('暂无液位数据')).toBeTruthy();
     expect(screen.queryByTestId('detail-alarms')).toBeNull();

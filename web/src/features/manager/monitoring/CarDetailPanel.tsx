@@ -58,6 +58,8 @@ export function CarDetailView({ d, address, addressLoading }: { d: CarDetails; a
   const located = isValidCoords(d.lng, d.lat);
   const bearing = bearingText(d.direction);
   const dash = '—';
+  // A car that never reported has no speed or heading (the server sends 0 for both).
+  const reported = d.time != null;
   return (
     <div className="tw-detail-body">
       <Descriptions size="small" column={1} colon={false} className="tw-detail-desc">
@@ -68,13 +70,13 @@ export function CarDetailView({ d, address, addressLoading }: { d: CarDetails; a
           </span>
         </Descriptions.Item>
         <Descriptions.Item label={t('monitor.field.speed')}>
-          <span data-testid="detail-speed">{t('monitor.kmh', { speed: d.speed })}</span>
-          {d.speedLimit > 0 && <span className="tw-muted"> · {t('monitor.speedLimit', { n: d.speedLimit })}</span>}
+          <span data-testid="detail-speed">{reported ? t('monitor.kmh', { speed: d.speed }) : dash}</span>
+          {reported && d.speedLimit > 0 && <span className="tw-muted"> · {t('monitor.speedLimit', { n: d.speedLimit })}</span>}
         </Descriptions.Item>
         <Descriptions.Item label={t('monitor.field.direction')}>
           <span data-testid="detail-bearing">
-            {t(bearing.key, bearing.args)}
-            {bearing.key !== 'bearing.raw' && <span className="tw-muted"> ({d.direction}°)</span>}
+            {reported ? t(bearing.key, bearing.args) : dash}
+            {reported && bearing.key !== 'bearing.raw' && <span className="tw-muted"> ({d.direction}°)</span>}
           </span>
         </Descriptions.Item>
         <Descriptions.Item label={t('monitor.field.position')}>
