@@ -54,7 +54,12 @@ const GraticuleGrid = L.GridLayer.extend({
       ctx.moveTo(Math.round(px) + 0.5, 0);
       ctx.lineTo(Math.round(px) + 0.5, size.y);
       ctx.stroke();
-      if (coords.y % 3 === 0) ctx.fillText(fmt(lng, step, 'E', 'W'), px + 3, 11);
+      if (coords.y % 3 === 0) {
+        // right of the line, or left of it where the next (opaque) tile would cover the text
+        const text = fmt(lng, step, 'E', 'W');
+        const w = ctx.measureText(text).width;
+        ctx.fillText(text, px + 3 + w > size.x ? px - 3 - w : px + 3, 11);
+      }
     }
     const y0 = Math.ceil(se.lat / step) * step;
     for (let lat = y0; lat <= nw.lat + 1e-9; lat += step) {
@@ -63,7 +68,7 @@ const GraticuleGrid = L.GridLayer.extend({
       ctx.moveTo(0, Math.round(py) + 0.5);
       ctx.lineTo(size.x, Math.round(py) + 0.5);
       ctx.stroke();
-      if (coords.x % 3 === 0) ctx.fillText(fmt(lat, step, 'N', 'S'), 3, py - 3);
+      if (coords.x % 3 === 0) ctx.fillText(fmt(lat, step, 'N', 'S'), 3, py - 12 < 0 ? py + 11 : py - 3);
     }
     return tile;
   },

@@ -58,6 +58,7 @@ export function CarDetailView({ d, address, addressLoading }: { d: CarDetails; a
   const located = isValidCoords(d.lng, d.lat);
   const bearing = bearingText(d.direction);
   const dash = '—';
+  const compartmentColumn = (dataIndex: string) => ({ title: t('monitor.compartment'), dataIndex, width: 52, render: (n: number) => t('monitor.compartmentNo', { n }) });
   // A car that never reported has no speed or heading (the server sends 0 for both).
   const reported = d.time != null;
   return (
@@ -133,7 +134,7 @@ export function CarDetailView({ d, address, addressLoading }: { d: CarDetails; a
           testId="detail-compartments"
           empty={t('monitor.noTankData')}
           columns={[
-            { title: t('monitor.compartment'), dataIndex: 'houseNumber', width: 52, render: (n: number) => t('monitor.compartmentNo', { n }) },
+            compartmentColumn('houseNumber'),
             ...KINDS.map((kind) => ({
               title: t(`monitor.kind.${kind}`),
               key: kind,
@@ -150,7 +151,7 @@ export function CarDetailView({ d, address, addressLoading }: { d: CarDetails; a
           testId="detail-levels"
           empty={t('monitor.noLevels')}
           columns={[
-            { title: t('monitor.compartment'), dataIndex: 'compartment', render: (n: number) => t('monitor.compartmentNo', { n }) },
+            compartmentColumn('compartment'),
             { title: t('monitor.levelMm'), dataIndex: 'levelMm', align: 'right' },
             { title: t('monitor.volumeL'), dataIndex: 'volumeL', align: 'right' },
             { title: t('monitor.temperature'), dataIndex: 'temperature', align: 'right', render: (v: number) => v.toFixed(1) },
