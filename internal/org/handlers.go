@@ -113,7 +113,9 @@ func (s *Service) Routes() []httpx.Route {
 			Handler: func(w http.ResponseWriter, r *http.Request) { httpx.OK(w, r, FilterMenu(menuTree, caller(r).Codes)) }},
 
 		// groups
-		{Method: "POST", Path: "/authority-app/groupInfo/findTrees", Access: httpx.Needs("06-04", "06-08", "06-07"),
+		// Any signed-in user: every page that filters or files by organisation (vehicles, terminals, SIM
+		// cards, users, offline records…) offers the caller's own subtree, and only that.
+		{Method: "POST", Path: "/authority-app/groupInfo/findTrees", Access: httpx.SignedIn,
 			Handler: httpx.JSON(func(r *http.Request, in nameBody) (any, error) { return s.GroupTree(r.Context(), caller(r), in.Name) })},
 		{Method: "POST", Path: "/authority-app/groupInfo/add", Access: httpx.Needs("06-04-01"), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, in GroupInput) (any, error) { return s.AddGroup(r, in, false) })},

@@ -530,3 +530,24 @@ func TestBatchLimits(t *testing.T) {
 		expectFail(t, e.Call("POST", "/authority-app/userInfo/deleteByIds", admin, map[string]any{"ids": []int64{}}), "ID 列表不能为空")
 	})
 }
+
+// TestGroupTreeForEveryPage: the organisation pickers of pages outside system settings (vehicles,
+// offline records…) load the caller's subtree; a user of one subsidiary sees only that subsidiary.
+func TestGroupTreeForEveryPage(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		dispatcher := groupIDs(t, e, e.Login("dispatcher", "dispatch123")) // holds no system-settings page
+		if _, ok := dispatcher["华北分公司"]; !ok {
+			t.Errorf("dispatcher's tree: %v", dispatcher)
+		}
+		customer := groupIDs(t, e, tok2(e))
+		if _, ok := customer["华东分公司"]; !ok || len(customer) == 0 {
+			t.Errorf("customer's tree: %v", customer)
+		}
+		for _, other := range []string{"华北分公司", "华南分公司", "中油运输集团"} {
+			if _, ok := customer[other]; ok {
+				t.Errorf("customer sees %s", other)
+			}
+		}
+	})
+}
