@@ -1,13 +1,15 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+import { i18nCore } from './src/i18n/corePlugin';
 
 const backend = process.env.TANKWATCH_BACKEND ?? 'http://127.0.0.1:8080';
 const proxied = ['/authority-app', '/base-info-app', '/monitor-app', '/alarm-app', '/hbase', '/themes'];
 
 export default defineConfig({
   base: './',
-  plugins: [react()],
+  plugins: [react(), i18nCore(fileURLToPath(new URL('./src/i18n', import.meta.url)))],
   server: {
     proxy: {
       ...Object.fromEntries(proxied.map((p) => [p, { target: backend, changeOrigin: true }])),

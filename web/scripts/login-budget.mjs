@@ -1,5 +1,6 @@
 // Static check of the login route's size from the build manifest (no server needed): the entry, its
-// static imports and the lazily loaded LoginPage chunk with its imports, gzip -9. Fails over 350 KB.
+// static imports, the lazily loaded LoginPage chunk with its imports and the active language's core
+// texts (src/i18n/corePlugin.ts), gzip -9. Fails over 350 KB.
 // Run after `npm run build`. (scripts/login-size.mjs measures the same against a running server.)
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -16,7 +17,7 @@ function visit(key) {
 const lang = process.argv[2] ?? 'zh-CN';
 visit(Object.keys(manifest).find((k) => manifest[k].isEntry));
 visit(Object.keys(manifest).find((k) => k.endsWith('features/login/LoginPage.tsx')));
-visit(Object.keys(manifest).find((k) => k.endsWith(`i18n/${lang}.json`)));
+visit(Object.keys(manifest).find((k) => k.endsWith(`i18n-core/${lang}`)));
 let total = 0;
 let raw = 0;
 const rows = [];

@@ -1,4 +1,5 @@
 import { createHashRouter, Navigate, type RouteObject } from 'react-router';
+import { ensureAllTexts } from '../i18n';
 import { allPages, type PageDef } from './pages';
 import { RequireAuth, RootLayout } from './RootLayout';
 
@@ -6,7 +7,7 @@ function pageRoute(p: PageDef): RouteObject {
   return {
     path: p.path,
     handle: { name: p.name, allScreen: !!p.allScreen, beforeCloseConfirm: !!p.beforeCloseConfirm },
-    lazy: async () => ({ Component: (await p.load()).default }),
+    lazy: async () => ({ Component: (await Promise.all([p.load(), ensureAllTexts()]))[0].default }),
   };
 }
 
@@ -23,10 +24,10 @@ export function buildRoutes(): RouteObject[] {
           element: <RequireAuth />,
           children: [
             {
-              lazy: async () => ({ Component: (await import('./shell/Shell')).default }),
+              lazy: async () => ({ Component: (await Promise.all([import('./shell/Shell'), ensureAllTexts()]))[0].default }),
               children: [
                 ...pages.filter((p) => !p.allScreen).map(pageRoute),
-                { path: '*', handle: { name: 'notFound' }, lazy: async () => ({ Component: (await import('../features/common/NotFoundPage')).default }) },
+                { path: '*', handle: { name: 'notFound' }, lazy: async () => ({ Component: (await Promise.all([import('../features/common/NotFoundPage'), ensureAllTexts()]))[0].default }) },
               ],
             },
             ...pages.filter((p) => p.allScreen).map(pageRoute),

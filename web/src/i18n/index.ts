@@ -25,17 +25,50 @@ export function initialLang(): Lang {
 
 dayjs.extend(localizedFormat);
 
-/** Only the active language's texts are loaded (keeps the login route small). */
-const LOADERS: Record<Lang, () => Promise<{ default: Record<string, unknown> }>> = {
+type Loader = () => Promise<{ default: Record<string, unknown> }>;
+
+/**
+ * Only the active language's texts are loaded, in two steps: the login route gets the core namespaces
+ * (corePlugin.ts); the shell and every page wait for all texts (ensureAllTexts), so features' texts
+ * never weigh on the login route.
+ */
+const CORE: Record<Lang, Loader> = {
+  'zh-CN': () => import('virtual:i18n-core/zh-CN'),
+  'zh-TW': () => import('virtual:i18n-core/zh-TW'),
+  'en-US': () => import('virtual:i18n-core/en-US'),
+};
+const ALL: Record<Lang, Loader> = {
   'zh-CN': () => import('./zh-CN.json'),
   'zh-TW': () => import('./zh-TW.json'),
   'en-US': () => import('./en-US.json'),
 };
 
+const loaded = new Map<string, Promise<void>>();
+/** Set once a page needed all texts: a language switch then loads all texts of the new language too. */
+let wantAll = false;
+
+function load(lang: Lang, all: boolean): Promise<void> {
+  const key = `${lang}/${all ? 'all' : 'core'}`;
+  let p = loaded.get(key);
+  if (!p) {
+    p = (all ? ALL : CORE)[lang]().then((mod) => {
+      i18n.addResourceBundle(lang, 'translation', mod.default, true, true);
+    });
+    p.catch(() => loaded.delete(key)); // a failed chunk load may be retried
+    loaded.set(key, p);
+  }
+  return p;
+}
+
 async function ensureBundle(lang: Lang): Promise<void> {
-  if (i18n.hasResourceBundle(lang, 'translation')) return;
-  const mod = await LOADERS[lang]();
-  i18n.addResourceBundle(lang, 'translation', mod.default, true, true);
+  await load(lang, false);
+  if (wantAll) await load(lang, true);
+}
+
+/** All texts of the current language; the router awaits it with the shell's and pages' code. */
+export function ensureAllTexts(): Promise<void> {
+  wantAll = true;
+  return load(currentLang(), true);
 }
 
 let ready: Promise<void> | null = null;
@@ -47,7 +80,8 @@ export function initI18n(): Promise<void> {
   dayjs.locale(DAYJS_LOCALE[lang]);
   document.documentElement.lang = lang;
   ready = (async () => {
-    const mod = await LOADERS[lang]();
+    const mod = await CORE[lang]();
+    loaded.set(`${lang}/core`, Promise.resolve());
     await i18n.use(initReactI18next).init({
       resources: { [lang]: { translation: mod.default } },
       lng: lang,

@@ -1,7 +1,11 @@
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 
 afterEach(() => cleanup());
+
+// antd renders validation and messages asynchronously; on a busy two-core machine (CI runs test files
+// side by side) that can take longer than testing-library's default second.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks these; antd needs them.
 if (!window.matchMedia) {
@@ -23,5 +27,7 @@ window.getComputedStyle = (elt: Element, pseudo?: string | null) => origGetCompu
 // Tests run in simplified Chinese unless they switch (jsdom's navigator.language is en-US).
 localStorage.setItem('lang', 'zh-CN');
 
-const { initI18n } = await import('../i18n');
+const { initI18n, ensureAllTexts } = await import('../i18n');
 await initI18n();
+await ensureAllTexts(); // pages are tested as the router shows them: with all texts
+
