@@ -65,10 +65,14 @@ async function ensureBundle(lang: Lang): Promise<void> {
   if (wantAll) await load(lang, true);
 }
 
-/** All texts of the current language; the router awaits it with the shell's and pages' code. */
-export function ensureAllTexts(): Promise<void> {
+/**
+ * All texts of the current language; the router awaits it with the shell's and pages' code. The router
+ * may resolve the first route while i18next is still initialising: wait for that first.
+ */
+export async function ensureAllTexts(): Promise<void> {
   wantAll = true;
-  return load(currentLang(), true);
+  await initI18n();
+  await load(currentLang(), true);
 }
 
 let ready: Promise<void> | null = null;
