@@ -33,7 +33,7 @@ export function WatchList({ code, title, empty }: { code: CountCode; title: stri
           { title: t('home.col.plate'), dataIndex: 'plate', width: 120 },
           { title: t('home.col.group'), dataIndex: 'groupName', ellipsis: true },
           code === '3'
-            ? { title: t('home.col.reason'), key: 'reason', width: 150, render: (_: unknown, car: LiveCarRow) => abnormalReasonKeys(car).map((k) => t(k)).join('、') }
+            ? { title: t('home.col.reason'), key: 'reason', width: 150, render: (_: unknown, car: LiveCarRow) => abnormalReasonKeys(car).map((k) => t(k)).join(t('common.listSeparator')) }
             : { title: t('home.col.driver'), dataIndex: 'driverName', width: 90, ellipsis: true },
           {
             title: code === '7' ? t('home.col.lastReport') : t('home.col.time'),

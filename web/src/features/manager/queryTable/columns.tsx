@@ -17,8 +17,8 @@ export function tableColumns(t: TFunction, table: RawTable): ColumnsType<TableRo
         { title: t('queryTable.position'), key: 'position', width: 210, render: (_, r) => coordText((r as PositionRow).lng, (r as PositionRow).lat) || t('common.notLocated') },
         { title: t('queryTable.speed'), dataIndex: 'speed', key: 'speed', width: 110, render: (v: number) => v.toFixed(1) },
         { title: t('queryTable.direction'), dataIndex: 'direction', key: 'direction', width: 90 },
-        { title: t('queryTable.alarms'), dataIndex: 'alarms', key: 'alarms', ellipsis: true, render: (v: string[]) => v.join('、') || '—' },
-        { title: t('queryTable.states'), dataIndex: 'states', key: 'states', ellipsis: true, render: (v: string[]) => v.join('、') },
+        { title: t('queryTable.alarms'), dataIndex: 'alarms', key: 'alarms', ellipsis: true, render: (v: string[]) => v.join(t('common.listSeparator')) || '—' },
+        { title: t('queryTable.states'), dataIndex: 'states', key: 'states', ellipsis: true, render: (v: string[]) => v.join(t('common.listSeparator')) },
       ] as ColumnsType<TableRow>;
     case 'tankStates':
       return [

@@ -38,7 +38,7 @@ export function EventList({ events, current, onSeek }: { events: readonly TrackE
               <List.Item className={`tw-track-event ${e.kind}${active ? ' active' : ''}`} onClick={() => onSeek(e.t)} data-kind={e.kind}>
                 <span className="tw-track-event-icon">{e.kind === 'stop' ? <PauseCircleOutlined /> : <AlertOutlined />}</span>
                 <div>
-                  <div>{e.kind === 'stop' ? t('track.stopFor', { n: e.minutes }) : (e.names ?? []).join('、') || t('track.alarm')}</div>
+                  <div>{e.kind === 'stop' ? t('track.stopFor', { n: e.minutes }) : (e.names ?? []).join(t('common.listSeparator')) || t('track.alarm')}</div>
                   <div className="tw-track-event-time">
                     {formatServerTime(e.t)}
                     {e.kind === 'stop' && e.end ? ` — ${formatServerTime(e.end).slice(11)}` : ''}

@@ -68,7 +68,7 @@ function Layers({ model, pos }: { model: TrackModel; pos: Position | null }) {
             pathOptions={{ color: '#fff', weight: 2, fillColor: e.kind === 'stop' ? '#d97706' : '#dc2626', fillOpacity: 1, renderer: canvas }}
           >
             <Tooltip>
-              {e.kind === 'stop' ? t('track.stopFor', { n: e.minutes }) : (e.names ?? []).join('、')} · {formatServerTime(e.t)}
+              {e.kind === 'stop' ? t('track.stopFor', { n: e.minutes }) : (e.names ?? []).join(t('common.listSeparator'))} · {formatServerTime(e.t)}
             </Tooltip>
           </CircleMarker>
         );
