@@ -5,28 +5,20 @@
 // cockpit: a fresh browser context per run (cold cache) with a signed-in session; from navigation start to
 // the total count showing a number. pan: the map is dragged with the mouse for 6 s while the page counts
 // animation frames; the figure is frames per second, with the number of vehicles the page drew.
-import { chromium } from 'playwright-core';
+import { launch, signIn, VIEWPORT } from './perf-browser.mjs';
 
 const argv = process.argv.slice(2);
 const base = argv[argv.indexOf('--base') + 1] ?? 'http://127.0.0.1:18600';
 const what = argv.find((a) => a === 'cockpit' || a === 'pan') ?? 'cockpit';
 const runs = Number(process.env.RUNS ?? 5);
 
-const browser = await chromium.launch({
-  executablePath: process.env.TANKWATCH_CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
-});
-const viewport = { width: 1600, height: 900 };
+const browser = await launch();
+const viewport = VIEWPORT;
 
 async function signedInState() {
   const ctx = await browser.newContext({ viewport });
   const page = await ctx.newPage();
-  await page.goto(`${base}/#/login`);
-  await page.locator('#account').fill('admin');
-  await page.locator('#password').fill('admin123');
-  await page.locator('form button[type="submit"]').click();
-  await page.waitForURL(/#\/home/, { timeout: 60_000 });
+  await signIn(page, base);
   const state = await ctx.storageState();
   await ctx.close();
   return state;

@@ -10,7 +10,7 @@
 // driven by a simulator at the same time (run `tankwatch sim --vehicles N` with N ≤ probe). Each
 // report's device time is the second it is sent, so the page can tell which report arrived.
 import net from 'node:net';
-import { chromium } from 'playwright-core';
+import { launch, signIn, VIEWPORT } from './perf-browser.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -95,12 +95,8 @@ function location(ms, i) {
 }
 
 // --- the browser --------------------------------------------------------------------------------------
-const browser = await chromium.launch({
-  executablePath: process.env.TANKWATCH_CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
-});
-const ctx = await browser.newContext({ viewport: { width: 1600, height: 900 } });
+const browser = await launch();
+const ctx = await browser.newContext({ viewport: VIEWPORT });
 // Every live message is stamped on arrival; after it, the next animation frame is when markers redraw.
 await ctx.addInitScript(() => {
   window.__live = [];
@@ -118,11 +114,7 @@ await ctx.addInitScript(() => {
   };
 });
 const page = await ctx.newPage();
-await page.goto(`${base}/#/login`);
-await page.locator('#account').fill('admin');
-await page.locator('#password').fill('admin123');
-await page.locator('form button[type="submit"]').click();
-await page.waitForURL(/#\/home/, { timeout: 60_000 });
+await signIn(page, base);
 await page.goto(`${base}/#/manager/monitoring-all`);
 await page.waitForFunction(() => window.__live.some((m) => m.data.includes('"snapshot"')), null, { timeout: 120_000 });
 
