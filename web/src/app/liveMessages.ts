@@ -1,0 +1,30 @@
+import type { ReactNode } from 'react';
+
+/**
+ * The JSON live message of spec §3 as it arrives over MQTT (msg/user/{id}, requestHelp/user/{id}).
+ * internal/messaging.Message is its server side.
+ */
+export interface LiveMessage {
+  key: string;
+  code: string;
+  message: string;
+  timestamp: number;
+  data: Record<string, string>;
+}
+
+/**
+ * What the 求助消息 dialog shows for a requestHelp message. The help-request feature registers its
+ * detail view (map or 未定位, type, time, plate, speed, address and its own cancel / unlock-or-lock /
+ * ignore buttons); `close` closes the dialog. Without a registered view the dialog shows the text.
+ */
+export type HelpView = (message: LiveMessage, close: () => void) => ReactNode;
+
+let helpView: HelpView | null = null;
+
+export function registerHelpView(view: HelpView | null): void {
+  helpView = view;
+}
+
+export function currentHelpView(): HelpView | null {
+  return helpView;
+}
