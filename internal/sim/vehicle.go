@@ -338,6 +338,7 @@ func (v *vehicle) step() sample {
 	}
 	helpDue := v.helpEvery > 0 && !t.Before(v.nextHelp)
 	if helpDue {
+		v.restOffline = false // a driver asking for help switches the terminal on
 		v.askHelp()
 		v.nextHelp = t.Add(v.helpEvery)
 		out.incidents |= 1 << IncidentHelp
