@@ -100,7 +100,9 @@ func (h *HelpService) Deal(r *http.Request, in HelpDealInput) (*HelpView, error)
 			return nil, err
 		}
 		h.audit(r, m, "help.dealt.ignored")
-		return helpViewOf(m), nil
+		v := helpViewOf(m)
+		h.localize(ctx, httpx.Lang(r), v)
+		return v, nil
 	}
 	outcome, err := h.send(r, m)
 	if m.Status == HelpPending && prev == HelpFailed {
@@ -113,7 +115,9 @@ func (h *HelpService) Deal(r *http.Request, in HelpDealInput) (*HelpView, error)
 	if err != nil {
 		return nil, err
 	}
-	return helpViewOf(m), nil
+	v := helpViewOf(m)
+	h.localize(ctx, httpx.Lang(r), v)
+	return v, nil
 }
 
 // send carries an unlock / lock to the terminal and sets the record's outcome (status, command,

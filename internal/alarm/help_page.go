@@ -83,8 +83,8 @@ func (h *HelpService) helpWhere(ctx context.Context, p *httpx.Principal, q *Help
 	return sel, nil
 }
 
-// Page lists the help records of the caller's scope, newest first.
-func (h *HelpService) Page(ctx context.Context, p *httpx.Principal, q HelpQuery) (httpx.Page[*HelpView], error) {
+// Page lists the help records of the caller's scope, newest first, addresses in lang.
+func (h *HelpService) Page(ctx context.Context, p *httpx.Principal, lang i18n.Lang, q HelpQuery) (httpx.Page[*HelpView], error) {
 	var zero httpx.Page[*HelpView]
 	sel, err := h.helpWhere(ctx, p, &q)
 	if err != nil {
@@ -103,6 +103,7 @@ func (h *HelpService) Page(ctx context.Context, p *httpx.Principal, q HelpQuery)
 	for i := range rows {
 		out[i] = helpViewOf(&rows[i].helpRecord)
 		out[i].GroupName = rows[i].GroupName
+		h.localize(ctx, lang, out[i])
 	}
 	return httpx.NewPage(out, int64(total), q.PageReq), nil
 }
@@ -124,6 +125,7 @@ func (h *HelpService) Export(r *http.Request, q HelpQuery) (*xlsx.Sheet, error) 
 		"help.col.station", "help.col.status", "help.col.dealType", "help.col.dealtBy", "help.col.dealtAt", "help.col.result"}}
 	for _, row := range rows {
 		v := helpViewOf(&row.helpRecord)
+		h.localize(r.Context(), l, v)
 		deal := ""
 		if v.DealType != 0 {
 			deal = i18n.T(l, "help.deal."+strconv.Itoa(v.DealType))
@@ -142,10 +144,22 @@ func (h *HelpService) Export(r *http.Request, q HelpQuery) (*xlsx.Sheet, error) 
 func (h *HelpService) Routes() []httpx.Route {
 	return []httpx.Route{
 		{Method: "POST", Path: "/base-info-app/helpRecord/page", Access: httpx.Needs(HelpCode), Scoped: true,
-			Handler: httpx.JSON(func(r *http.Request, q HelpQuery) (any, error) { return h.Page(r.Context(), httpx.Caller(r), q) })},
+			Handler: httpx.JSON(func(r *http.Request, q HelpQuery) (any, error) { return h.Page(r.Context(), httpx.Caller(r), httpx.Lang(r), q) })},
 		{Method: "POST", Path: "/base-info-app/helpRecord/export", Access: httpx.Needs("02-05-02"), Scoped: true,
 			Handler: xlsx.Handler(h.Export)},
 		{Method: "POST", Path: "/base-info-app/helpRecord/deal", Access: httpx.Needs("02-05-01"), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, in HelpDealInput) (any, error) { return h.Deal(r, in) })},
+	}
+}
+
+// localize names the place in lang: the record keeps the simplified-Chinese address of the moment the
+// driver asked (what the live push carries); other languages get it from the geocoder again (offline
+// table, or the online provider's cache).
+func (h *HelpService) localize(ctx context.Context, lang i18n.Lang, v *HelpView) {
+	if lang == i18n.ZhCN || h.Geo == nil || (v.Lat == 0 && v.Lng == 0) {
+		return
+	}
+	if a, err := h.Geo.Reverse(ctx, v.Lng, v.Lat, lang); err == nil && a != "" {
+		v.Address = a
 	}
 }

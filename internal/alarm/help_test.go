@@ -163,6 +163,11 @@ func TestHelpRequestBecomesOneRecordAndReachesItsOperators(t *testing.T) {
 			v.RequestTime != httpx.TimeOf(at) {
 			t.Errorf("record %+v", v)
 		}
+		e.Lang = "en-US" // the address in the caller's language; the record keeps the Chinese one
+		if en := helpPage(e, admin, map[string]any{}).List[0].Address; en == v.Address || !strings.Contains(en, "Hebei") {
+			t.Errorf("en-US address %q (zh-CN %q)", en, v.Address)
+		}
+		e.Lang = ""
 		got := pub.snapshot()
 		topics := slices.Sorted(func(yield func(string) bool) {
 			for k := range got {

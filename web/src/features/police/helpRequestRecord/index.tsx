@@ -67,7 +67,7 @@ export default function HelpRequestRecordPage() {
             </Form.Item>
           </>
         }
-        tableProps={{ scroll: { x: 1500 } }}
+        tableProps={{ scroll: { x: 1750 } }}
         columns={[
           { title: t('help.carNumber'), dataIndex: 'carNumber', key: 'carNumber', width: 120, sorter: true },
           { title: t('helpRecord.group'), dataIndex: 'groupName', key: 'groupName', width: 130, ellipsis: true },
