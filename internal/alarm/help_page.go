@@ -144,7 +144,9 @@ func (h *HelpService) Export(r *http.Request, q HelpQuery) (*xlsx.Sheet, error) 
 func (h *HelpService) Routes() []httpx.Route {
 	return []httpx.Route{
 		{Method: "POST", Path: "/base-info-app/helpRecord/page", Access: httpx.Needs(HelpCode), Scoped: true,
-			Handler: httpx.JSON(func(r *http.Request, q HelpQuery) (any, error) { return h.Page(r.Context(), httpx.Caller(r), httpx.Lang(r), q) })},
+			Handler: httpx.JSON(func(r *http.Request, q HelpQuery) (any, error) {
+				return h.Page(r.Context(), httpx.Caller(r), httpx.Lang(r), q)
+			})},
 		{Method: "POST", Path: "/base-info-app/helpRecord/export", Access: httpx.Needs("02-05-02"), Scoped: true,
 			Handler: xlsx.Handler(h.Export)},
 		{Method: "POST", Path: "/base-info-app/helpRecord/deal", Access: httpx.Needs("02-05-01"), Scoped: true,
