@@ -136,6 +136,13 @@ func (h *HelpService) Accept(reports []telemetry.Report) {
 	}
 }
 
+// Dropped is the number of batches Accept dropped because the queue was full.
+func (h *HelpService) Dropped() int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.dropped
+}
+
 func (h *HelpService) init() {
 	h.startOnce.Do(func() {
 		n := h.QueueSize

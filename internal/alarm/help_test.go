@@ -408,3 +408,27 @@ func TestHelpDealReachesTheTerminal(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpAcceptNeverWaits: the writer's subscriber only queues reports with a help request and drops
+// (counting) when the queue is full instead of holding up ingest.
+func TestHelpAcceptNeverWaits(t *testing.T) {
+	h := alarm.NewHelp(alarm.HelpDeps{})
+	h.QueueSize = 1
+	help := telemetry.Report{CarID: 1, TerminalID: 1, Help: &tank.Help{Type: tank.HelpUnlock, RequestID: 1}}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.Accept([]telemetry.Report{{CarID: 1}, {CarID: 2}}) // no help item: nothing queued
+		h.Accept([]telemetry.Report{help})
+		h.Accept([]telemetry.Report{help}) // the queue is full and nobody reads it
+		h.Accept([]telemetry.Report{{Help: help.Help}})
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Accept waited for the help service")
+	}
+	if n := h.Dropped(); n != 1 {
+		t.Errorf("%d batches dropped, want 1 (the one after the queue filled; a report without a car is not queued)", n)
+	}
+}
