@@ -201,6 +201,12 @@ func TestHelpRequestBecomesOneRecordAndReachesItsOperators(t *testing.T) {
 			Help: &tank.Help{Type: tank.HelpLock, RequestID: 1}}); err != nil || !ok {
 			t.Fatalf("east record: %v %v", ok, err)
 		}
+		// the terminal's request IDs wrap around: the same ID long after is a new request
+		later := r
+		later.Time = at.Add(11 * time.Minute)
+		if _, ok, err := h2.Record(t.Context(), &later); err != nil || !ok {
+			t.Errorf("the same request ID 11 minutes later: %v %v", ok, err)
+		}
 		after := pub.snapshot()
 		if n := len(after[topic("eastops")[0]]); n != 1 {
 			t.Errorf("the 华东 operator got %d pushes for a 华东 car", n)
@@ -213,8 +219,8 @@ func TestHelpRequestBecomesOneRecordAndReachesItsOperators(t *testing.T) {
 		if p := helpPage(e, eastTok, map[string]any{}); p.Total != 1 || p.List[0].CarNumber != east.Plate {
 			t.Errorf("华东 operator sees %+v", p.List)
 		}
-		for q, n := range map[string]int{`{"requestType":2}`: 1, `{"requestType":1}`: 1, `{"status":"done"}`: 0,
-			`{"carNumber":"` + north.Plate + `"}`: 1, `{"startTime":"2026-03-01 15:59:30"}`: 0} {
+		for q, n := range map[string]int{`{"requestType":2}`: 1, `{"requestType":1}`: 2, `{"status":"done"}`: 0,
+			`{"carNumber":"` + north.Plate + `"}`: 2, `{"startTime":"2026-03-01 15:59:30"}`: 1} {
 			var body map[string]any
 			_ = json.Unmarshal([]byte(q), &body)
 			if p := helpPage(e, admin, body); p.Total != n {
