@@ -15,6 +15,8 @@ import (
 	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/db/dbtest"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/tank"
+	"tankwatch/internal/telemetry"
 )
 
 // TestRouteTableDeclarations: every route declares its access, codes exist in menu.json, no pattern
@@ -64,6 +66,7 @@ type fixture struct {
 	eastPlate, eastPhone          string
 	northPhone                    string
 	northSensor                   int64
+	northHelp                     int64 // a help record of the 华北 car
 	eastICCID, eastMSISDN         string
 }
 
@@ -110,6 +113,12 @@ func setup(t *testing.T, e *apptest.Env) fixture {
 	f.northCar, f.northSIM, f.northTerm, f.northPhone = *nt.CarID, *nt.SIMID, nt.ID, nt.Phone
 	f.northSensor = newID(e, admin, "/base-info-app/sensor/add", map[string]any{"groupId": f.north, "name": "液位探杆", "identification": "C1", "decoder": "level"})
 	f.eastCar, f.eastSIM, f.eastTerm, f.eastPlate, f.eastPhone = *et.CarID, *et.SIMID, et.ID, et.Plate, et.Phone
+	if v, ok, err := e.App.Help.Record(t.Context(), &telemetry.Report{TerminalID: f.northTerm, CarID: f.northCar, Time: e.Clock.Now(),
+		Help: &tank.Help{Type: tank.HelpUnlock, RequestID: 9}}); err != nil || !ok {
+		t.Fatalf("help record: %v %v", ok, err)
+	} else {
+		f.northHelp = v.ID
+	}
 	var sims httpx.Page[fleet.SIMView]
 	e.MustOK("POST", "/base-info-app/simInfo/page", admin, map[string]any{"msisdn": et.MSISDN}).Decode(&sims)
 	f.eastICCID, f.eastMSISDN = sims.List[0].ICCID, sims.List[0].MSISDN
@@ -241,11 +250,16 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /base-info-app/sensor/add":    {{body: map[string]any{"groupId": f.north, "name": "x", "identification": "C3", "decoder": "lock"}}},
 		"POST /base-info-app/sensor/update": {{body: map[string]any{"id": f.northSensor, "name": "x", "identification": "C1", "decoder": "level"}}},
 		"POST /base-info-app/sensor/delete": {{body: map[string]any{"id": f.northSensor}}},
+
+		// help records
+		"POST /base-info-app/helpRecord/page":   {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/helpRecord/export": {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/helpRecord/deal":   {{body: map[string]any{"id": f.northHelp, "dealType": 1}}, {body: map[string]any{"id": f.northHelp, "dealType": 3}}},
 	}
 }
 
 var stateTables = []string{"org_groups", "users", "roles", "role_codes", "user_roles", "tokens", "operation_logs",
-	"cars", "sims", "terminals", "terminal_bindings", "car_video_channels", "sensors", "commands"}
+	"cars", "sims", "terminals", "terminal_bindings", "car_video_channels", "sensors", "commands", "help_records"}
 
 // TestAuthorizationMatrix calls every registered endpoint without a token, with an expired and a revoked
 // token, as a user lacking its code, and (for endpoints taking ids) with another group's records.

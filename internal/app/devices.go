@@ -9,6 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"tankwatch/internal/alarm"
 	"tankwatch/internal/geo"
 	"tankwatch/internal/jt808/gateway"
 	"tankwatch/internal/platform/httpx"
@@ -29,6 +30,7 @@ type Devices struct {
 	Geo      *geo.Service
 	Gateway  *gateway.Server
 	Sim      *sim.Fleet // the in-process demo fleet, nil without --demo
+	Help     *alarm.HelpService
 
 	gatewayAddr string
 	stop        func()
@@ -90,6 +92,11 @@ func (a *App) buildDevices() {
 	)
 	dv.Gateway = gateway.New(gateway.Config{IdleTimeout: cfg.TerminalIdle, Now: now}, gateway.FleetRegistry{Fleet: a.Fleet},
 		dv.Writer, dv.Commands, dv.Sensors, a.Log, a.registry)
+	// Publisher: the messaging broker, once it exists; Stations: the station registry, once it exists.
+	dv.Help = alarm.NewHelp(alarm.HelpDeps{DB: d, Audit: a.Audit, Cars: dv.Live, Terminals: a.Fleet, Recipients: a.Org,
+		Geo: dv.Geo, Sender: dv.Gateway, Log: a.Log})
+	dv.Help.Now = now
+	dv.Writer.Subscribe(dv.Help.Accept)
 }
 
 // routes are the ingest side's HTTP calls.
@@ -101,6 +108,7 @@ func (dv *Devices) routes() []httpx.Route {
 	rs = append(rs, dv.Sensors.Routes()...)
 	rs = append(rs, dv.Geo.Routes()...)
 	rs = append(rs, dv.Commands.SendRoutes(dv.Gateway)...)
+	rs = append(rs, dv.Help.Routes()...)
 	return rs
 }
 
@@ -128,6 +136,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 			a.Log.Error("history writer stopped", "err", err)
 		}
 	}()
+	dv.Help.Start(context.WithoutCancel(ctx))
 	edgeDone.Add(2)
 	go func() { defer edgeDone.Done(); dv.Live.Run(edgeCtx) }()
 	go func() { defer edgeDone.Done(); dv.History.RunRetention(edgeCtx) }()
@@ -136,6 +145,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 		if err != nil {
 			stopEdge()
 			stopWriter()
+			dv.Help.Stop()
 			return fmt.Errorf("JT/T 808 gateway: %w", err)
 		}
 		dv.gatewayAddr = ln.Addr().String()
@@ -168,6 +178,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 			edgeDone.Wait()
 			stopWriter()
 			writerDone.Wait()
+			dv.Help.Stop()
 		})
 	}
 	return nil

@@ -26,7 +26,10 @@ type Config struct {
 	Speedup   float64       // simulated time runs this many times faster than wall time (default 1)
 	First     int           // index of the first vehicle, so several processes can split a fleet
 	Misbehave float64       // probability scale of incidents, used as given: 0 is a perfectly behaved fleet (Main's flag defaults to 1)
-	Log       *slog.Logger  // nil: discard
+	// HelpEvery makes every driver ask for help (0xE3, unlock and lock in turn, the first in the first
+	// report) this often in simulated time, besides the seeded incidents; 0: only those.
+	HelpEvery time.Duration
+	Log       *slog.Logger // nil: discard
 
 	// OnAck is called (from the terminal's goroutine) when a report of this terminal is acknowledged
 	// with 0x8001 result 0.

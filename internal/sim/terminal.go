@@ -114,6 +114,7 @@ func newTerminal(f *Fleet, idx int, plate string) (*terminal, error) {
 	default:
 		t.ver = jt808.V2013
 	}
+	t.v.helpEvery = f.cfg.HelpEvery
 	t.wantOnline = !(t.v.ph == restPhase && t.v.restOffline)
 	return t, nil
 }

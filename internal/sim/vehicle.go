@@ -121,6 +121,8 @@ type vehicle struct {
 	help            tank.Help
 	helpPending     bool
 	helpSeq         uint16
+	helpEvery       time.Duration // Config.HelpEvery
+	nextHelp        time.Time
 	signal, sats    byte
 }
 
@@ -334,10 +336,20 @@ func (v *vehicle) step() sample {
 			v.ph, v.acc = drivePhase, true
 		}
 	}
+	helpDue := v.helpEvery > 0 && !t.Before(v.nextHelp)
+	if helpDue {
+		v.restOffline = false // a driver asking for help switches the terminal on
+		v.askHelp()
+		v.nextHelp = t.Add(v.helpEvery)
+		out.incidents |= 1 << IncidentHelp
+	}
 	if v.ph == drivePhase {
 		v.next = t.Add(v.interval)
 	} else if v.ph == restPhase {
 		v.next = v.phaseEnd
+		if v.helpEvery > 0 && v.nextHelp.Before(v.next) {
+			v.next = v.nextHelp // a resting driver may ask too, and that request is reported at once
+		}
 	} else {
 		v.next = t.Add(3 * v.interval)
 	}
@@ -345,7 +357,7 @@ func (v *vehicle) step() sample {
 	v.sats = byte(8 + v.rng.IntN(15))
 	malformed := v.flaky && v.rng.Float64() < math.Min(0.5, malformedChance*v.misbehave)
 	out.online = t.Compare(v.offlineUntil) >= 0 && !(v.ph == restPhase && v.restOffline)
-	if v.ph != restPhase || v.phaseFrom.Equal(t) { // the arrival at the depot is still reported
+	if v.ph != restPhase || v.phaseFrom.Equal(t) || helpDue { // the arrival at the depot is still reported
 		out.body = v.body(t)
 		out.malformed = malformed
 		if malformed {
@@ -353,6 +365,16 @@ func (v *vehicle) step() sample {
 		}
 	}
 	return out
+}
+
+// askHelp queues a periodic help request (Config.HelpEvery): unlock and lock in turn, unlock first.
+func (v *vehicle) askHelp() {
+	v.helpSeq++
+	v.help = tank.Help{Type: tank.HelpUnlock, RequestID: v.helpSeq}
+	if v.helpSeq%2 == 0 {
+		v.help.Type = tank.HelpLock
+	}
+	v.helpPending = true
 }
 
 func (v *vehicle) loading(t time.Time) {

@@ -209,3 +209,38 @@ func TestApplyLock(t *testing.T) {
 		t.Error("not all locked after locking all")
 	}
 }
+
+// TestVehicleHelpEvery: with HelpEvery a driver asks at once, then every period, unlock and lock in
+// turn with a new request ID each time, resting or not; a perfectly behaved fleet otherwise.
+func TestVehicleHelpEvery(t *testing.T) {
+	for idx := range 4 {
+		v := newVehicle(idx, 7, testEpoch, 10*time.Second, 0)
+		v.helpEvery = 3 * time.Hour
+		var got []tank.Help
+		var at []time.Time
+		for v.now.Before(testEpoch.Add(24 * time.Hour)) {
+			s := v.step()
+			if s.body == nil {
+				continue
+			}
+			if d := decodeBody(t, s.body); d.ext.Help != nil {
+				got, at = append(got, *d.ext.Help), append(at, s.at)
+			}
+		}
+		if len(got) < 8 || len(got) > 9 {
+			t.Fatalf("vehicle %d: %d help requests in a day, want 8 (every 3 h)", idx, len(got))
+		}
+		for i, h := range got {
+			want := tank.HelpUnlock
+			if i%2 == 1 {
+				want = tank.HelpLock
+			}
+			if h.Type != want || h.RequestID != uint16(i+1) {
+				t.Errorf("vehicle %d request %d: %+v", idx, i, h)
+			}
+			if i > 0 && at[i].Sub(at[i-1]) < 3*time.Hour {
+				t.Errorf("vehicle %d: requests %d and %d only %v apart", idx, i-1, i, at[i].Sub(at[i-1]))
+			}
+		}
+	}
+}

@@ -75,7 +75,9 @@ export const MODULES: ModuleDef[] = [
   },
   {
     name: 'police', path: '/police', icon: 'alert',
-    children: pages('police', ['controlMode', 'policeType', 'blueLockLocalRecord', 'passwordViewingRecord', 'helpRequestRecord', 'policeMsg', 'passwordRecord', 'abnormal']),
+    children: pages('police', ['controlMode', 'policeType', 'blueLockLocalRecord', 'passwordViewingRecord', 'helpRequestRecord', 'policeMsg', 'passwordRecord', 'abnormal'], {
+      helpRequestRecord: { load: () => import('../features/police/helpRequestRecord') },
+    }),
   },
   {
     name: 'basedata', path: '/basedata', icon: 'database',

@@ -17,6 +17,8 @@ import { HOME_TAB } from './useCloseTabs';
 import { usePermittedMenu } from './useMenu';
 import { useTileCounts } from './useTileCounts';
 import './shell.css';
+// The help-request view of the 求助消息 dialog (its map loads only when a request is shown).
+import '../../features/police/helpRequestRecord/register';
 
 /** Spec §9: side menu width 180. */
 export const SIDER_WIDTH = 180;
