@@ -73,7 +73,7 @@ func (a *acked) missing(t *testing.T, d *db.DB) (int, string) {
 // drive starts a well-behaved simulated fleet of n terminals against gateway, reporting fast.
 func drive(t *testing.T, gateway string, n int, a *acked) *sim.Fleet {
 	t.Helper()
-	f, err := sim.Start(context.Background(), sim.Config{Gateway: gateway, Vehicles: n, Interval: 2 * time.Second, Speedup: 20,
+	f, err := sim.Start(context.Background(), sim.Config{Gateway: gateway, Vehicles: n, Interval: 2 * time.Second, Speedup: 20, DayAtStart: true,
 		Seed: 7, Misbehave: 0, AckTimeout: 2 * time.Second, Backoff: 100 * time.Millisecond, OnAck: a.add})
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"tankwatch/internal/fleet"
+	"tankwatch/internal/jt808"
 )
 
 // Config sets up a simulated fleet.
@@ -29,7 +30,12 @@ type Config struct {
 	// HelpEvery makes every driver ask for help (0xE3, unlock and lock in turn, the first in the first
 	// report) this often in simulated time, besides the seeded incidents; 0: only those.
 	HelpEvery time.Duration
-	Log       *slog.Logger // nil: discard
+	// DayAtStart moves the fleet's working day so that the start falls at 09:00 of it, whatever the
+	// hour: the fleet drives at start-up and rests about twelve hours later. Otherwise the working
+	// day follows the clock (drive by day, rest at night). The demo and tests that need moving
+	// vehicles at any hour use it.
+	DayAtStart bool
+	Log        *slog.Logger // nil: discard
 
 	// OnAck is called (from the terminal's goroutine) when a report of this terminal is acknowledged
 	// with 0x8001 result 0.
@@ -44,6 +50,16 @@ type Config struct {
 	Heartbeat  time.Duration // heartbeat 0x0002 after this much silence (default 60s, wall time)
 	Backoff    time.Duration // first reconnect delay, doubled up to 60× (default 1s, wall time)
 	MaxBacklog int           // unacknowledged reports kept per terminal, oldest dropped (default 1000)
+}
+
+// workShift is how far DayAtStart moves the working day: from 09:00 local to the start's local time.
+func workShift(dayAtStart bool, epoch time.Time) time.Duration {
+	if !dayAtStart {
+		return 0
+	}
+	l := epoch.In(jt808.CST)
+	nine := time.Date(l.Year(), l.Month(), l.Day(), 9, 0, 0, 0, jt808.CST)
+	return (epoch.Sub(nine)%(24*time.Hour) + 24*time.Hour) % (24 * time.Hour)
 }
 
 // Stats are the fleet's counters.

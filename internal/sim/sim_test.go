@@ -316,7 +316,7 @@ func TestNightHeartbeats(t *testing.T) {
 	startFleet(t, Config{Gateway: g.addr(), Vehicles: 6, Seed: 2, Speedup: 1, Epoch: night, Heartbeat: 10 * time.Millisecond})
 	on := map[string]bool{}
 	for i := range 6 {
-		v := newVehicle(i, 2, night, 10*time.Second, 0)
+		v := newVehicle(i, 2, night, 10*time.Second, 0, 0)
 		on[phoneKey(fleet.DemoTerminalPhone(i))] = !v.restOffline
 	}
 	beats := map[string]int{}

@@ -103,7 +103,7 @@ func newTerminal(f *Fleet, idx int, plate string) (*terminal, error) {
 		return nil, fmt.Errorf("sim: vehicle %d: %w", idx, err)
 	}
 	t := &terminal{f: f, idx: idx, phone: phone, hp: hp, plate: plate,
-		v:     newVehicle(idx, f.cfg.Seed, f.epoch, f.cfg.Interval, f.cfg.Misbehave),
+		v:     newVehicle(idx, f.cfg.Seed, f.epoch, f.cfg.Interval, f.cfg.Misbehave, workShift(f.cfg.DayAtStart, f.epoch)),
 		jit:   rand.New(rand.NewPCG(uint64(f.cfg.Seed)^0x5eed, uint64(idx))),
 		inbox: make(chan event, 16)}
 	switch fleet.DemoProtocol(idx) {

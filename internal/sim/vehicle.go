@@ -112,7 +112,8 @@ type vehicle struct {
 	// at each station of trip, which compartments are emptied
 	tripMasks []uint8
 
-	wake, lastStart time.Time // working window of the current day
+	wake, lastStart time.Time     // working window of the current day
+	shift           time.Duration // the working day starts this long after local midnight (Config.Shifts)
 	restOffline     bool
 	plan            [nIncidents]float64 // fraction of a drive where the incident starts; < 0: not today
 	speedingUntil   time.Time
@@ -150,9 +151,9 @@ func placesOf(region, kind string) []int {
 	return out
 }
 
-func newVehicle(idx int, seed int64, epoch time.Time, interval time.Duration, misbehave float64) *vehicle {
+func newVehicle(idx int, seed int64, epoch time.Time, interval time.Duration, misbehave float64, shift time.Duration) *vehicle {
 	rng := rand.New(rand.NewPCG(uint64(seed), uint64(idx)*0x9e3779b97f4a7c15+1))
-	v := &vehicle{idx: idx, region: regionOf(idx), rng: rng, interval: interval, misbehave: misbehave, valveAt: -1}
+	v := &vehicle{idx: idx, region: regionOf(idx), rng: rng, interval: interval, misbehave: misbehave, valveAt: -1, shift: shift}
 	depots := placesOf(v.region, KindDepot)
 	v.home = depots[rng.IntN(len(depots))]
 	v.flaky = rng.Float64() < flakyChance*misbehave
@@ -207,13 +208,18 @@ func baseTemp(region string) float64 {
 	return 19
 }
 
+// dayOf is the start of the vehicle's working day containing t: local midnight moved by its shift.
+func (v *vehicle) dayOf(t time.Time) time.Time {
+	l := t.Add(-v.shift).In(jt808.CST)
+	return time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, jt808.CST).Add(v.shift)
+}
+
 // chance draws a Misbehave-scaled probability.
 func (v *vehicle) chance(p float64) bool { return v.rng.Float64() < p*v.misbehave }
 
 // setDay fixes the working window of the local day containing t and rolls the day's incidents.
 func (v *vehicle) setDay(t time.Time) {
-	l := t.In(jt808.CST)
-	midnight := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, jt808.CST)
+	midnight := v.dayOf(t)
 	v.wake = midnight.Add(5*time.Hour + 30*time.Minute + time.Duration(v.rng.Float64()*150)*time.Minute)
 	v.lastStart = midnight.Add(16*time.Hour + time.Duration(v.rng.Float64()*120)*time.Minute)
 	v.restOffline = v.rng.Float64() < 0.5
@@ -534,8 +540,7 @@ func (v *vehicle) arrive(t time.Time) (inc uint16) {
 		v.startLoad(t)
 		return inc
 	}
-	l := t.In(jt808.CST)
-	v.setDay(time.Date(l.Year(), l.Month(), l.Day()+1, 12, 0, 0, 0, jt808.CST))
+	v.setDay(v.dayOf(t).Add(36 * time.Hour)) // noon of the next working day
 	v.startRest(t, v.wake)
 	return inc
 }

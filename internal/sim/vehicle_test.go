@@ -52,7 +52,7 @@ func TestVehicleDays(t *testing.T) {
 		var incidents [nIncidents]int
 		var seen struct{ speeding, broken, valveAway, longPark, help, offline, unloads, loads int }
 		for idx := range 12 {
-			v := newVehicle(idx, 7, testEpoch, 10*time.Second, mis)
+			v := newVehicle(idx, 7, testEpoch, 10*time.Second, mis, 0)
 			box, _ := RegionBox(v.region)
 			var prev *decoded
 			var stoppedSince time.Time
@@ -166,7 +166,7 @@ func TestVehicleDays(t *testing.T) {
 
 func TestVehicleDeterministic(t *testing.T) {
 	run := func(seed int64) [][]byte {
-		v := newVehicle(5, seed, testEpoch.Add(5*time.Hour), 10*time.Second, 5)
+		v := newVehicle(5, seed, testEpoch.Add(5*time.Hour), 10*time.Second, 5, 0)
 		var out [][]byte
 		for len(out) < 3000 {
 			if s := v.step(); s.body != nil {
@@ -193,7 +193,7 @@ func TestVehicleDeterministic(t *testing.T) {
 }
 
 func TestApplyLock(t *testing.T) {
-	v := newVehicle(0, 1, testEpoch.Add(6*time.Hour), 10*time.Second, 0)
+	v := newVehicle(0, 1, testEpoch.Add(6*time.Hour), 10*time.Second, 0, 0)
 	v.seal = tank.SealSealed
 	v.applyLock(tank.HelpUnlock, 0b010)
 	for c := range 3 {
@@ -214,7 +214,7 @@ func TestApplyLock(t *testing.T) {
 // turn with a new request ID each time, resting or not; a perfectly behaved fleet otherwise.
 func TestVehicleHelpEvery(t *testing.T) {
 	for idx := range 4 {
-		v := newVehicle(idx, 7, testEpoch, 10*time.Second, 0)
+		v := newVehicle(idx, 7, testEpoch, 10*time.Second, 0, 0)
 		v.helpEvery = 3 * time.Hour
 		var got []tank.Help
 		var at []time.Time
@@ -241,6 +241,30 @@ func TestVehicleHelpEvery(t *testing.T) {
 			if i > 0 && at[i].Sub(at[i-1]) < 3*time.Hour {
 				t.Errorf("vehicle %d: requests %d and %d only %v apart", idx, i-1, i, at[i].Sub(at[i-1]))
 			}
+		}
+	}
+}
+
+// With DayAtStart the fleet is out working whatever the hour it starts; without, nobody drives at
+// 03:30.
+func TestDayAtStartDrivesAtAnyHour(t *testing.T) {
+	day := time.Date(2026, 3, 2, 0, 0, 0, 0, jt808.CST)
+	for h := range 24 {
+		at := day.Add(time.Duration(h)*time.Hour + 30*time.Minute)
+		working, workingByClock := 0, 0
+		for i := range 30 {
+			if newVehicle(i, 7, at, 10*time.Second, 0, workShift(true, at)).ph != restPhase {
+				working++
+			}
+			if newVehicle(i, 7, at, 10*time.Second, 0, workShift(false, at)).ph != restPhase {
+				workingByClock++
+			}
+		}
+		if working != 30 {
+			t.Errorf("%02d:30: %d of 30 vehicles working with DayAtStart", h, working)
+		}
+		if h == 3 && workingByClock != 0 {
+			t.Errorf("03:30 by the clock: %d working", workingByClock)
 		}
 	}
 }
