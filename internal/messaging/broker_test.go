@@ -76,7 +76,7 @@ func browser(t *testing.T, n *node, uid int64, token, clientID, will string) (pa
 	}
 	opts := paho.NewClientOptions().AddBroker(n.wsURL()).SetClientID(clientID).
 		SetUsername(fmt.Sprint(uid)).SetPassword(token).SetCleanSession(true).
-		SetAutoReconnect(false).SetConnectTimeout(4 * time.Second).SetWill(will, fmt.Sprint(uid), 0, false)
+		SetAutoReconnect(false).SetConnectTimeout(4*time.Second).SetWill(will, fmt.Sprint(uid), 0, false)
 	c := paho.NewClient(opts)
 	tok := c.Connect()
 	if !tok.WaitTimeout(5 * time.Second) {
