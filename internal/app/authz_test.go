@@ -241,11 +241,17 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /base-info-app/sensor/add":    {{body: map[string]any{"groupId": f.north, "name": "x", "identification": "C3", "decoder": "lock"}}},
 		"POST /base-info-app/sensor/update": {{body: map[string]any{"id": f.northSensor, "name": "x", "identification": "C1", "decoder": "level"}}},
 		"POST /base-info-app/sensor/delete": {{body: map[string]any{"id": f.northSensor}}},
+
+		// system messages
+		"POST /authority-app/message/send": {{body: map[string]any{"title": "t", "content": "c", "userIds": []int64{f.foreignUser}}},
+			{body: map[string]any{"title": "t", "content": "c", "groupIds": []int64{f.north}}},
+			{body: map[string]any{"title": "t", "content": "c", "userIds": []int64{f.customer}, "groupIds": []int64{f.north}}}},
 	}
 }
 
 var stateTables = []string{"org_groups", "users", "roles", "role_codes", "user_roles", "tokens", "operation_logs",
-	"cars", "sims", "terminals", "terminal_bindings", "car_video_channels", "sensors", "commands"}
+	"cars", "sims", "terminals", "terminal_bindings", "car_video_channels", "sensors", "commands",
+	"messages", "message_recipients"}
 
 // TestAuthorizationMatrix calls every registered endpoint without a token, with an expired and a revoked
 // token, as a user lacking its code, and (for endpoints taking ids) with another group's records.

@@ -40,6 +40,7 @@ type Broker struct {
 	log   *slog.Logger
 	cfg   Config
 	ext   *bridge
+	once  sync.Once
 
 	mu     sync.Mutex
 	local  map[int64]int  // user id → open sessions on this node
@@ -84,12 +85,16 @@ func (b *Broker) Start(ctx context.Context) error {
 	return nil
 }
 
-// Close disconnects every client and the bridge.
+// Close disconnects every client and the bridge; later calls do nothing.
 func (b *Broker) Close() error {
-	if b.ext != nil {
-		b.ext.close()
-	}
-	return b.srv.Close()
+	var err error
+	b.once.Do(func() {
+		if b.ext != nil {
+			b.ext.close()
+		}
+		err = b.srv.Close()
+	})
+	return err
 }
 
 // Publish implements Publisher (QoS 1, not retained). With an external broker the message goes there
