@@ -39,7 +39,9 @@ function log(...args: unknown[]): void {
 async function start(userId: string, gen: number): Promise<void> {
   retry = null;
   try {
-    const [{ connect }, dialogs] = await Promise.all([import('mqtt'), import('./liveDialogs')]);
+    const [mod, dialogs] = await Promise.all([import('mqtt'), import('./liveDialogs')]);
+    // the browser bundle of mqtt.js exports connect on its default export only
+    const connect = typeof mod.connect === 'function' ? mod.connect : (mod.default as unknown as typeof mod).connect;
     if (gen !== generation) return; // offline() or another user came first
     const c = connect(brokerUrl(), {
       username: userId,
