@@ -14,6 +14,7 @@ import (
 
 	"github.com/coder/websocket"
 	mqtt "github.com/mochi-mqtt/server/v2"
+	"github.com/mochi-mqtt/server/v2/packets"
 
 	"tankwatch/internal/platform/httpx"
 )
@@ -29,6 +30,9 @@ type Config struct {
 	External string
 	// ClientID is this node's client id at the external broker (default tankwatch-<unix ns>).
 	ClientID string
+	// Recheck is how often the tokens of connected browsers are checked again (default 60 s): a
+	// browser whose token expired or was revoked, or whose user was disabled, is disconnected.
+	Recheck time.Duration
 }
 
 // Broker is the embedded MQTT broker of DESIGN §6: browsers reach it at /mqtt (MQTT over WebSocket)
@@ -43,7 +47,8 @@ type Broker struct {
 	once  sync.Once
 
 	mu     sync.Mutex
-	local  map[int64]int  // user id → open sessions on this node
+	tokens map[*mqtt.Client]string // session token of each connected browser, checked again every Recheck
+	local  map[int64]int           // user id → open sessions on this node
 	remote map[int64]bool // user ids announced online by other nodes (external broker only)
 }
 
@@ -64,7 +69,7 @@ func NewBroker(guard httpx.Guard, cfg Config, log *slog.Logger) (*Broker, error)
 		// $SYS topics are refused by the ACL anyway; publish them rarely.
 		SysTopicResendInterval: 3600,
 	})
-	b := &Broker{srv: srv, guard: guard, log: log, cfg: cfg, local: map[int64]int{}, remote: map[int64]bool{}}
+	b := &Broker{srv: srv, guard: guard, log: log, cfg: cfg, tokens: map[*mqtt.Client]string{}, local: map[int64]int{}, remote: map[int64]bool{}}
 	if err := srv.AddHook(&hook{b: b}, nil); err != nil {
 		return nil, err
 	}
@@ -82,7 +87,37 @@ func (b *Broker) Start(ctx context.Context) error {
 		b.ext = newBridge(b, b.cfg)
 		b.ext.connect()
 	}
+	every := b.cfg.Recheck
+	if every <= 0 {
+		every = time.Minute
+	}
+	go b.recheck(ctx, every)
 	return nil
+}
+
+// recheck disconnects browsers whose token is no longer valid (logout elsewhere, expiry, user
+// disabled): CONNECT was checked once, a connection may last for days.
+func (b *Broker) recheck(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		b.mu.Lock()
+		conns := make(map[*mqtt.Client]string, len(b.tokens))
+		for cl, tok := range b.tokens {
+			conns[cl] = tok
+		}
+		b.mu.Unlock()
+		for cl, tok := range conns {
+			if _, ok := b.authenticate(string(cl.Properties.Username), tok); !ok {
+				_ = b.srv.DisconnectClient(cl, packets.ErrNotAuthorized)
+			}
+		}
+	}
 }
 
 // Close disconnects every client and the bridge; later calls do nothing.
@@ -139,14 +174,16 @@ func (b *Broker) IsOnline(id int64) bool {
 	return b.local[id] > 0 || b.remote[id]
 }
 
-func (b *Broker) sessionUp(id int64) {
+func (b *Broker) sessionUp(cl *mqtt.Client, id int64, token string) {
 	b.mu.Lock()
 	b.local[id]++
+	b.tokens[cl] = token
 	b.mu.Unlock()
 }
 
-func (b *Broker) sessionDown(id int64) {
+func (b *Broker) sessionDown(cl *mqtt.Client, id int64) {
 	b.mu.Lock()
+	delete(b.tokens, cl)
 	if b.local[id]--; b.local[id] <= 0 {
 		delete(b.local, id)
 	}

@@ -299,3 +299,46 @@ func TestPresence(t *testing.T) {
 		waitFor(t, "a offline", func() bool { return !sub.b.IsOnline(a) && !pub.b.IsOnline(a) })
 	})
 }
+
+// lockedGuard is a guard whose tokens a test can revoke.
+type lockedGuard struct {
+	mu sync.Mutex
+	g  fakeGuard
+}
+
+func (l *lockedGuard) Authenticate(r *http.Request) (*httpx.Principal, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.g.Authenticate(r)
+}
+
+func TestRevokedTokenIsDisconnected(t *testing.T) {
+	a, _, g := users()
+	lg := &lockedGuard{g: g}
+	b, err := NewBroker(lg, Config{Recheck: 50 * time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := b.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	httpx.Mount(mux, lg, b.Routes())
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() { _ = b.Close(); srv.Close() })
+	n := &node{b: b, srv: srv}
+	if _, err := browser(t, n, a, "tok-a", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "online", func() bool { return b.IsOnline(a) })
+	time.Sleep(150 * time.Millisecond)
+	if !b.IsOnline(a) {
+		t.Fatal("a valid token was disconnected")
+	}
+	lg.mu.Lock()
+	delete(lg.g, "tok-a")
+	lg.mu.Unlock()
+	waitFor(t, "disconnected after revocation", func() bool { return !b.IsOnline(a) })
+}

@@ -61,15 +61,15 @@ func (h *hook) OnACLCheck(cl *mqtt.Client, topic string, write bool) bool {
 	return topic == UserTopic(TopicMsg, uid) || topic == UserTopic(TopicRequestHelp, uid)
 }
 
-func (h *hook) OnSessionEstablished(cl *mqtt.Client, _ packets.Packet) {
+func (h *hook) OnSessionEstablished(cl *mqtt.Client, pk packets.Packet) {
 	if uid, ok := userOf(cl); ok {
-		h.b.sessionUp(uid)
+		h.b.sessionUp(cl, uid, string(pk.Connect.Password))
 	}
 }
 
 func (h *hook) OnDisconnect(cl *mqtt.Client, _ error, _ bool) {
 	if uid, ok := userOf(cl); ok {
-		h.b.sessionDown(uid)
+		h.b.sessionDown(cl, uid)
 	}
 }
 

@@ -167,3 +167,33 @@ func TestSystemMessages(t *testing.T) {
 		}
 	})
 }
+
+// The app's /mqtt checks CONNECT with the real token service: another user's token and a logged-out
+// token are refused.
+func TestAppBrokerRefusesBadTokens(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		disp := login(t, e, "dispatcher", "dispatch123")
+		cust := login(t, e, "customer", "customer123")
+		try := func(id int64, token string) error {
+			url := "ws" + strings.TrimPrefix(e.Srv.URL, "http") + "/mqtt"
+			c := paho.NewClient(paho.NewClientOptions().AddBroker(url).SetClientID(fmt.Sprintf("web_%d_1", id)).
+				SetUsername(fmt.Sprint(id)).SetPassword(token).SetAutoReconnect(false))
+			tok := c.Connect()
+			tok.WaitTimeout(5 * time.Second)
+			if tok.Error() == nil {
+				c.Disconnect(10)
+			}
+			return tok.Error()
+		}
+		if err := try(cust.id, disp.token); err == nil {
+			t.Fatal("another user's token accepted")
+		}
+		if err := try(disp.id, disp.token); err != nil {
+			t.Fatalf("own token refused: %v", err)
+		}
+		e.MustOK("GET", "/authority-app/logOut", disp.token, nil)
+		if err := try(disp.id, disp.token); err == nil {
+			t.Fatal("logged-out token accepted")
+		}
+	})
+}
