@@ -49,7 +49,7 @@ type Broker struct {
 	mu     sync.Mutex
 	tokens map[*mqtt.Client]string // session token of each connected browser, checked again every Recheck
 	local  map[int64]int           // user id → open sessions on this node
-	remote map[int64]bool // user ids announced online by other nodes (external broker only)
+	remote map[int64]bool          // user ids announced online by other nodes (external broker only)
 }
 
 // NewBroker returns a broker whose CONNECT packets are checked by guard (username = user id,
