@@ -78,3 +78,15 @@ describe('live message dialogs', () => {
     expect(destroy).toHaveBeenCalled();
   });
 });
+
+describe('live message times', () => {
+  it('are shown on the platform clock (Asia/Shanghai)', async () => {
+    await i18n.changeLanguage('zh-CN');
+    feedback.modal = { warning, confirm } as unknown as typeof feedback.modal;
+    showLiveMessage('msg/user/7', chat);
+    render((warning.mock.calls[0][0] as { content: ReactElement }).content);
+    expect(screen.getByText(/2025-11-22 16:26:40/)).toBeTruthy();
+    feedback.modal = null;
+    vi.clearAllMocks();
+  });
+});

@@ -1,8 +1,8 @@
 import { fromBinary } from '@bufbuild/protobuf';
 import { Modal } from 'antd';
-import dayjs from 'dayjs';
 import { feedback } from '../api/feedback';
 import i18n from '../i18n';
+import { zoneTime } from '../lib/zone';
 import { ChatMessageSchema, type ChatMessage } from '../proto/chat_pb';
 import { currentHelpView, type LiveMessage } from './liveMessages';
 
@@ -32,7 +32,8 @@ export function decodePayload(payload: Uint8Array): Decoded {
   }
 }
 
-const fmt = (ms: number | bigint) => (Number(ms) ? dayjs(Number(ms)).format('YYYY-MM-DD HH:mm:ss') : '');
+// shown on the platform's wall clock (Asia/Shanghai) like every other time of the console
+const fmt = (ms: number | bigint) => (Number(ms) ? zoneTime(Number(ms)).format('YYYY-MM-DD HH:mm:ss') : '');
 
 function ChatBody({ m }: { m: ChatMessage }) {
   return (

@@ -128,6 +128,7 @@ export default function MessagePage() {
   return (
     <Tabs
       destroyOnHidden
+      tabBarStyle={{ paddingInline: 16, marginBottom: 0 }}
       items={[
         { key: 'sent', label: t('message.sentTab'), children: <SentList /> },
         { key: 'received', label: t('message.receivedTab'), children: <ReceivedList /> },
