@@ -82,8 +82,8 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.Org = org.New(d, org.Config{Theme: cfg.Theme, Title: cfg.Title, SupplyChainURL: cfg.SupplyChainURL, MapTiles: cfg.MapTiles}, a.Tokens, a.Audit)
 	a.Auth = auth.NewService(a.Tokens, a.Org, a.Audit)
 	a.Fleet = fleet.New(d, a.Audit)
+	a.buildMessaging() // first: the broker is the Publisher of the services built after it
 	a.buildDevices()
-	a.buildMessaging()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
 }

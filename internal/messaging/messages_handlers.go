@@ -14,6 +14,7 @@ var messageAccess = httpx.Needs("06-01")
 func (m *Messages) Routes() []httpx.Route {
 	return []httpx.Route{
 		{Method: "POST", Path: "/authority-app/message/page", Access: messageAccess, Handler: m.handlePage},
+		{Method: "POST", Path: "/authority-app/message/export", Access: messageAccess, Handler: m.handleExport},
 		{Method: "POST", Path: "/authority-app/message/send", Access: messageAccess, Handler: m.handleSend, Scoped: true},
 		{Method: "GET", Path: "/authority-app/message/users", Access: messageAccess, Handler: m.handleUsers},
 		{Method: "POST", Path: "/authority-app/message/received", Access: httpx.SignedIn, Handler: m.handleReceived},
@@ -29,6 +30,17 @@ func (m *Messages) handlePage(w http.ResponseWriter, r *http.Request) {
 	}
 	page, err := m.Page(r.Context(), httpx.Caller(r), f)
 	httpx.Respond(w, r, page, err)
+}
+
+func (m *Messages) handleExport(w http.ResponseWriter, r *http.Request) {
+	var f SentQuery
+	if err := httpx.Decode(w, r, &f); err != nil {
+		httpx.Fail(w, r, err)
+		return
+	}
+	if err := m.Export(r.Context(), w, r, httpx.Caller(r), f); err != nil {
+		httpx.Fail(w, r, err)
+	}
 }
 
 func (m *Messages) handleSend(w http.ResponseWriter, r *http.Request) {

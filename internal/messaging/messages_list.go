@@ -3,11 +3,14 @@ package messaging
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 
 	"github.com/uptrace/bun"
 
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/i18n"
+	"tankwatch/internal/platform/xlsx"
 )
 
 // SentQuery filters the sent messages of the caller's scope.
@@ -33,15 +36,7 @@ type SentView struct {
 
 var sentSort = map[string]string{"createdAt": "created_at", "title": "title", "id": "id"}
 
-// Page lists messages sent by users of the caller's scope, newest first.
-func (m *Messages) Page(ctx context.Context, p *httpx.Principal, f SentQuery) (httpx.Page[SentView], error) {
-	if err := f.Normalize(); err != nil {
-		return httpx.Page[SentView]{}, err
-	}
-	order, err := f.OrderBy(sentSort, "id DESC")
-	if err != nil {
-		return httpx.Page[SentView]{}, err
-	}
+func (m *Messages) sentWhere(p *httpx.Principal, f SentQuery) *bun.SelectQuery {
 	q := m.db.NewSelect().Model((*messageRow)(nil)).Where("group_path LIKE ?", p.GroupPath+"%")
 	if s := strings.TrimSpace(f.Title); s != "" {
 		q = q.Where("title LIKE ?", "%"+s+"%")
@@ -55,11 +50,56 @@ func (m *Messages) Page(ctx context.Context, p *httpx.Principal, f SentQuery) (h
 	if f.EndTime != 0 {
 		q = q.Where("created_at <= ?", int64(f.EndTime))
 	}
-	var rows []messageRow
-	n, err := q.OrderExpr(order).Limit(f.Limit()).Offset(f.Offset()).ScanAndCount(ctx, &rows)
+	return q
+}
+
+// Page lists messages sent by users of the caller's scope, newest first.
+func (m *Messages) Page(ctx context.Context, p *httpx.Principal, f SentQuery) (httpx.Page[SentView], error) {
+	if err := f.Normalize(); err != nil {
+		return httpx.Page[SentView]{}, err
+	}
+	order, err := f.OrderBy(sentSort, "id DESC")
 	if err != nil {
 		return httpx.Page[SentView]{}, err
 	}
+	var rows []messageRow
+	n, err := m.sentWhere(p, f).OrderExpr(order).Limit(f.Limit()).Offset(f.Offset()).ScanAndCount(ctx, &rows)
+	if err != nil {
+		return httpx.Page[SentView]{}, err
+	}
+	views, err := m.sentViews(ctx, rows)
+	return httpx.NewPage(views, int64(n), f.PageReq), err
+}
+
+// maxExportRows bounds one export.
+const maxExportRows = 100_000
+
+// Export writes the filtered sent messages as an xlsx workbook.
+func (m *Messages) Export(ctx context.Context, w http.ResponseWriter, r *http.Request, p *httpx.Principal, f SentQuery) error {
+	var rows []messageRow
+	if err := m.sentWhere(p, f).OrderExpr("id DESC").Limit(maxExportRows).Scan(ctx, &rows); err != nil {
+		return err
+	}
+	views, err := m.sentViews(ctx, rows)
+	if err != nil {
+		return err
+	}
+	lang := httpx.Lang(r)
+	sep := i18n.T(lang, "message.listSeparator")
+	sh := &xlsx.Sheet{Name: "export.messages", ASCII: "system-messages",
+		Head: []string{"col.createdAt", "field.title", "field.message.content", "col.message.sender", "col.message.targets", "col.message.recipients", "col.message.read"}}
+	for _, v := range views {
+		targets := make([]string, 0, len(v.Targets.Groups)+len(v.Targets.Users))
+		for _, g := range v.Targets.Groups {
+			targets = append(targets, i18n.T(lang, "message.groupTarget", g))
+		}
+		targets = append(targets, v.Targets.Users...)
+		sh.Rows = append(sh.Rows, []any{v.CreatedAt.String(), v.Title, v.Content, v.SenderName, strings.Join(targets, sep), v.Recipients, v.Read})
+	}
+	return xlsx.Write(w, r, sh)
+}
+
+func (m *Messages) sentViews(ctx context.Context, rows []messageRow) ([]SentView, error) {
 	read := map[int64]int{}
 	if len(rows) > 0 {
 		ids := make([]int64, len(rows))
@@ -72,7 +112,7 @@ func (m *Messages) Page(ctx context.Context, p *httpx.Principal, f SentQuery) (h
 		}
 		if err := m.db.NewSelect().TableExpr("message_recipients").ColumnExpr("message_id, COUNT(*) AS n").
 			Where("message_id IN (?)", bun.In(ids)).Where("read_at IS NOT NULL").Group("message_id").Scan(ctx, &counts); err != nil {
-			return httpx.Page[SentView]{}, err
+			return nil, err
 		}
 		for _, c := range counts {
 			read[c.MessageID] = c.N
@@ -85,7 +125,7 @@ func (m *Messages) Page(ctx context.Context, p *httpx.Principal, f SentQuery) (h
 		out[i] = SentView{ID: r.ID, Title: r.Title, Content: r.Content, SenderName: r.SenderName, Targets: t,
 			Recipients: r.Recipients, Read: read[r.ID], CreatedAt: httpx.Time(r.CreatedAt)}
 	}
-	return httpx.NewPage(out, int64(n), f.PageReq), nil
+	return out, nil
 }
 
 // ReceivedQuery pages the caller's own messages.

@@ -161,6 +161,10 @@ func TestSystemMessages(t *testing.T) {
 		if page.List[0].Read != 0 || page.List[1].Read != 1 {
 			t.Fatalf("read counts: %+v", page.List)
 		}
+		if r := e.Call("POST", "/authority-app/message/export", admin.token, map[string]any{}); r.Status != 200 || len(r.Body) < 100 ||
+			!strings.Contains(r.Header.Get("Content-Type"), "spreadsheet") {
+			t.Fatalf("export: %d %s", r.Status, r.Header.Get("Content-Type"))
+		}
 		// the customer has no 06-01
 		if r := e.Call("POST", "/authority-app/message/page", cust.token, map[string]any{}); r.Status != 403 {
 			t.Fatalf("customer page: %d", r.Status)

@@ -82,6 +82,8 @@ function SentList() {
       rowKey="id"
       fetch={pageMessages}
       toFilters={toSentFilters}
+      exportRequest={(f) => ({ url: '/authority-app/message/export', method: 'POST', data: f, fallbackName: 'system-messages.xlsx' })}
+      exportAlways
       tableProps={{ scroll: { x: 1100 } }}
       toolbar={({ reload }) => (
         <>

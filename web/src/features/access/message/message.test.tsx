@@ -60,3 +60,11 @@ describe('message page', { timeout: 60_000 }, () => {
     await waitFor(() => expect(api.markRead).toHaveBeenCalledWith([9]));
   });
 });
+
+describe('message page export', { timeout: 60_000 }, () => {
+  it('offers export of the sent list without a button permission', async () => {
+    renderPage(<MessagePage />, 'message', []);
+    await screen.findByText('系统维护通知');
+    expect(screen.getByRole('button', { name: /导\s*出/ })).toBeTruthy();
+  });
+});
