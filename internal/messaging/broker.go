@@ -142,6 +142,9 @@ func (b *Broker) Publish(topic string, payload []byte) error {
 	return b.srv.Publish(topic, payload, false, 1)
 }
 
+// ExternalConnected reports whether the bridge to the external broker is up (true without one).
+func (b *Broker) ExternalConnected() bool { return b.ext == nil || b.ext.c.IsConnectionOpen() }
+
 // deliverLocal hands a message from the external broker to this node's browsers.
 func (b *Broker) deliverLocal(topic string, payload []byte) {
 	if err := b.srv.Publish(topic, payload, false, 1); err != nil {

@@ -1,7 +1,9 @@
 package messaging_test
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +14,7 @@ import (
 
 	"tankwatch/internal/app/apptest"
 	"tankwatch/internal/messaging"
+	"tankwatch/internal/platform/config"
 	"tankwatch/proto/chatpb"
 )
 
@@ -200,4 +203,55 @@ func TestAppBrokerRefusesBadTokens(t *testing.T) {
 			t.Fatal("logged-out token accepted")
 		}
 	})
+}
+
+// Two nodes sharing Mosquitto (--mqtt-broker): a system message sent on node A reaches the addressed
+// user's console connected to node B, and nobody else there. Both nodes seed the same demo, so user ids
+// match; Mosquitto may carry other runs' messages, hence the unique title.
+func TestSystemMessageAcrossNodes(t *testing.T) {
+	ext := os.Getenv("TANKWATCH_TEST_MQTT")
+	if ext == "" {
+		t.Skip("TANKWATCH_TEST_MQTT not set (e.g. tcp://127.0.0.1:1883)")
+	}
+	cfg := config.Config{Demo: true, MQTTBroker: ext}
+	a, b := apptest.New(t, "sqlite", cfg), apptest.New(t, "sqlite", cfg)
+	for _, e := range []*apptest.Env{a, b} {
+		ctx, cancel := context.WithCancel(context.Background())
+		if err := e.App.StartMessaging(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cancel(); e.App.StopMessaging() })
+		deadline := time.Now().Add(10 * time.Second)
+		for !e.App.Broker.ExternalConnected() {
+			if time.Now().After(deadline) {
+				t.Fatal("node not connected to Mosquitto")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // the bridges' subscriptions
+	disp, cust := login(t, b, "dispatcher", "dispatch123"), login(t, b, "customer", "customer123")
+	dc, cc := connect(t, b, disp), connect(t, b, cust)
+	admin := login(t, a, "admin", "admin123")
+	title := fmt.Sprintf("跨节点通知 %d", time.Now().UnixNano())
+	a.MustOK("POST", "/authority-app/message/send", admin.token, map[string]any{"title": title, "content": "c", "userIds": []int64{disp.id}})
+	has := func(c *console) bool {
+		for _, m := range c.messages() {
+			if m.Title == title {
+				return true
+			}
+		}
+		return false
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !has(dc) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !has(dc) {
+		t.Fatal("the dispatcher on node B did not get the message sent on node A")
+	}
+	time.Sleep(200 * time.Millisecond)
+	if has(cc) {
+		t.Fatal("the customer got a message addressed to the dispatcher")
+	}
 }
