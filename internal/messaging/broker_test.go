@@ -68,13 +68,23 @@ func (n *node) wsURL() string { return "ws" + strings.TrimPrefix(n.srv.URL, "htt
 // offline topic.
 func browser(t *testing.T, n *node, uid int64, token, clientID, will string) (paho.Client, error) {
 	t.Helper()
+	return browserWith(t, n.wsURL(), uid, token, clientID, will)
+}
+
+func browserAt(t *testing.T, url string, uid int64, token string) (paho.Client, error) {
+	t.Helper()
+	return browserWith(t, url, uid, token, "", "")
+}
+
+func browserWith(t *testing.T, url string, uid int64, token, clientID, will string) (paho.Client, error) {
+	t.Helper()
 	if clientID == "" {
 		clientID = fmt.Sprintf("web_%d_%d", uid, time.Now().UnixNano())
 	}
 	if will == "" {
 		will = UserTopic(TopicOffline, uid)
 	}
-	opts := paho.NewClientOptions().AddBroker(n.wsURL()).SetClientID(clientID).
+	opts := paho.NewClientOptions().AddBroker(url).SetClientID(clientID).
 		SetUsername(fmt.Sprint(uid)).SetPassword(token).SetCleanSession(true).
 		SetAutoReconnect(false).SetConnectTimeout(4*time.Second).SetWill(will, fmt.Sprint(uid), 0, false)
 	c := paho.NewClient(opts)
