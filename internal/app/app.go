@@ -43,6 +43,7 @@ type App struct {
 	Org    *org.Service
 	Fleet  *fleet.Service
 	Devices
+	Messaging
 
 	now      func() time.Time
 	registry *prometheus.Registry
@@ -81,6 +82,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.Org = org.New(d, org.Config{Theme: cfg.Theme, Title: cfg.Title, SupplyChainURL: cfg.SupplyChainURL, MapTiles: cfg.MapTiles}, a.Tokens, a.Audit)
 	a.Auth = auth.NewService(a.Tokens, a.Org, a.Audit)
 	a.Fleet = fleet.New(d, a.Audit)
+	a.buildMessaging() // first: the broker is the Publisher of the services built after it
 	a.buildDevices()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
@@ -90,6 +92,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 func (a *App) SetNow(now func() time.Time) {
 	a.Tokens.Now, a.Auth.Now, a.Auth.Limiter.Now, a.Org.Now, a.Fleet.Now = now, now, now, now, now
 	a.now, a.Commands.Now, a.Sensors.Now, a.Geo.Now = now, now, now, now
+	a.Messages.Now = now
 }
 
 // SetConsole replaces the embedded console (tests; nil = not built).
@@ -104,6 +107,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.Fleet.Routes()...)
 	rs = append(rs, a.Audit.Routes()...)
 	rs = append(rs, a.Devices.routes()...)
+	rs = append(rs, a.messagingRoutes()...)
 	return rs
 }
 
@@ -236,6 +240,11 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 		return err
 	}
 	defer a.StopDevices()
+	if err := a.StartMessaging(ctx); err != nil {
+		_ = ln.Close()
+		return err
+	}
+	defer a.StopMessaging()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	if ready != nil {
@@ -253,6 +262,7 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 	// (1001) alongside its shutdown, before the live state and the store go.
 	wsDone := make(chan error, 1)
 	go func() { wsDone <- a.LiveWS.Shutdown(sctx) }()
+	a.StopMessaging() // MQTT WebSockets are hijacked too
 	err = srv.Shutdown(sctx)
 	if wsErr := <-wsDone; wsErr != nil {
 		log.Warn("live websocket connections did not close in time", "err", wsErr)

@@ -255,11 +255,16 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /base-info-app/helpRecord/page":   {{body: map[string]any{"groupId": f.north}}},
 		"POST /base-info-app/helpRecord/export": {{body: map[string]any{"groupId": f.north}}},
 		"POST /base-info-app/helpRecord/deal":   {{body: map[string]any{"id": f.northHelp, "dealType": 1}}, {body: map[string]any{"id": f.northHelp, "dealType": 3}}},
+		// system messages
+		"POST /authority-app/message/send": {{body: map[string]any{"title": "t", "content": "c", "userIds": []int64{f.foreignUser}}},
+			{body: map[string]any{"title": "t", "content": "c", "groupIds": []int64{f.north}}},
+			{body: map[string]any{"title": "t", "content": "c", "userIds": []int64{f.customer}, "groupIds": []int64{f.north}}}},
 	}
 }
 
 var stateTables = []string{"org_groups", "users", "roles", "role_codes", "user_roles", "tokens", "operation_logs",
-	"cars", "sims", "terminals", "terminal_bindings", "car_video_channels", "sensors", "commands", "help_records"}
+	"cars", "sims", "terminals", "terminal_bindings", "car_video_channels", "sensors", "commands", "help_records",
+	"messages", "message_recipients"}
 
 // TestAuthorizationMatrix calls every registered endpoint without a token, with an expired and a revoked
 // token, as a user lacking its code, and (for endpoints taking ids) with another group's records.

@@ -92,9 +92,9 @@ func (a *App) buildDevices() {
 	)
 	dv.Gateway = gateway.New(gateway.Config{IdleTimeout: cfg.TerminalIdle, Now: now}, gateway.FleetRegistry{Fleet: a.Fleet},
 		dv.Writer, dv.Commands, dv.Sensors, a.Log, a.registry)
-	// Publisher: the messaging broker, once it exists; Stations: the station registry, once it exists.
+	// Stations: the station registry, once it exists.
 	dv.Help = alarm.NewHelp(alarm.HelpDeps{DB: d, Audit: a.Audit, Cars: dv.Live, Terminals: a.Fleet, Recipients: a.Org,
-		Geo: dv.Geo, Sender: dv.Gateway, Log: a.Log})
+		Publisher: a.Broker, Geo: dv.Geo, Sender: dv.Gateway, Log: a.Log})
 	dv.Help.Now = now
 	dv.Writer.Subscribe(dv.Help.Accept)
 }

@@ -35,6 +35,9 @@ type Config struct {
 	MovingSpeed      int           // km/h at or above which an online car counts as in transit
 	AMapKey          string        // Gaode web-service key for online reverse geocoding (empty = offline only)
 
+	// Messaging.
+	MQTTBroker string // external MQTT broker shared by every node (tcp://host:1883); empty: the embedded broker only
+
 	// Demo fleet (with --demo).
 	DemoVehicles int     // vehicles seeded and driven by the in-process simulator
 	DemoSim      bool    // drive the demo fleet in-process (off: seed only, e.g. for an external `tankwatch sim`)
@@ -173,6 +176,7 @@ func BindServe(b *Binder, c *Config) {
 	b.Int(&c.OfflineMinutes, "offline-minutes", 10, "minutes without a report after which a car counts as offline (a car's own setting wins)")
 	b.Int(&c.MovingSpeed, "moving-speed", 5, "km/h from which an online car counts as in transit (below: resting at low speed)")
 	b.String(&c.AMapKey, "amap-key", "", "Gaode (AMap) web-service key for online reverse geocoding; empty: offline only")
+	b.String(&c.MQTTBroker, "mqtt-broker", "", "external MQTT broker shared by every node, e.g. tcp://127.0.0.1:1883 (empty: embedded broker only; browsers always connect to /mqtt)")
 	b.Int(&c.DemoVehicles, "demo-vehicles", 200, "with --demo: vehicles seeded and driven by the in-process simulator")
 	b.Bool(&c.DemoSim, "demo-sim", true, "with --demo: drive the demo fleet with the in-process simulator (false: seed only, for an external tankwatch sim)")
 	b.Float(&c.DemoSpeedup, "demo-speedup", 1, "with --demo: simulated time runs this many times faster than the clock")
@@ -189,6 +193,9 @@ func (c *Config) Validate() error {
 	}
 	if c.MapTiles != "" && !slices.Contains(MapTileSources, c.MapTiles) {
 		return fmt.Errorf("--map-tiles must be one of %s, not %q", strings.Join(MapTileSources, ", "), c.MapTiles)
+	}
+	if c.MQTTBroker != "" && !strings.Contains(c.MQTTBroker, "://") {
+		return fmt.Errorf("--mqtt-broker must be a URL such as tcp://host:1883, not %q", c.MQTTBroker)
 	}
 	if c.LogFormat != "" && c.LogFormat != "text" && c.LogFormat != "json" {
 		return fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)

@@ -99,6 +99,7 @@ export const MODULES: ModuleDef[] = [
       ['message', 'baseType', 'operationLog', 'groupInfo', 'customer', 'customerCar', 'roleInfo', 'userInfo', 'equipmentFun', 'upgradePack', 'system', 'editTemp', 'updateLogo'],
       {
         operationLog: { load: () => import('../features/access/operationLog') },
+        message: { load: () => import('../features/access/message') },
         groupInfo: { load: () => import('../features/access/groupInfo') },
         roleInfo: { load: () => import('../features/access/roleInfo') },
         userInfo: { load: () => import('../features/access/userInfo') },
