@@ -34,9 +34,6 @@ function findGroup(nodes, name) {
 // fleet.DemoTerminalPhone), registered here, each with its own `tankwatch sim` asking for help at once.
 const phoneOf = (index) => `0138${String(52600100 + index).padStart(8, '0')}`;
 const PLATE = '冀A·E2E40';
-// The live popup needs the messaging helper's broker (MQTT requestHelp/user/{id}); until it is merged
-// and wired (alarm.HelpDeps.Publisher), that test is skipped unless asked for.
-const POPUP = process.env.TANKWATCH_E2E_HELP_POPUP === '1';
 
 describe('help requests', () => {
   const env = setup();
@@ -117,12 +114,16 @@ describe('help requests', () => {
     assert.ok(final.list[0].commandId > 0);
   });
 
-  test('the request pops up live as 求助消息 for the dispatcher, who unlocks it there', { skip: !POPUP && 'needs the messaging broker: TANKWATCH_E2E_HELP_POPUP=1' }, async (t) => {
+  test('the request pops up live as 求助消息 for the dispatcher, who unlocks it there', async (t) => {
     const plate = '冀A·E2E41';
     const admin = await apiLogin(env.base, 'admin', 'admin123');
     await env.page(t, async (page) => {
       await uiLogin(page, 'dispatcher', 'dispatch123');
-      await page.waitForTimeout(2000); // the live connection subscribes after sign-in
+      // the console's live connection announces the dispatcher online once it has subscribed
+      for (let online = false; !online; await page.waitForTimeout(200)) {
+        const users = await api(env.base, 'GET', '/authority-app/message/users?name=dispatcher', { token: admin.access_token });
+        online = users.body.data.some((u) => u.name === 'dispatcher' && u.online);
+      }
       await driveTerminal(admin.access_token, 41, plate, 2013);
       const dialog = page.locator('.ant-modal').filter({ hasText: '求助消息' });
       const view = dialog.locator('[data-testid="help-view"]');
