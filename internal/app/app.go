@@ -26,6 +26,7 @@ import (
 	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/station"
 	"tankwatch/web"
 )
 
@@ -42,6 +43,9 @@ type App struct {
 	Auth   *auth.Service
 	Org    *org.Service
 	Fleet  *fleet.Service
+	// Stations is the station registry (fences); built before the devices, whose geocoder names places
+	// after it.
+	Stations *station.Service
 	Devices
 
 	now      func() time.Time
@@ -81,6 +85,8 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.Org = org.New(d, org.Config{Theme: cfg.Theme, Title: cfg.Title, SupplyChainURL: cfg.SupplyChainURL, MapTiles: cfg.MapTiles}, a.Tokens, a.Audit)
 	a.Auth = auth.NewService(a.Tokens, a.Org, a.Audit)
 	a.Fleet = fleet.New(d, a.Audit)
+	a.Stations = station.New(d, a.Audit)
+	a.Stations.Log = log
 	a.buildDevices()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
@@ -90,6 +96,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 func (a *App) SetNow(now func() time.Time) {
 	a.Tokens.Now, a.Auth.Now, a.Auth.Limiter.Now, a.Org.Now, a.Fleet.Now = now, now, now, now, now
 	a.now, a.Commands.Now, a.Sensors.Now, a.Geo.Now = now, now, now, now
+	a.Stations.Now = now
 }
 
 // SetConsole replaces the embedded console (tests; nil = not built).
@@ -104,6 +111,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.Fleet.Routes()...)
 	rs = append(rs, a.Audit.Routes()...)
 	rs = append(rs, a.Devices.routes()...)
+	rs = append(rs, a.Stations.Routes()...)
 	return rs
 }
 
@@ -185,6 +193,9 @@ func (a *App) Bootstrap(ctx context.Context, out io.Writer) error {
 		}
 		if err := a.Fleet.SeedDemo(ctx, a.Cfg.DemoVehicles); err != nil {
 			return fmt.Errorf("demo fleet seed: %w", err)
+		}
+		if err := a.Stations.SeedDemo(ctx); err != nil {
+			return fmt.Errorf("demo stations seed: %w", err)
 		}
 		line := org.DemoLoginLine()
 		a.Log.Info(line)

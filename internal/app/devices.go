@@ -47,17 +47,10 @@ func (a *App) buildDevices() {
 	dv.LiveWS = telemetry.NewLiveWS(dv.Live, a.Auth.Guard, telemetry.LiveWSConfig{}, a.Log)
 	dv.History.UseLive(dv.Live)
 	dv.Sensors = tank.NewSensors(d, a.Audit)
-	var places func() []geo.Place
-	if cfg.Demo {
-		// Until the station registry exists, the demo's depots and stations are the named places
-		// addresses are given relative to.
-		demo := make([]geo.Place, len(sim.DemoPlaces))
-		for i, p := range sim.DemoPlaces {
-			demo[i] = geo.Place{Name: p.Name, Kind: p.Kind, Lat: p.Lat, Lon: p.Lon}
-		}
-		places = func() []geo.Place { return demo }
-	}
-	dv.Geo = geo.New(geo.Config{AMapKey: cfg.AMapKey}, places)
+	// Addresses are given relative to the registered stations (with --demo: the simulator's depots and
+	// stations, seeded as stations).
+	dv.Geo = geo.New(geo.Config{AMapKey: cfg.AMapKey}, a.Stations.Places)
+	a.Stations.Geo = dv.Geo
 	dv.Geo.Log = a.Log
 	w := dv.Writer
 	a.registry.MustRegister(
@@ -114,6 +107,9 @@ func (a *App) StartDevices(ctx context.Context) error {
 	dv := &a.Devices
 	if err := dv.Sensors.Load(ctx); err != nil {
 		return fmt.Errorf("load sensors: %w", err)
+	}
+	if err := a.Stations.Load(ctx); err != nil {
+		return fmt.Errorf("load stations: %w", err)
 	}
 	if err := dv.Live.Load(ctx); err != nil {
 		return fmt.Errorf("rebuild live state: %w", err)
