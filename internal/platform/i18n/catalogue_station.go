@@ -39,6 +39,7 @@ func init() {
 		"station.fence.1":   {"多边形", "多邊形", "Polygon"},
 		"station.fence.2":   {"圆形", "圓形", "Circle"},
 
+		"group.hasStations":       {"该组织下还有站点或疑似站点", "該組織下還有站點或疑似站點", "The group still has stations or suspected stations"},
 		"export.station":          {"站点", "站點", "Stations"},
 		"module.station":          {"站点管理", "站點管理", "Stations"},
 		"module.suspectedStation": {"疑似站点", "疑似站點", "Suspected stations"},
