@@ -5,6 +5,7 @@ import { useEffect, useRef, type Dispatch } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMap } from 'react-leaflet';
 import { fitMapTo, MapView, useTileSource } from '../../../components/map/MapView';
+import { useResizeFix } from '../../../components/map/useResizeFix';
 import {
   draftExtent,
   FENCE_CIRCLE,
@@ -34,6 +35,15 @@ function EditLayer({ draft, dispatch }: { draft: FenceDraft; dispatch: Dispatch<
   const map = useMap();
   const source = useTileSource();
   const fitted = useRef(false);
+  // The fence the form opened with is in view: fit once the dialog has given the map its size (later
+  // edits never move the map under the pointer).
+  const initial = useRef({ draft, source });
+  const fit = () => {
+    if (fitted.current || map.getSize().x === 0) return;
+    const ext = draftExtent(initial.current.draft).map((p) => toMap(p, initial.current.source));
+    fitted.current = ext.length === 0 || fitMapTo(map, ext, 17);
+  };
+  useResizeFix(map, fit);
 
   useEffect(() => {
     const click = (e: L.LeafletMouseEvent) => dispatch({ kind: 'click', at: toWgs(e.latlng, source) });
@@ -43,12 +53,7 @@ function EditLayer({ draft, dispatch }: { draft: FenceDraft; dispatch: Dispatch<
     };
   }, [map, source, dispatch]);
 
-  // The stored fence is in view when the form opens.
-  useEffect(() => {
-    if (fitted.current) return;
-    const ext = draftExtent(draft).map((p) => toMap(p, source));
-    if (ext.length) fitted.current = fitMapTo(map, ext, 17);
-  }, [map, draft, source]);
+  useEffect(fit);
 
   useEffect(() => {
     const g = L.layerGroup().addTo(map);

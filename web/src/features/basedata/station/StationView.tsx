@@ -3,8 +3,15 @@ import { useTranslation } from 'react-i18next';
 import type { Station } from '../../../api/station';
 import { MapView } from '../../../components/map/MapView';
 import { StationLayer } from '../../../components/map/StationLayer';
+import { useResizeFix } from '../../../components/map/useResizeFix';
+import { useMap } from 'react-leaflet';
 import { FENCE_CIRCLE } from '../../../lib/fence';
 import './station.css';
+
+function ResizeFix() {
+  useResizeFix(useMap());
+  return null;
+}
 
 /** A station's details with its fence on the map. */
 export function StationView({ station, onClose }: { station: Station; onClose: () => void }) {
@@ -25,6 +32,7 @@ export function StationView({ station, onClose }: { station: Station; onClose: (
       </Descriptions>
       <div className="tw-fence-map" style={{ marginTop: 12 }}>
         <MapView center={[station.lng, station.lat]} zoom={15} testId="station-view-map">
+          <ResizeFix />
           <StationLayer stations={[station]} />
         </MapView>
       </div>
