@@ -29,7 +29,7 @@ export default function StationPage() {
         if (p.list[0]) setNear([p.list[0].lng, p.list[0].lat]);
         return p;
       }}
-      tableProps={{ scroll: { x: 1200 } }}
+      tableProps={{ scroll: { x: 1340 } }}
       filters={
         <>
           <Form.Item name="stationName" label={t('station.stationName')}>

@@ -47,7 +47,7 @@ export default function SuspectedStationPage() {
       queryKey="suspectedStation"
       rowKey="id"
       fetch={pageSuspects}
-      tableProps={{ scroll: { x: 1200 } }}
+      tableProps={{ scroll: { x: 1500 } }}
       filters={
         <>
           <Form.Item name="groupId" label={t('suspectedStation.group')}>
