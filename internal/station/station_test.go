@@ -260,3 +260,32 @@ func TestRecordSuspect(t *testing.T) {
 }
 
 func apptestDemo() config.Config { return config.Config{Demo: true} }
+
+func TestHandlersParamsAndExport(t *testing.T) {
+	t.Parallel()
+	e := apptest.New(t, "sqlite", apptestDemo())
+	admin := e.Login("admin", "admin123")
+	e.Lang = "zh-CN"
+	expect(t, e.Call("GET", "/base-info-app/station/nearStation?lng=abc&lat=31", admin, nil), 200, "参数 lng 不正确")
+	expect(t, e.Call("GET", "/base-info-app/station/nearStation?lng=0&lat=0", admin, nil), 200, "经纬度格式不正确")
+	expect(t, e.Call("GET", "/base-info-app/station/nearStation?lng=121&lat=31&radius=200000", admin, nil), 200, "搜索半径（米）应在 1 到 100000 之间")
+	expect(t, e.Call("GET", "/base-info-app/station/view", admin, nil), 200, "缺少参数 id")
+	// the fence call near a demo depot (上海石化, 500 m circle) returns it as "centre;radius"
+	var fd struct {
+		FenceData map[string]station.FenceEntry `json:"fenceData"`
+	}
+	e.MustOK("GET", "/base-info-app/station/fence?lng=121.34&lat=30.721", admin, nil).Decode(&fd)
+	found := false
+	for _, f := range fd.FenceData {
+		if f.Name == "中国石化上海石化油库" && f.AreaType == 2 && f.Data == "121.340000,30.720000;500" && f.Type == "yk" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("fence data: %+v", fd)
+	}
+	r := e.Call("POST", "/base-info-app/station/export", admin, map[string]any{"stationType": "yk"})
+	if r.Status != 200 || r.Header.Get("Content-Type") != "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" || len(r.Body) < 1000 {
+		t.Fatalf("export: %d %s", r.Status, r.Header)
+	}
+}
