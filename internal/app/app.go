@@ -26,6 +26,7 @@ import (
 	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/station"
 	"tankwatch/web"
 )
 
@@ -42,6 +43,9 @@ type App struct {
 	Auth   *auth.Service
 	Org    *org.Service
 	Fleet  *fleet.Service
+	// Stations is the station registry (fences); built before the devices, whose geocoder names places
+	// after it.
+	Stations *station.Service
 	Devices
 	Messaging
 
@@ -83,6 +87,8 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.Auth = auth.NewService(a.Tokens, a.Org, a.Audit)
 	a.Fleet = fleet.New(d, a.Audit)
 	a.buildMessaging() // first: the broker is the Publisher of the services built after it
+	a.Stations = station.New(d, a.Audit)
+	a.Stations.Log = log
 	a.buildDevices()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
@@ -93,6 +99,7 @@ func (a *App) SetNow(now func() time.Time) {
 	a.Tokens.Now, a.Auth.Now, a.Auth.Limiter.Now, a.Org.Now, a.Fleet.Now = now, now, now, now, now
 	a.now, a.Commands.Now, a.Sensors.Now, a.Geo.Now = now, now, now, now
 	a.Messages.Now = now
+	a.Stations.Now = now
 }
 
 // SetConsole replaces the embedded console (tests; nil = not built).
@@ -108,6 +115,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.Audit.Routes()...)
 	rs = append(rs, a.Devices.routes()...)
 	rs = append(rs, a.messagingRoutes()...)
+	rs = append(rs, a.Stations.Routes()...)
 	return rs
 }
 
@@ -189,6 +197,9 @@ func (a *App) Bootstrap(ctx context.Context, out io.Writer) error {
 		}
 		if err := a.Fleet.SeedDemo(ctx, a.Cfg.DemoVehicles); err != nil {
 			return fmt.Errorf("demo fleet seed: %w", err)
+		}
+		if err := a.Stations.SeedDemo(ctx); err != nil {
+			return fmt.Errorf("demo stations seed: %w", err)
 		}
 		line := org.DemoLoginLine()
 		a.Log.Info(line)

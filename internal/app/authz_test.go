@@ -15,6 +15,7 @@ import (
 	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/db/dbtest"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/station"
 	"tankwatch/internal/tank"
 	"tankwatch/internal/telemetry"
 )
@@ -68,6 +69,7 @@ type fixture struct {
 	northSensor                   int64
 	northHelp                     int64 // a help record of the 华北 car
 	eastICCID, eastMSISDN         string
+	northStation, northSuspect    int64
 }
 
 func newID(e *apptest.Env, token, path string, body any) int64 {
@@ -122,6 +124,18 @@ func setup(t *testing.T, e *apptest.Env) fixture {
 	var sims httpx.Page[fleet.SIMView]
 	e.MustOK("POST", "/base-info-app/simInfo/page", admin, map[string]any{"msisdn": et.MSISDN}).Decode(&sims)
 	f.eastICCID, f.eastMSISDN = sims.List[0].ICCID, sims.List[0].MSISDN
+	var sts httpx.Page[station.View]
+	e.MustOK("POST", "/base-info-app/station/page", admin, map[string]any{"groupId": f.north}).Decode(&sts)
+	if len(sts.List) == 0 {
+		t.Fatal("no demo station in 华北")
+	}
+	f.northStation = sts.List[0].ID
+	if err := e.App.Stations.RecordSuspect(t.Context(), f.north, 39_000_000, 116_000_000, e.Clock.Now(), f.northCar); err != nil {
+		t.Fatal(err)
+	}
+	var sus httpx.Page[station.SuspectView]
+	e.MustOK("POST", "/base-info-app/suspectedStation/page", admin, map[string]any{"groupId": f.north}).Decode(&sus)
+	f.northSuspect = sus.List[0].ID
 	f.eastTok = e.Login("eastadmin", "secret1")
 	f.nobodyTok = e.Login("nobody", "secret1")
 	return f
@@ -259,12 +273,32 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /authority-app/message/send": {{body: map[string]any{"title": "t", "content": "c", "userIds": []int64{f.foreignUser}}},
 			{body: map[string]any{"title": "t", "content": "c", "groupIds": []int64{f.north}}},
 			{body: map[string]any{"title": "t", "content": "c", "userIds": []int64{f.customer}, "groupIds": []int64{f.north}}}},
+		// stations
+		"GET /base-info-app/station/nearStation": {{query: q("groupId", f.north) + "&lng=116.37&lat=39.84"}},
+		"GET /base-info-app/station/view":        {{query: q("id", f.northStation)}},
+		"GET /base-info-app/station/viewStation": {{query: q("groupId", f.north)}},
+		"GET /base-info-app/station/fence": {{query: q("stationId", f.northStation)},
+			{query: q("groupId", f.north) + "&lng=116.37&lat=39.84"}},
+		"POST /base-info-app/station/stationTreeByPlatform":    {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/station/stationTreeByCustomizing": {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/station/stationTreeBySales":       {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/station/page":                     {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/station/export":                   {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/station/add": {{body: map[string]any{"groupId": f.north, "stationName": "x", "stationType": "jyz",
+			"fenceType": 2, "fenceCenter": "116.1,39.1", "raduis": 100}},
+			{body: map[string]any{"stationName": "x", "stationType": "jyz", "fenceType": 2, "fenceCenter": "116.1,39.1", "raduis": 100,
+				"suspectId": f.northSuspect}}},
+		"POST /base-info-app/station/update": {{body: map[string]any{"id": f.northStation, "stationName": "x", "stationType": "jyz",
+			"fenceType": 2, "fenceCenter": "116.1,39.1", "raduis": 100}}},
+		"POST /base-info-app/station/delete":           {{body: map[string]any{"id": f.northStation}}},
+		"POST /base-info-app/suspectedStation/page":    {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/suspectedStation/dismiss": {{body: map[string]any{"id": f.northSuspect}}},
 	}
 }
 
 var stateTables = []string{"org_groups", "users", "roles", "role_codes", "user_roles", "tokens", "operation_logs",
 	"cars", "sims", "terminals", "terminal_bindings", "car_video_channels", "sensors", "commands", "help_records",
-	"messages", "message_recipients"}
+	"messages", "message_recipients", "stations", "suspected_stations", "suspected_station_cars"}
 
 // TestAuthorizationMatrix calls every registered endpoint without a token, with an expired and a revoked
 // token, as a user lacking its code, and (for endpoints taking ids) with another group's records.

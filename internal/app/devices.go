@@ -49,17 +49,10 @@ func (a *App) buildDevices() {
 	dv.LiveWS = telemetry.NewLiveWS(dv.Live, a.Auth.Guard, telemetry.LiveWSConfig{}, a.Log)
 	dv.History.UseLive(dv.Live)
 	dv.Sensors = tank.NewSensors(d, a.Audit)
-	var places func() []geo.Place
-	if cfg.Demo {
-		// Until the station registry exists, the demo's depots and stations are the named places
-		// addresses are given relative to.
-		demo := make([]geo.Place, len(sim.DemoPlaces))
-		for i, p := range sim.DemoPlaces {
-			demo[i] = geo.Place{Name: p.Name, Kind: p.Kind, Lat: p.Lat, Lon: p.Lon}
-		}
-		places = func() []geo.Place { return demo }
-	}
-	dv.Geo = geo.New(geo.Config{AMapKey: cfg.AMapKey}, places)
+	// Addresses are given relative to the registered stations (with --demo: the simulator's depots and
+	// stations, seeded as stations).
+	dv.Geo = geo.New(geo.Config{AMapKey: cfg.AMapKey}, a.Stations.Places)
+	a.Stations.Geo = dv.Geo
 	dv.Geo.Log = a.Log
 	w := dv.Writer
 	a.registry.MustRegister(
@@ -92,9 +85,8 @@ func (a *App) buildDevices() {
 	)
 	dv.Gateway = gateway.New(gateway.Config{IdleTimeout: cfg.TerminalIdle, Now: now}, gateway.FleetRegistry{Fleet: a.Fleet},
 		dv.Writer, dv.Commands, dv.Sensors, a.Log, a.registry)
-	// Stations: the station registry, once it exists.
 	dv.Help = alarm.NewHelp(alarm.HelpDeps{DB: d, Audit: a.Audit, Cars: dv.Live, Terminals: a.Fleet, Recipients: a.Org,
-		Publisher: a.Broker, Geo: dv.Geo, Sender: dv.Gateway, Log: a.Log})
+		Publisher: a.Broker, Geo: dv.Geo, Stations: a.Stations, Sender: dv.Gateway, Log: a.Log})
 	dv.Help.Now = now
 	dv.Writer.Subscribe(dv.Help.Accept)
 }
@@ -122,6 +114,9 @@ func (a *App) StartDevices(ctx context.Context) error {
 	dv := &a.Devices
 	if err := dv.Sensors.Load(ctx); err != nil {
 		return fmt.Errorf("load sensors: %w", err)
+	}
+	if err := a.Stations.Load(ctx); err != nil {
+		return fmt.Errorf("load stations: %w", err)
 	}
 	if err := dv.Live.Load(ctx); err != nil {
 		return fmt.Errorf("rebuild live state: %w", err)

@@ -212,6 +212,12 @@ func (s *Service) DeleteGroup(r *http.Request, id int64) error {
 		if n, err := tx.NewSelect().TableExpr("sensors").Where("group_id = ?", id).Count(ctx); err != nil || n > 0 {
 			return firstErr(err, httpx.Biz("group.hasSensors"))
 		}
+		// and the station registry's (internal/station)
+		for _, table := range []string{"stations", "suspected_stations"} {
+			if n, err := tx.NewSelect().TableExpr(table).Where("group_id = ?", id).Count(ctx); err != nil || n > 0 {
+				return firstErr(err, httpx.Biz("group.hasStations"))
+			}
+		}
 		n, err := tx.NewSelect().Model((*userRole)(nil)).
 			Where("role_id IN (?)", tx.NewSelect().Model((*Role)(nil)).Column("id").Where("group_id = ?", id)).Count(ctx)
 		if err != nil || n > 0 {

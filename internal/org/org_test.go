@@ -351,6 +351,11 @@ func TestGroups(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		// and one holding stations
+		expectFail(t, e.Call("POST", "/authority-app/groupInfo/delete", admin, map[string]any{"id": g["华南分公司"]}), "该组织下还有站点或疑似站点")
+		if _, err := e.DB.NewDelete().TableExpr("stations").Where("1 = 1").Exec(t.Context()); err != nil {
+			t.Fatal(err)
+		}
 		// and so is a group holding sensors
 		sensor := e.MustOK("POST", "/base-info-app/sensor/add", admin, map[string]any{"groupId": g["华南分公司"], "name": "液位探杆",
 			"identification": "A1", "decoder": "level"}).ID()

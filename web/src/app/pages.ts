@@ -89,6 +89,8 @@ export const MODULES: ModuleDef[] = [
       terminalVXE: { load: () => import('../features/basedata/terminalVXE') },
       simInfoVXE: { load: () => import('../features/basedata/simInfoVXE') },
       sensor: { load: () => import('../features/basedata/sensor') },
+      station: { load: () => import('../features/basedata/station') },
+      suspectedStation: { load: () => import('../features/basedata/suspectedStation') },
     }),
   },
   { name: 'dataAnalysis', path: '/dataAnalysis', icon: 'chart', children: pages('dataAnalysis', ['transportation', 'trend']) },

@@ -1,5 +1,6 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { LiveState } from '../../../api/liveStream';
@@ -68,8 +69,8 @@ export function CountChips() {
   );
 }
 
-/** Compact header of the full-screen monitoring pages. */
-export function MonitorHeader({ title }: { title: string }) {
+/** Compact header of the full-screen monitoring pages; `tools` go before the live indicator (layer switches). */
+export function MonitorHeader({ title, tools }: { title: string; tools?: ReactNode }) {
   const { t } = useTranslation();
   const session = useAppStore((s) => s.session);
   const platform = useAppStore((s) => s.platform);
@@ -91,6 +92,7 @@ export function MonitorHeader({ title }: { title: string }) {
       </h1>
       <CountChips />
       <span className="tw-monitor-tools">
+        {tools}
         <LiveIndicator />
         <LanguageSwitch dark />
       </span>

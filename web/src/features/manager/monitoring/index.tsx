@@ -8,6 +8,7 @@ import { useLocation, useSearchParams } from 'react-router';
 import { groupCarTree, type GroupCarNode } from '../../../api/group';
 import { findCarsId, type MapCar } from '../../../api/monitor';
 import { MAP_ZOOM, MapView, fitMapToCoords, useServerTileSource } from '../../../components/map/MapView';
+import { StationLayer } from '../../../components/map/StationLayer';
 import { VehicleLayer } from '../../../components/map/VehicleLayer';
 import { isValidCoords } from '../../../lib/coords';
 import { toMapLatLng } from '../../../lib/mapCoords';
@@ -17,6 +18,7 @@ import { ChannelTreePanel } from './ChannelTreePanel';
 import { MonitorHeader } from './MonitorHeader';
 import { useMonitorStore } from './store';
 import { useLiveCars } from './useLiveCars';
+import { StationToggle, useStationLayer } from './useStationLayer';
 import { allCarIds } from './vehicleTree';
 import { VehicleTreePanel } from './VehicleTreePanel';
 import './monitoring.css';
@@ -120,6 +122,7 @@ export default function MonitoringPage() {
   const located = useMemo(() => shown.reduce((n, c) => n + (isValidCoords(c.lng, c.lat) ? 1 : 0), 0), [shown]);
 
   const [map, setMap] = useState<L.Map | null>(null);
+  const stationLayer = useStationLayer();
 
   // Fit the checked cars when they first appear (again after everything was unchecked).
   const fitted = useRef(false);
@@ -187,7 +190,18 @@ export default function MonitoringPage() {
 
   return (
     <div className="tw-monitor" data-testid="monitoring-page" data-mode={mode}>
-      <MonitorHeader title={title} />
+      <MonitorHeader
+        title={title}
+        tools={
+          <StationToggle
+            shown={stationLayer.shown}
+            onChange={stationLayer.setShown}
+            count={stationLayer.stations.length}
+            loading={stationLayer.loading}
+            error={stationLayer.error}
+          />
+        }
+      />
       <div className="tw-monitor-body">
         <aside className="tw-monitor-side">
           <Tabs
@@ -206,6 +220,7 @@ export default function MonitoringPage() {
         </aside>
         <main className="tw-monitor-map">
           <MapView onMapReady={setMap} testId="monitor-map">
+            {stationLayer.shown && <StationLayer stations={stationLayer.stations} />}
             <VehicleLayer cars={shown} selectedId={detailCarId} onSelect={pick} />
           </MapView>
           <div className="tw-map-toolbar">
