@@ -128,8 +128,9 @@ describe('help requests', () => {
       const dialog = page.locator('.ant-modal').filter({ hasText: '求助消息' });
       const view = dialog.locator('[data-testid="help-view"]');
       await view.locator('.ant-descriptions').getByText(plate).waitFor({ timeout: 60_000 });
-      const box = await dialog.locator('.ant-modal-content').boundingBox();
-      assert.ok(Math.abs(box.width - 700) < 2, `dialog width ${box.width}, spec §9: 700`);
+      // the layout width (getBoundingClientRect would include the opening zoom animation's scale)
+      const width = await dialog.locator('.ant-modal-content').evaluate((el) => parseFloat(getComputedStyle(el).width));
+      assert.ok(Math.abs(width - 700) < 2, `dialog width ${width}, spec §9: 700`);
       const dealt = page.waitForResponse((r) => r.url().endsWith('/base-info-app/helpRecord/deal'));
       await view.getByRole('button', { name: spaced(zh('help.unlock')) }).click();
       assert.equal((await (await dealt).json()).code, 1);
