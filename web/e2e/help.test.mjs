@@ -114,15 +114,20 @@ describe('help requests', () => {
     assert.ok(final.list[0].commandId > 0);
   });
 
-  test('the request pops up live as 求助消息 for the dispatcher, who unlocks it there', async (t) => {
+  test('the request pops up live as 求助消息 for the dispatcher (not for the customer of another subsidiary), who unlocks it there', async (t) => {
     const plate = '冀A·E2E41';
     const admin = await apiLogin(env.base, 'admin', 'admin123');
+    // the customer (华东分公司) is signed in too: a 华北 car's request must not reach it
+    const custContext = await env.browser.newContext({ locale: 'zh-CN', baseURL: env.base, viewport: { width: 1440, height: 900 } });
+    t.after(() => custContext.close().catch(() => undefined));
+    const cust = await custContext.newPage();
+    await uiLogin(cust, 'customer', 'customer123');
     await env.page(t, async (page) => {
       await uiLogin(page, 'dispatcher', 'dispatch123');
-      // the console's live connection announces the dispatcher online once it has subscribed
-      for (let online = false; !online; await page.waitForTimeout(200)) {
-        const users = await api(env.base, 'GET', '/authority-app/message/users?name=dispatcher', { token: admin.access_token });
-        online = users.body.data.some((u) => u.name === 'dispatcher' && u.online);
+      // the consoles' live connections announce their users online
+      for (let online = new Set(); !(online.has('dispatcher') && online.has('customer')); await page.waitForTimeout(200)) {
+        const users = await api(env.base, 'GET', '/authority-app/message/users', { token: admin.access_token });
+        online = new Set(users.body.data.filter((u) => u.online).map((u) => u.name));
       }
       await driveTerminal(admin.access_token, 41, plate, 2013);
       const dialog = page.locator('.ant-modal').filter({ hasText: '求助消息' });
@@ -137,6 +142,7 @@ describe('help requests', () => {
       await page.locator('.ant-modal-confirm').filter({ hasText: '操作成功' }).locator('.ant-modal-confirm-title').filter({ hasText: '提示' }).waitFor();
       await view.waitFor({ state: 'hidden' });
     });
+    assert.equal(await cust.locator('.ant-modal').filter({ hasText: '求助消息' }).count(), 0, 'the customer got no 求助消息');
     const { body } = await api(env.base, 'POST', '/base-info-app/helpRecord/page', { token: admin.access_token, body: { pageNum: 1, pageSize: 10, carNumber: plate } });
     assert.equal(body.data.list[0].status, 'done');
   });
