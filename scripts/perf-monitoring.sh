@@ -16,7 +16,7 @@ srv=$!
 cleanup() { kill "${sim:-}" 2>/dev/null || true; kill "$srv" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$data"; }
 trap cleanup EXIT
 for _ in $(seq 1500); do curl -fs "http://$http/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
-./bin/tankwatch sim --gateway "$gw" --vehicles "$probe" --interval 10s --misbehave 0 >"$data/sim.log" 2>&1 &
+./bin/tankwatch sim --gateway "$gw" --vehicles "$probe" --interval 10s --misbehave 0 --day-at-start >"$data/sim.log" 2>&1 &
 sim=$!
 metric() { curl -fs "http://$http/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
 for _ in $(seq 300); do
