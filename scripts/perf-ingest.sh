@@ -26,7 +26,7 @@ srv=$!
 cleanup() { kill -INT "$sim" 2>/dev/null || true; sleep 1; kill "$srv" 2>/dev/null || true; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] && cp "$data"/*.log "$KEEP"/ ; rm -rf "$data"; }
 trap cleanup EXIT
 for _ in $(seq 600); do curl -fs "http://$http/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
-./bin/tankwatch sim --gateway "$gw" --vehicles "$n" --interval "${INTERVAL:-1s}" --speedup "$speedup" --misbehave 0 \
+./bin/tankwatch sim --gateway "$gw" --vehicles "$n" --interval "${INTERVAL:-1s}" --speedup "$speedup" --misbehave 0 --day-at-start \
   ${PROFILE:+--cpuprofile "$PROFILE/sim.prof"} >"$data/sim.log" 2>&1 &
 sim=$!
 sleep 1; kill -0 "$sim" 2>/dev/null || { cat "$data/sim.log" >&2; exit 1; }
