@@ -43,6 +43,7 @@ type App struct {
 	Org    *org.Service
 	Fleet  *fleet.Service
 	Devices
+	Alarms Alarms
 
 	now      func() time.Time
 	registry *prometheus.Registry
@@ -82,6 +83,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.Auth = auth.NewService(a.Tokens, a.Org, a.Audit)
 	a.Fleet = fleet.New(d, a.Audit)
 	a.buildDevices()
+	a.buildAlarms()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
 }
@@ -104,6 +106,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.Fleet.Routes()...)
 	rs = append(rs, a.Audit.Routes()...)
 	rs = append(rs, a.Devices.routes()...)
+	rs = append(rs, a.alarmRoutes()...)
 	return rs
 }
 

@@ -118,6 +118,9 @@ func (a *App) StartDevices(ctx context.Context) error {
 	if err := dv.Live.Load(ctx); err != nil {
 		return fmt.Errorf("rebuild live state: %w", err)
 	}
+	if err := a.startAlarms(ctx); err != nil {
+		return fmt.Errorf("start the alarm engine: %w", err)
+	}
 	writerCtx, stopWriter := context.WithCancel(context.WithoutCancel(ctx))
 	edgeCtx, stopEdge := context.WithCancel(ctx)
 	var writerDone, edgeDone sync.WaitGroup
@@ -136,6 +139,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 		if err != nil {
 			stopEdge()
 			stopWriter()
+			a.stopAlarms()
 			return fmt.Errorf("JT/T 808 gateway: %w", err)
 		}
 		dv.gatewayAddr = ln.Addr().String()
@@ -168,6 +172,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 			edgeDone.Wait()
 			stopWriter()
 			writerDone.Wait()
+			a.stopAlarms()
 		})
 	}
 	return nil
