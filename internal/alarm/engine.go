@@ -118,21 +118,27 @@ func (e *Engine) Stats() (evaluated, dropped, raised int64) {
 	return e.evaluated.Load(), e.dropped.Load(), e.raised.Load()
 }
 
-// Start loads the types, control modes, registry and open alarms and starts evaluating.
+// Start loads what Warm loads and starts evaluating on its own goroutine.
 func (e *Engine) Start(ctx context.Context) error {
-	if err := e.d.Service.Load(ctx); err != nil {
-		return err
-	}
-	if err := e.reload(ctx); err != nil {
-		return err
-	}
-	if err := e.warm(ctx); err != nil {
+	if err := e.Warm(ctx); err != nil {
 		return err
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	e.stop, e.done = cancel, make(chan struct{})
 	go e.run(runCtx)
 	return nil
+}
+
+// Warm loads the types, control modes, registry and the alarms still going on, without starting
+// (tests and benchmarks then call Evaluate and CheckOffline themselves).
+func (e *Engine) Warm(ctx context.Context) error {
+	if err := e.d.Service.Load(ctx); err != nil {
+		return err
+	}
+	if err := e.reload(ctx); err != nil {
+		return err
+	}
+	return e.warm(ctx)
 }
 
 // Stop ends evaluation (what is still queued is dropped: alarms are judged again from live data).

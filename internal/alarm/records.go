@@ -2,6 +2,7 @@ package alarm
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -46,6 +47,16 @@ func (c Coord) MarshalJSON() ([]byte, error) {
 		return []byte("null"), nil
 	}
 	return []byte(strings.TrimRight(strings.TrimRight(formatDeg(c.Deg), "0"), ".")), nil
+}
+
+// UnmarshalJSON reads degrees or null (clients and tests).
+func (c *Coord) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*c = Coord{}
+		return nil
+	}
+	c.Valid = true
+	return json.Unmarshal(b, &c.Deg)
 }
 
 // View is an alarm as the calls return it.
