@@ -166,8 +166,8 @@ func fences(car *fleet.LiveCar, env *ruleEnv, st *carState, t int64, add func(op
 }
 
 func terminalAlarms(st *carState, bits uint32, t int64, begin func(string, int64, ...string), end func(string, int64)) {
-	for _, b := range terminalBits {
-		code := TerminalCode(b)
+	for i, b := range terminalBits {
+		code := terminalCodes[i]
 		if bits&(1<<b) != 0 {
 			begin(code, t)
 		} else {
@@ -303,5 +303,14 @@ func offlineCheck(car *fleet.LiveCar, env *ruleEnv, st *carState, lastRecv, now 
 	st.on[CodeOffline] = true
 	return []action{{op: opOpen, code: CodeOffline, at: lastRecv, detail: []string{strconv.Itoa(minutes)}}}
 }
+
+// terminalCodes are the codes of terminalBits, made once (the rule runs for every report).
+var terminalCodes = func() []string {
+	out := make([]string, len(terminalBits))
+	for i, b := range terminalBits {
+		out[i] = TerminalCode(b)
+	}
+	return out
+}()
 
 func kmh(deci uint16) string { return strconv.FormatFloat(float64(deci)/10, 'f', 1, 64) }
