@@ -71,11 +71,17 @@ export const MODULES: ModuleDef[] = [
       StateChangeListVXE: { load: () => import('../features/manager/StateChangeListVXE') },
       carRecord: { load: () => import('../features/manager/carRecord') },
       offlineRecord: { load: () => import('../features/manager/offlineRecord') },
+      parking: { load: () => import('../features/manager/parking') },
     }),
   },
   {
     name: 'police', path: '/police', icon: 'alert',
-    children: pages('police', ['controlMode', 'policeType', 'blueLockLocalRecord', 'passwordViewingRecord', 'helpRequestRecord', 'policeMsg', 'passwordRecord', 'abnormal']),
+    children: pages('police', ['controlMode', 'policeType', 'blueLockLocalRecord', 'passwordViewingRecord', 'helpRequestRecord', 'policeMsg', 'passwordRecord', 'abnormal'], {
+      policeMsg: { load: () => import('../features/police/policeMsg') },
+      policeType: { load: () => import('../features/police/policeType') },
+      controlMode: { load: () => import('../features/police/controlMode') },
+      abnormal: { load: () => import('../features/police/abnormal') },
+    }),
   },
   {
     name: 'basedata', path: '/basedata', icon: 'database',
