@@ -1,7 +1,7 @@
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Checkbox, Col, Empty, Form, Input, InputNumber, Radio, Row, Space, Spin, Tag, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ALARM_GROUPS, deleteControl, getControl, saveControl, type ControlSettings, type ControlTarget, type ControlView } from '../../../api/alarm';
 import type { Group } from '../../../api/types';
@@ -55,9 +55,6 @@ export default function ControlModePage() {
   const view = useQuery({ queryKey: ['controlMode', target], queryFn: () => getControl(target!), enabled: target != null });
   const [form] = Form.useForm<FormValues>();
   const [saving, setSaving] = useState(false);
-  useEffect(() => {
-    if (view.data) form.setFieldsValue(toForm(view.data.own ?? view.data.effective));
-  }, [view.data, form]);
   const byGroup = useMemo(() => ALARM_GROUPS.map((g) => ({ g, list: (types.data ?? []).filter((ty) => ty.group === g) })), [types.data]);
 
   const done = async (v: ControlView) => {
@@ -121,7 +118,7 @@ export default function ControlModePage() {
             </Space>
           }
         >
-          <Form form={form} layout="vertical">
+          <Form form={form} layout="vertical" key={view.dataUpdatedAt} initialValues={toForm(view.data.own ?? view.data.effective)}>
             <Row gutter={16}>
               <Col xs={24} md={6}>
                 <Form.Item name="speedLimit" label={t('controlMode.speedLimit')} rules={[{ required: true, message: t('controlMode.required') }]}>
