@@ -16,11 +16,11 @@ const (
 
 // Routes returns the alarm endpoints with their access declarations (codes of menu.json: 02-01
 // control mode, 02-02 alarm types, 02-06 alarm list, 02-08 abnormal statistics, 04-01 monitoring,
-// 04-48 overtime parking).
+// 04-48 overtime parking; "04" is any monitoring page, for the car detail).
 func (s *Service) Routes() []httpx.Route {
 	list := httpx.Needs("02-06")
 	return []httpx.Route{
-		{Method: "POST", Path: msgPrefix + "findListByCarId", Access: httpx.Needs("02-06", "04-01"), Scoped: true,
+		{Method: "POST", Path: msgPrefix + "findListByCarId", Access: httpx.Needs("02-06", "04"), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, q CarQuery) (any, error) {
 				return s.ByCar(r.Context(), httpx.Caller(r), httpx.Lang(r), q)
 			})},
@@ -32,7 +32,7 @@ func (s *Service) Routes() []httpx.Route {
 			Handler: httpx.JSON(func(r *http.Request, q Query) (any, error) {
 				return s.FindSome2(r.Context(), httpx.Caller(r), q)
 			})},
-		{Method: "POST", Path: msgPrefix + "selectByMonitor", Access: httpx.Needs("02-06", "04-01"), Scoped: true,
+		{Method: "POST", Path: msgPrefix + "selectByMonitor", Access: httpx.Needs("02-06", "04"), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, q MonitorQuery) (any, error) {
 				return s.ByMonitor(r.Context(), httpx.Caller(r), httpx.Lang(r), q)
 			})},
@@ -58,7 +58,7 @@ func (s *Service) Routes() []httpx.Route {
 			Handler: httpx.JSON(func(r *http.Request, q Query) (any, error) {
 				return s.TypeLine(r.Context(), httpx.Caller(r), httpx.Lang(r), q)
 			})},
-		{Method: "POST", Path: parkingPrefix + "getByCarId", Access: httpx.Needs("04-48", "04-01", "02-06"), Scoped: true,
+		{Method: "POST", Path: parkingPrefix + "getByCarId", Access: httpx.Needs("04", "02-06"), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, q CarQuery) (any, error) {
 				return s.ParkingByCar(r.Context(), httpx.Caller(r), q)
 			})},
@@ -67,7 +67,7 @@ func (s *Service) Routes() []httpx.Route {
 				return s.ParkingPage(r.Context(), httpx.Caller(r), q)
 			})},
 		// the type list feeds the filters of every alarm page and the monitoring detail
-		{Method: "POST", Path: typePrefix + "list", Access: httpx.Needs("02-01", "02-02", "02-06", "02-08", "04-01"),
+		{Method: "POST", Path: typePrefix + "list", Access: httpx.Needs("02", "04"),
 			Handler: httpx.JSON(func(r *http.Request, _ struct{}) (any, error) { return s.Types(httpx.Lang(r)), nil })},
 		{Method: "POST", Path: typePrefix + "update", Access: httpx.Needs("02-02"),
 			Handler: httpx.JSON(func(r *http.Request, in TypeInput) (any, error) { return s.UpdateType(r, in) })},
