@@ -77,6 +77,14 @@ func (s *Service) Routes() []httpx.Route {
 			})},
 		{Method: "POST", Path: controlPrefix + "save", Access: httpx.Needs("02-01"), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, in ControlInput) (any, error) { return s.SaveControl(r, in) })},
+		{Method: "POST", Path: "/alarm-app/passwordRecord/page", Access: httpx.Needs("02-07"), Scoped: true,
+			Handler: httpx.JSON(func(r *http.Request, q Query) (any, error) {
+				return s.PasswordRecords(r.Context(), httpx.Caller(r), q)
+			})},
+		{Method: "POST", Path: "/alarm-app/lockRecord/page", Access: httpx.Needs("02-03"), Scoped: true,
+			Handler: httpx.JSON(func(r *http.Request, q Query) (any, error) {
+				return s.LockOpenings(r.Context(), httpx.Caller(r), httpx.Lang(r), q)
+			})},
 		{Method: "POST", Path: controlPrefix + "delete", Access: httpx.Needs("02-01"), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, q ControlQuery) (any, error) { return s.DeleteControl(r, q) })},
 	}

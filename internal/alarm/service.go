@@ -45,6 +45,8 @@ type Service struct {
 	audit *audit.Log
 	Now   func() time.Time
 	Log   *slog.Logger
+	// Locks lists the platform's lock / unlock commands (the password record); nil: not available.
+	Locks LockCommandSource
 
 	mu       sync.RWMutex
 	types    map[string]Type // cache of alarm_types, refreshed on every change

@@ -79,7 +79,6 @@ func TestAlarmCalls(t *testing.T) {
 
 		admin, dispatcher, customer := e.Login("admin", "admin123"), e.Login("dispatcher", "dispatch123"), e.Login("customer", "customer123")
 		day := map[string]any{"startTime": at.Add(-time.Hour).UnixMilli(), "endTime": e.Clock.Now().UnixMilli()}
-		_ = day
 		var page httpx.Page[alarm.View]
 		e.MustOK("POST", "/alarm-app/alarmMessage/findsome", dispatcher, map[string]any{}).Decode(&page)
 		if page.Total != 2 {
@@ -230,6 +229,35 @@ func TestAlarmCalls(t *testing.T) {
 		}
 		if !found || len(types) < 30 {
 			t.Errorf("types after update (%d): speeding not level 2 with push", len(types))
+		}
+	})
+}
+
+func TestPasswordRecord(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		east, north := carIn(t, e, "华东分公司"), carIn(t, e, "华北分公司")
+		at := e.Clock.Now().Add(-time.Hour)
+		for _, c := range []*telemetry.Command{
+			{TerminalID: 1, CarID: east.ID, Phone: "1", Kind: "unlock", Params: "compartments [1 2]", UserID: 1, Status: telemetry.CommandOK, Created: at},
+			{TerminalID: 2, CarID: north.ID, Phone: "2", Kind: "lock", Params: "all compartments", UserID: 1, Status: telemetry.CommandTimeout, Created: at},
+			{TerminalID: 1, CarID: east.ID, Phone: "1", Kind: "text", Params: "x", UserID: 1, Status: telemetry.CommandOK, Created: at},
+		} {
+			if err := e.App.Devices.Commands.Start(t.Context(), c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		admin := e.Login("admin", "admin123")
+		day := map[string]any{"startTime": at.Add(-time.Hour).UnixMilli(), "endTime": e.Clock.Now().UnixMilli()}
+		var page httpx.Page[alarm.LockCommandRow]
+		e.MustOK("POST", "/alarm-app/passwordRecord/page", admin, day).Decode(&page)
+		if page.Total != 2 || page.List[0].UserName != "admin" {
+			t.Fatalf("password record: %+v", page)
+		}
+		day["carNumber"] = east.Plate
+		e.MustOK("POST", "/alarm-app/passwordRecord/page", admin, day).Decode(&page)
+		if page.Total != 1 || page.List[0].Plate != east.Plate || page.List[0].Kind != "unlock" || page.List[0].Status != "ok" {
+			t.Fatalf("one car: %+v", page)
 		}
 	})
 }

@@ -22,7 +22,7 @@ type Alarms struct {
 func (a *App) buildAlarms() {
 	now := func() time.Time { return a.now() }
 	svc := alarm.New(a.DB, a.Fleet, a.Audit)
-	svc.Now, svc.Log = now, a.Log
+	svc.Now, svc.Log, svc.Locks = now, a.Log, a.Devices.Commands
 	eng := alarm.NewEngine(alarm.Deps{Service: svc, Cars: a.Fleet, Live: a.Devices.Live, Recipients: a.Org,
 		Unlocks: a.Devices.Commands}, alarm.EngineConfig{}, a.Log.With("component", "alarm"))
 	eng.Now = now

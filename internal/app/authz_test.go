@@ -262,6 +262,9 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /alarm-app/controlMode/save": {{body: map[string]any{"groupId": f.north, "watched": []string{"speeding"}, "speedLimit": 60,
 			"parkingMinutes": 60, "offlineMinutes": 30, "levelDropLitres": 50}}},
 		"POST /alarm-app/controlMode/delete": {{body: map[string]any{"carId": f.northCar}}},
+		"POST /alarm-app/passwordRecord/page": {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}},
+			{body: map[string]any{"carId": f.northCar, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
+		"POST /alarm-app/lockRecord/page": {{body: map[string]any{"groupId": f.north}}},
 	}
 }
 
