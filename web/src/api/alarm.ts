@@ -132,3 +132,22 @@ export const deleteControl = (target: ControlTarget) => post<ControlView>('/alar
 
 export const parkingPage = (q: PageQuery & AlarmFilters) => post<Page<ParkingPeriod>>('/alarm-app/parkingTimeOut/page', q);
 export const parkingByCar = (carId: number) => post<ParkingPeriod[]>('/alarm-app/parkingTimeOut/getByCarId', { carId });
+
+/** A lock or unlock command the platform sent (password record). */
+export interface LockCommand {
+  id: number;
+  carId: number;
+  carNumber: string;
+  phone: string;
+  kind: 'lock' | 'unlock';
+  params: string;
+  userName: string;
+  status: 'pending' | 'ok' | 'failed' | 'timeout' | 'offline';
+  result: number | null;
+  reply: string;
+  createdAt: string;
+  doneAt: string | null;
+}
+
+export const passwordRecordPage = (q: PageQuery & AlarmFilters) => post<Page<LockCommand>>('/alarm-app/passwordRecord/page', q);
+export const lockRecordPage = (q: PageQuery & AlarmFilters) => post<Page<AlarmRecord>>('/alarm-app/lockRecord/page', q);

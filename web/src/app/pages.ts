@@ -81,6 +81,8 @@ export const MODULES: ModuleDef[] = [
       policeType: { load: () => import('../features/police/policeType') },
       controlMode: { load: () => import('../features/police/controlMode') },
       abnormal: { load: () => import('../features/police/abnormal') },
+      passwordRecord: { load: () => import('../features/police/passwordRecord') },
+      blueLockLocalRecord: { load: () => import('../features/police/blueLockLocalRecord') },
     }),
   },
   {
