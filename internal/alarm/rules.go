@@ -123,6 +123,8 @@ func step(ctx context.Context, car *fleet.LiveCar, env *ruleEnv, st *carState, r
 			add(opClose, code, at)
 		}
 	}
+	// a valve closed by this very report still explains the level it reports (the last of an unloading)
+	wasOpen := st.hasTank && valvesOpen(&st.tank)
 	st.seen, st.lastT, st.lastRecv, st.terminal = true, t, r.Received.UnixMilli(), r.TerminalID
 	end(CodeOffline, r.Received.UnixMilli())
 
@@ -141,7 +143,7 @@ func step(ctx context.Context, car *fleet.LiveCar, env *ruleEnv, st *carState, r
 		tankRules(ctx, car, env, st, r.Tank, t, add, begin, end)
 	}
 	if r.Levels != nil {
-		levelDrop(env, st, r.Levels, t, add)
+		levelDrop(env, st, r.Levels, t, wasOpen, add)
 	}
 	return out
 }
@@ -267,19 +269,22 @@ func authorisedUnlock(ctx context.Context, carID int64, env *ruleEnv, t int64) b
 	return ok || err != nil
 }
 
-func levelDrop(env *ruleEnv, st *carState, l *tank.Levels, t int64, add func(op, string, int64, ...string)) {
+// valvesOpen reports whether a discharge or bottom valve of s is open.
+func valvesOpen(s *tank.State) bool {
+	for c := range s.Compartments {
+		if s.Devices[c][tank.DischargeValve]&tank.DevOpen != 0 || s.Devices[c][tank.BottomValve]&tank.DevOpen != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func levelDrop(env *ruleEnv, st *carState, l *tank.Levels, t int64, wasOpen bool, add func(op, string, int64, ...string)) {
 	var total uint32
 	for _, p := range l.Probes[:l.N] {
 		total += p.VolumeL
 	}
-	valveOpen := false
-	if st.hasTank {
-		for c := range st.tank.Compartments {
-			if st.tank.Devices[c][tank.DischargeValve]&tank.DevOpen != 0 || st.tank.Devices[c][tank.BottomValve]&tank.DevOpen != 0 {
-				valveOpen = true
-			}
-		}
-	}
+	valveOpen := wasOpen || (st.hasTank && valvesOpen(&st.tank))
 	if !st.hasBase || valveOpen || total > st.baseline {
 		st.baseline, st.hasBase = total, true
 		return

@@ -172,7 +172,7 @@ func TestRules(t *testing.T) {
 			seq: []in{{sec: 0, lat: 2000, tank: sealed(nil), levels: []uint32{5000, 5000}}, {sec: 10, lat: 2000, levels: []uint32{4990, 5000}},
 				{sec: 20, lat: 2000, levels: []uint32{4960, 5000}}, {sec: 30, lat: 2000, levels: []uint32{4930, 4990}},
 				{sec: 40, lat: 2000, tank: sealed(openValve(0))}, {sec: 50, lat: 2000, levels: []uint32{1000, 4990}},
-				{sec: 60, lat: 2000, tank: sealed(nil)}, {sec: 70, lat: 2000, levels: []uint32{990, 4990}}},
+				{sec: 60, lat: 2000, tank: sealed(nil), levels: []uint32{200, 4990}}, {sec: 70, lat: 2000, levels: []uint32{190, 4990}}},
 			want: []string{"instant levelDrop @30 80"}},
 		{name: "terminal alarm bits open and close with the flag",
 			seq:  []in{{sec: 0}, {sec: 10, alarm: 1 | 1<<29}, {sec: 20, alarm: 1}, {sec: 30}},

@@ -2,12 +2,14 @@ package app
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"tankwatch/internal/alarm"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/sim"
 )
 
 // Alarms is alarm management: the service (types, control modes, records, calls) and the rule
@@ -23,8 +25,13 @@ func (a *App) buildAlarms() {
 	now := func() time.Time { return a.now() }
 	svc := alarm.New(a.DB, a.Fleet, a.Audit)
 	svc.Now, svc.Log, svc.Locks = now, a.Log, a.Devices.Commands
-	eng := alarm.NewEngine(alarm.Deps{Service: svc, Cars: a.Fleet, Live: a.Devices.Live, Recipients: a.Org,
-		Unlocks: a.Devices.Commands}, alarm.EngineConfig{}, a.Log.With("component", "alarm"))
+	deps := alarm.Deps{Service: svc, Cars: a.Fleet, Live: a.Devices.Live, Recipients: a.Org, Unlocks: a.Devices.Commands}
+	if a.Cfg.Demo {
+		// Until the station registry exists, the demo's depots and stations are the fences: without
+		// them every unloading of the demo fleet would be abnormal.
+		deps.Stations = demoStations{}
+	}
+	eng := alarm.NewEngine(deps, alarm.EngineConfig{}, a.Log.With("component", "alarm"))
 	eng.Now = now
 	a.Devices.Writer.Subscribe(eng.Enqueue)
 	a.Alarms = Alarms{Service: svc, Engine: eng}
@@ -50,3 +57,20 @@ func (a *App) alarmRoutes() []httpx.Route { return a.Alarms.Service.Routes() }
 func (a *App) startAlarms(ctx context.Context) error { return a.Alarms.Engine.Start(ctx) }
 
 func (a *App) stopAlarms() { a.Alarms.Engine.Stop() }
+
+// demoStations are circles of demoStationRadius around the simulator's depots and stations.
+type demoStations struct{}
+
+const demoStationRadius = 300.0 // metres
+
+func (demoStations) StationAt(_ string, lat, lon int32) (int64, string, bool) {
+	la, lo := float64(lat)/1e6, float64(lon)/1e6
+	for i, p := range sim.DemoPlaces {
+		dy := (la - p.Lat) * 111_320
+		dx := (lo - p.Lon) * 111_320 * math.Cos(p.Lat*math.Pi/180)
+		if dx*dx+dy*dy <= demoStationRadius*demoStationRadius {
+			return int64(i + 1), p.Name, true
+		}
+	}
+	return 0, "", false
+}
