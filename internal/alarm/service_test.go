@@ -224,7 +224,7 @@ func TestAlarmCalls(t *testing.T) {
 		found := false
 		for _, ty := range types {
 			if ty.Code == "speeding" {
-				found = ty.Level == 2 && ty.Push && ty.Name == "超速"
+				found = ty.Level == 2 && ty.Push && ty.Name == "超速（平台判定）"
 			}
 		}
 		if !found || len(types) < 30 {

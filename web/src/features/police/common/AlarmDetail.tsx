@@ -48,7 +48,13 @@ export function AlarmDetail({ alarm, onClose }: { alarm: AlarmRecord | null; onC
           </Descriptions>
           {located ? (
             <div style={{ height: 300, marginTop: 12 }}>
-              <MapView center={[a.lng!, a.lat!]} zoom={14} testId="alarm-map">
+              <MapView
+                center={[a.lng!, a.lat!]}
+                zoom={14}
+                testId="alarm-map"
+                // the modal opens with an animation: Leaflet measured a box that was still growing
+                onMapReady={(m) => window.setTimeout(() => m.invalidateSize(), 400)}
+              >
                 <Spot a={a} />
               </MapView>
             </div>
