@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/messaging"
 	"tankwatch/internal/platform/i18n"
@@ -234,6 +236,7 @@ func (e *Engine) env(car *fleet.LiveCar) *ruleEnv {
 // Evaluate judges a committed batch (the run goroutine calls it; tests and benchmarks call it
 // directly, never concurrently with a running engine).
 func (e *Engine) Evaluate(ctx context.Context, batch []telemetry.Report) {
+	var work []decided
 	for i := range batch {
 		r := &batch[i]
 		if r.CarID == 0 {
@@ -245,11 +248,19 @@ func (e *Engine) Evaluate(ctx context.Context, batch []telemetry.Report) {
 		}
 		e.evaluated.Add(1)
 		st := e.stateOf(r.CarID)
-		acts := step(ctx, &car, e.env(&car), st, r)
-		if len(acts) > 0 {
-			e.apply(ctx, &car, st, r.Speed, acts)
+		if acts := step(ctx, &car, e.env(&car), st, r); len(acts) > 0 {
+			work = append(work, decided{car: car, st: st, speed: r.Speed, acts: acts})
 		}
 	}
+	e.apply(ctx, work)
+}
+
+// decided is what the rules decided for one report, waiting to be stored.
+type decided struct {
+	car   fleet.LiveCar
+	st    *carState
+	speed uint16
+	acts  []action
 }
 
 // CheckOffline runs the offline rule over every registry car.
@@ -261,6 +272,7 @@ func (e *Engine) CheckOffline(ctx context.Context) {
 		cars = append(cars, c)
 	}
 	e.regMu.RUnlock()
+	var work []decided
 	for i := range cars {
 		car := &cars[i]
 		st := e.stateOf(car.ID)
@@ -274,60 +286,101 @@ func (e *Engine) CheckOffline(ctx context.Context) {
 			}
 		}
 		if acts := offlineCheck(car, e.env(car), st, last, now); len(acts) > 0 {
-			e.apply(ctx, car, st, 0, acts)
+			work = append(work, decided{car: *car, st: st, acts: acts})
 		}
 	}
+	e.apply(ctx, work)
 }
 
-// apply stores the decisions: records for watched, enabled types, parking periods, suspects, pushes.
-func (e *Engine) apply(ctx context.Context, car *fleet.LiveCar, st *carState, speed uint16, acts []action) {
+// apply stores the decisions of a batch in one transaction (one wait for the store's writer, however
+// many alarms the batch raised): records for watched, enabled types, parking periods; then, once
+// committed, the suspects and the pushes.
+func (e *Engine) apply(ctx context.Context, work []decided) {
+	if len(work) == 0 {
+		return
+	}
 	svc := e.d.Service
-	env := e.env(car)
-	for _, a := range acts {
-		var err error
-		switch a.op {
-		case opOpen, opInstant:
-			t, ok := svc.typeOf(a.code)
-			if !ok || !t.Enabled || !env.set.Watches(a.code) {
-				continue
-			}
-			rec := &Record{CarID: car.ID, TerminalID: st.terminal, GroupID: car.GroupID, GroupPath: car.GroupPath,
-				Plate: car.Plate, TypeCode: a.code, Level: t.Level, StartAt: a.at, Lat: st.lat, Lon: st.lon, Speed: int(speed)}
-			if len(a.detail) > 0 {
-				b, _ := json.Marshal(a.detail)
-				rec.Detail = string(b)
-			}
-			if a.op == opInstant {
-				rec.EndAt = &a.at
-			}
-			if err = svc.insert(ctx, rec); err == nil {
-				e.raised.Add(1)
-				if a.op == opOpen {
-					st.open[a.code] = rec.ID
+	type after struct {
+		car *fleet.LiveCar
+		rec *Record
+		at  int64
+		lat int32
+		lon int32
+	}
+	var pushes, suspects []after
+	raised := int64(0)
+	err := svc.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		for i := range work {
+			w := &work[i]
+			car, st := &w.car, w.st
+			env := e.env(car)
+			for _, a := range w.acts {
+				switch a.op {
+				case opOpen, opInstant:
+					t, ok := svc.typeOf(a.code)
+					if !ok || !t.Enabled || !env.set.Watches(a.code) {
+						continue
+					}
+					rec := &Record{CarID: car.ID, TerminalID: st.terminal, GroupID: car.GroupID, GroupPath: car.GroupPath,
+						Plate: car.Plate, TypeCode: a.code, Level: t.Level, StartAt: a.at, Lat: st.lat, Lon: st.lon, Speed: int(w.speed)}
+					if len(a.detail) > 0 {
+						b, _ := json.Marshal(a.detail)
+						rec.Detail = string(b)
+					}
+					if a.op == opInstant {
+						rec.EndAt = &a.at
+					}
+					if err := svc.insert(ctx, tx, rec); err != nil {
+						return err
+					}
+					raised++
+					if a.op == opOpen {
+						st.open[a.code] = rec.ID
+					}
+					if t.Push {
+						pushes = append(pushes, after{car: car, rec: rec})
+					}
+				case opClose:
+					if id := st.open[a.code]; id != 0 {
+						delete(st.open, a.code)
+						if err := svc.closeAlarm(ctx, tx, id, a.at); err != nil {
+							return err
+						}
+					}
+				case opParkStart:
+					id, err := svc.startParking(ctx, tx, car, a.at, st.lat, st.lon, env.set.ParkingMinutes)
+					if err != nil {
+						return err
+					}
+					st.parkID = id
+				case opParkEnd:
+					if st.parkID != 0 {
+						if err := svc.endParking(ctx, tx, st.parkID, a.at); err != nil {
+							return err
+						}
+						st.parkID = 0
+					}
+				case opSuspect:
+					suspects = append(suspects, after{car: car, at: a.at, lat: st.lat, lon: st.lon})
 				}
-				if t.Push {
-					e.push(ctx, car, rec)
-				}
-			}
-		case opClose:
-			if id := st.open[a.code]; id != 0 {
-				delete(st.open, a.code)
-				err = svc.closeAlarm(ctx, id, a.at)
-			}
-		case opParkStart:
-			st.parkID, err = svc.startParking(ctx, car, a.at, st.lat, st.lon, env.set.ParkingMinutes)
-		case opParkEnd:
-			if st.parkID != 0 {
-				err = svc.endParking(ctx, st.parkID, a.at)
-				st.parkID = 0
-			}
-		case opSuspect:
-			if e.d.Suspects != nil {
-				err = e.d.Suspects.RecordSuspect(ctx, car.GroupID, st.lat, st.lon, time.UnixMilli(a.at), car.ID)
 			}
 		}
-		if err != nil {
-			e.log.Warn("alarm engine: store failed", "car", car.ID, "code", a.code, "err", err)
+		return nil
+	})
+	if err != nil {
+		// the episodes stay decided in memory; their records are lost with this batch
+		e.log.Warn("alarm engine: storing alarms failed", "decisions", len(work), "err", err)
+		return
+	}
+	e.raised.Add(raised)
+	for _, p := range pushes {
+		e.push(ctx, p.car, p.rec)
+	}
+	if e.d.Suspects != nil {
+		for _, s := range suspects {
+			if err := e.d.Suspects.RecordSuspect(ctx, s.car.GroupID, s.lat, s.lon, time.UnixMilli(s.at), s.car.ID); err != nil {
+				e.log.Warn("alarm engine: suspect not recorded", "car", s.car.ID, "err", err)
+			}
 		}
 	}
 }

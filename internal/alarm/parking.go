@@ -39,15 +39,15 @@ type ParkingView struct {
 	Threshold int        `json:"thresholdMinutes"`
 }
 
-func (s *Service) startParking(ctx context.Context, car *fleet.LiveCar, at int64, lat, lon int32, threshold int) (int64, error) {
+func (s *Service) startParking(ctx context.Context, idb bun.IDB, car *fleet.LiveCar, at int64, lat, lon int32, threshold int) (int64, error) {
 	row := &parkingRow{CarID: car.ID, GroupID: car.GroupID, GroupPath: car.GroupPath, Plate: car.Plate, StartAt: at,
 		Lat: lat, Lon: lon, Threshold: threshold}
-	_, err := s.db.NewInsert().Model(row).Returning("id").Exec(ctx)
+	_, err := idb.NewInsert().Model(row).Returning("id").Exec(ctx)
 	return row.ID, err
 }
 
-func (s *Service) endParking(ctx context.Context, id, at int64) error {
-	_, err := s.db.NewUpdate().Model((*parkingRow)(nil)).Set("end_at = ?", at).Where("id = ?", id).Where("end_at IS NULL").Exec(ctx)
+func (s *Service) endParking(ctx context.Context, idb bun.IDB, id, at int64) error {
+	_, err := idb.NewUpdate().Model((*parkingRow)(nil)).Set("end_at = ?", at).Where("id = ?", id).Where("end_at IS NULL").Exec(ctx)
 	return err
 }
 

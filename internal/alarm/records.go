@@ -96,14 +96,14 @@ func (r *Record) view(l i18n.Lang) View {
 }
 
 // insert stores a new alarm and sets its id.
-func (s *Service) insert(ctx context.Context, r *Record) error {
-	_, err := s.db.NewInsert().Model(r).Returning("id").Exec(ctx)
+func (s *Service) insert(ctx context.Context, idb bun.IDB, r *Record) error {
+	_, err := idb.NewInsert().Model(r).Returning("id").Exec(ctx)
 	return err
 }
 
 // closeAlarm sets the end of an alarm that is still going on.
-func (s *Service) closeAlarm(ctx context.Context, id, end int64) error {
-	_, err := s.db.NewUpdate().Model((*Record)(nil)).Set("end_at = ?", end).Where("id = ?", id).Where("end_at IS NULL").Exec(ctx)
+func (s *Service) closeAlarm(ctx context.Context, idb bun.IDB, id, end int64) error {
+	_, err := idb.NewUpdate().Model((*Record)(nil)).Set("end_at = ?", end).Where("id = ?", id).Where("end_at IS NULL").Exec(ctx)
 	return err
 }
 
