@@ -48,6 +48,7 @@ type App struct {
 	Stations *station.Service
 	Devices
 	Messaging
+	Alarms Alarms
 
 	now      func() time.Time
 	registry *prometheus.Registry
@@ -90,6 +91,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.Stations = station.New(d, a.Audit)
 	a.Stations.Log = log
 	a.buildDevices()
+	a.buildAlarms()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
 }
@@ -116,6 +118,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.Devices.routes()...)
 	rs = append(rs, a.messagingRoutes()...)
 	rs = append(rs, a.Stations.Routes()...)
+	rs = append(rs, a.alarmRoutes()...)
 	return rs
 }
 

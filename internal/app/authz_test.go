@@ -70,6 +70,7 @@ type fixture struct {
 	northHelp                     int64 // a help record of the 华北 car
 	eastICCID, eastMSISDN         string
 	northStation, northSuspect    int64
+	northAlarm                    int64 // an alarm record of a 华北 car
 }
 
 func newID(e *apptest.Env, token, path string, body any) int64 {
@@ -138,6 +139,7 @@ func setup(t *testing.T, e *apptest.Env) fixture {
 	f.northSuspect = sus.List[0].ID
 	f.eastTok = e.Login("eastadmin", "secret1")
 	f.nobodyTok = e.Login("nobody", "secret1")
+	f.northAlarm = insertAlarm(t, e, f.northCar)
 	return f
 }
 
@@ -293,12 +295,54 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /base-info-app/station/delete":           {{body: map[string]any{"id": f.northStation}}},
 		"POST /base-info-app/suspectedStation/page":    {{body: map[string]any{"groupId": f.north}}},
 		"POST /base-info-app/suspectedStation/dismiss": {{body: map[string]any{"id": f.northSuspect}}},
+		// alarms
+		"POST /alarm-app/alarmMessage/findListByCarId": {{body: map[string]any{"carId": f.northCar}}},
+		"POST /alarm-app/alarmMessage/findsome":        {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
+		"POST /alarm-app/alarmMessage/findsome2":       {{body: map[string]any{"groupId": f.north}}},
+		"POST /alarm-app/alarmMessage/selectByMonitor": {{body: map[string]any{"groupId": f.north}}},
+		"POST /alarm-app/alarmMessage/deal":            {{body: map[string]any{"ids": []int64{f.northAlarm}, "state": 1, "remark": "x"}}},
+		"POST /alarm-app/alarmMessage/export":          {{body: map[string]any{"groupId": f.north}}},
+		"POST /alarm-app/alarmMessage/exceptionTypeRatio": {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}},
+			{body: map[string]any{"carId": f.northCar, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
+		"POST /alarm-app/alarmMessage/vehicleRankingRatio":       {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
+		"POST /alarm-app/alarmMessage/vehicleAbnormalStatistics": {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
+		"POST /alarm-app/alarmMessage/exceptionTypeLine":         {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
+		"POST /alarm-app/parkingTimeOut/getByCarId":              {{body: map[string]any{"carId": f.northCar}}},
+		"POST /alarm-app/parkingTimeOut/page":                    {{body: map[string]any{"groupId": f.north}}},
+		"POST /alarm-app/controlMode/get":                        {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
+		"POST /alarm-app/controlMode/save": {{body: map[string]any{"groupId": f.north, "watched": []string{"speeding"}, "speedLimit": 60,
+			"parkingMinutes": 60, "offlineMinutes": 30, "levelDropLitres": 50}}},
+		"POST /alarm-app/controlMode/delete": {{body: map[string]any{"carId": f.northCar}}},
+		"POST /alarm-app/passwordRecord/page": {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}},
+			{body: map[string]any{"carId": f.northCar, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
+		"POST /alarm-app/lockRecord/page": {{body: map[string]any{"groupId": f.north}}},
 	}
+}
+
+// insertAlarm stores an unprocessed speeding alarm of car (as the engine would) and returns its id.
+func insertAlarm(t *testing.T, e *apptest.Env, carID int64) int64 {
+	t.Helper()
+	var car struct {
+		GroupID int64  `bun:"group_id"`
+		Path    string `bun:"path"`
+		Plate   string `bun:"plate"`
+	}
+	if err := e.DB.NewSelect().TableExpr("cars AS c").ColumnExpr("c.group_id, g.path, c.plate").
+		Join("JOIN org_groups AS g ON g.id = c.group_id").Where("c.id = ?", carID).Scan(t.Context(), &car); err != nil {
+		t.Fatal(err)
+	}
+	var id int64
+	if err := e.DB.NewRaw("INSERT INTO alarms (car_id, group_id, group_path, plate, type_code, level, start_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+		carID, car.GroupID, car.Path, car.Plate, "speeding", 3, e.Clock.Now().UnixMilli()).Scan(t.Context(), &id); err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 var stateTables = []string{"org_groups", "users", "roles", "role_codes", "user_roles", "tokens", "operation_logs",
 	"cars", "sims", "terminals", "terminal_bindings", "car_video_channels", "sensors", "commands", "help_records",
-	"messages", "message_recipients", "stations", "suspected_stations", "suspected_station_cars"}
+	"messages", "message_recipients", "stations", "suspected_stations", "suspected_station_cars",
+	"alarms", "alarm_types", "alarm_controls", "parking_periods"}
 
 // TestAuthorizationMatrix calls every registered endpoint without a token, with an expired and a revoked
 // token, as a user lacking its code, and (for endpoints taking ids) with another group's records.

@@ -121,6 +121,9 @@ func (a *App) StartDevices(ctx context.Context) error {
 	if err := dv.Live.Load(ctx); err != nil {
 		return fmt.Errorf("rebuild live state: %w", err)
 	}
+	if err := a.startAlarms(ctx); err != nil {
+		return fmt.Errorf("start the alarm engine: %w", err)
+	}
 	writerCtx, stopWriter := context.WithCancel(context.WithoutCancel(ctx))
 	edgeCtx, stopEdge := context.WithCancel(ctx)
 	var writerDone, edgeDone sync.WaitGroup
@@ -141,6 +144,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 			stopEdge()
 			stopWriter()
 			dv.Help.Stop()
+			a.stopAlarms()
 			return fmt.Errorf("JT/T 808 gateway: %w", err)
 		}
 		dv.gatewayAddr = ln.Addr().String()
@@ -174,6 +178,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 			stopWriter()
 			writerDone.Wait()
 			dv.Help.Stop()
+			a.stopAlarms()
 		})
 	}
 	return nil

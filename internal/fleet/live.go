@@ -22,6 +22,7 @@ type LiveCar struct {
 	DriverPhone        string `bun:"driver_phone"`
 	OfflineMinutes     int    `bun:"offline_minutes"`
 	SpeedLimit         int    `bun:"speed_limit"`
+	VehicleClass       string `bun:"vehicle_class"`  // the alarm engine's speed limit per class
 	TerminalID         int64  `bun:"terminal_id"`    // 0 when no terminal is bound
 	TerminalPhone      string `bun:"terminal_phone"` // "" when no terminal is bound
 }
@@ -33,7 +34,7 @@ func (s *Service) LiveCars(ctx context.Context) ([]LiveCar, error) {
 	err := s.db.NewSelect().TableExpr("cars AS c").
 		ColumnExpr("c.id, c.plate, c.group_id, g.path AS group_path, g.name AS group_name, c.compartments").
 		ColumnExpr("c.small_manhole_covers, c.manhole_covers, c.oil_discharge_valves, c.bottom_valves").
-		ColumnExpr("c.driver_name, c.driver_phone, c.offline_minutes, c.speed_limit").
+		ColumnExpr("c.driver_name, c.driver_phone, c.offline_minutes, c.speed_limit, c.vehicle_class").
 		ColumnExpr("COALESCE(t.id, 0) AS terminal_id, COALESCE(t.phone, '') AS terminal_phone").
 		Join("JOIN org_groups AS g ON g.id = c.group_id").
 		Join("LEFT JOIN terminals AS t ON t.car_id = c.id").

@@ -46,7 +46,7 @@ for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130)
  * Starts `tankwatch serve --demo` on a fresh data dir and a free port; resolves once GET /readyz is 200.
  * Returns { base, output(), stop() }.
  */
-export async function startServer() {
+export async function startServer(extraArgs = []) {
   if (!existsSync(BINARY)) {
     throw new Error(`tankwatch binary not found at ${BINARY}; run \`make build\` first (from the repo root).`);
   }
@@ -55,7 +55,7 @@ export async function startServer() {
   const addr = `127.0.0.1:${port}`;
   const base = `http://${addr}`;
   let out = '';
-  const child = spawn(BINARY, ['serve', '--demo', '--data', dataDir, '--http', addr, '--jt808', '127.0.0.1:0', '--demo-vehicles', '40', '--map-tiles', 'none'], {
+  const child = spawn(BINARY, ['serve', '--demo', '--data', dataDir, '--http', addr, '--jt808', '127.0.0.1:0', '--demo-vehicles', '40', '--map-tiles', 'none', ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, TANKWATCH_DB: '' },
   });
@@ -110,10 +110,10 @@ export async function launchBrowser() {
  * Per test-file fixture: one server and one browser for the file (started in `before`, stopped in
  * `after` even on failure). Tests call `env.page(t, fn, { locale })` for a fresh context each.
  */
-export function setup() {
+export function setup({ args = [] } = {}) {
   const env = { server: null, browser: null, base: '' };
   before(async () => {
-    env.server = await startServer();
+    env.server = await startServer(args);
     env.base = env.server.base;
     env.browser = await launchBrowser();
   });

@@ -71,12 +71,19 @@ export const MODULES: ModuleDef[] = [
       StateChangeListVXE: { load: () => import('../features/manager/StateChangeListVXE') },
       carRecord: { load: () => import('../features/manager/carRecord') },
       offlineRecord: { load: () => import('../features/manager/offlineRecord') },
+      parking: { load: () => import('../features/manager/parking') },
     }),
   },
   {
     name: 'police', path: '/police', icon: 'alert',
     children: pages('police', ['controlMode', 'policeType', 'blueLockLocalRecord', 'passwordViewingRecord', 'helpRequestRecord', 'policeMsg', 'passwordRecord', 'abnormal'], {
       helpRequestRecord: { load: () => import('../features/police/helpRequestRecord') },
+      policeMsg: { load: () => import('../features/police/policeMsg') },
+      policeType: { load: () => import('../features/police/policeType') },
+      controlMode: { load: () => import('../features/police/controlMode') },
+      abnormal: { load: () => import('../features/police/abnormal') },
+      passwordRecord: { load: () => import('../features/police/passwordRecord') },
+      blueLockLocalRecord: { load: () => import('../features/police/blueLockLocalRecord') },
     }),
   },
   {

@@ -1,11 +1,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CarDetails, DeviceKind } from '../../../api/monitor';
 
-const api = vi.hoisted(() => ({ carDetails: vi.fn(), getAddress: vi.fn() }));
+const api = vi.hoisted(() => ({ carDetails: vi.fn(), getAddress: vi.fn(), alarmsByCar: vi.fn() }));
 vi.mock('../../../api/monitor', () => ({ carDetails: api.carDetails }));
 vi.mock('../../../api/geocode', () => ({ getAddress: api.getAddress }));
+vi.mock('../../../api/alarm', async (orig) => ({ ...(await orig<typeof import('../../../api/alarm')>()), alarmsByCar: api.alarmsByCar }));
 
 import { CarDetailPanel } from './CarDetailPanel';
 
@@ -89,10 +90,27 @@ function renderPanel() {
 }
 
 afterEach(() => vi.clearAllMocks());
+beforeEach(() => api.alarmsByCar.mockResolvedValue([]));
 
 describe('CarDetailPanel', () => {
+  it('lists the car\'s recent alarm records', async () => {
+    api.carDetails.mockResolvedValue(sample);
+    api.getAddress.mockResolvedValue('');
+    api.alarmsByCar.mockResolvedValue([
+      { id: 3, carId: 5, carNumber: '沪A·6N337', groupId: 3, type: 'abnormalUnload', typeName: '异常卸油', level: 1, startTime: '2026-03-01 10:00:00', endTime: null,
+        lng: 121.47, lat: 31.23, speed: 0, detail: '打开的仓：2', state: 0, handlerName: '', handledTime: null, remark: '' },
+    ]);
+    renderPanel();
+    const list = await screen.findByTestId('detail-recent-alarms');
+    expect(list.textContent).toContain('异常卸油');
+    expect(list.textContent).toContain('I级');
+    expect(list.textContent).toContain('打开的仓：2');
+    expect(api.alarmsByCar).toHaveBeenCalledWith(5, 5);
+  }, 20_000);
+
   it('shows plate, driver, speed, bearing text, address, seal, alarms, compartments and levels', async () => {
     api.carDetails.mockResolvedValue(sample);
+    api.alarmsByCar.mockResolvedValue([]);
     api.getAddress.mockResolvedValue('上海市黄浦区附近');
     renderPanel();
     expect(await screen.findByText('沪A·6N337')).toBeTruthy();
@@ -121,6 +139,7 @@ describe('CarDetailPanel', () => {
     expect(levels.textContent).toContain('1520');
     expect(levels.textContent).toContain('9800');
     expect(levels.textContent).toContain('18.5');
+    expect(await screen.findByText('暂无报警记录')).toBeTruthy();
   }, 20_000); // two antd tables in jsdom: slow on a busy machine
 
   it('shows 未定位 and does not look up an address for a car without a fix', async () => {

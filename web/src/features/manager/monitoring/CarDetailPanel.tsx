@@ -10,6 +10,7 @@ import { useAppStore } from '../../../app/store';
 import { bearingText } from '../../../lib/bearing';
 import { isValidCoords } from '../../../lib/coords';
 import { statusName, vehicleColor } from '../../../lib/vehicleColors';
+import { RecentAlarms } from '../../police/common/RecentAlarms';
 
 const KINDS: DeviceKind[] = ['smallManholeCover', 'manholeCover', 'oilDischargeValve', 'bottomValve'];
 
@@ -53,7 +54,7 @@ function SectionTable<T extends object>({ rows, rowKey, testId, empty, columns }
 }
 
 /** The detail of a car (carDetails), with the address of its position. */
-export function CarDetailView({ d, address, addressLoading }: { d: CarDetails; address: string | undefined; addressLoading: boolean }) {
+export function CarDetailView({ d, address, addressLoading, extra }: { d: CarDetails; address: string | undefined; addressLoading: boolean; extra?: ReactNode }) {
   const { t } = useTranslation();
   const located = isValidCoords(d.lng, d.lat);
   const bearing = bearingText(d.direction);
@@ -158,6 +159,7 @@ export function CarDetailView({ d, address, addressLoading }: { d: CarDetails; a
           ]}
         />
       </Section>
+      {extra}
     </div>
   );
 }
@@ -232,7 +234,16 @@ export function CarDetailPanel({ carId, live, follow, onFollow, onLocate, onClos
           }
         />
       ) : d ? (
-        <CarDetailView d={d} address={addr.data} addressLoading={addr.isFetching && !addr.data} />
+        <CarDetailView
+          d={d}
+          address={addr.data}
+          addressLoading={addr.isFetching && !addr.data}
+          extra={
+            <Section title={t('alarm.recent')}>
+              <RecentAlarms carId={carId} version={live?.time} />
+            </Section>
+          }
+        />
       ) : null}
     </aside>
   );

@@ -1,0 +1,415 @@
+package alarm
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"tankwatch/internal/fleet"
+	"tankwatch/internal/messaging"
+	"tankwatch/internal/platform/i18n"
+	"tankwatch/internal/telemetry"
+)
+
+// CarSource lists the registry's cars (fleet.Service).
+type CarSource interface {
+	LiveCars(ctx context.Context) ([]fleet.LiveCar, error)
+}
+
+// LiveSource is the live state per car (telemetry.Live), read by the offline check.
+type LiveSource interface {
+	Car(carID int64) (telemetry.CarState, bool)
+}
+
+// Recipients are the users a live alarm goes to (org.Service).
+type Recipients interface {
+	Recipients(ctx context.Context, groupPath string, codes ...string) ([]int64, error)
+}
+
+// EngineConfig tunes the engine; zero fields take the defaults.
+type EngineConfig struct {
+	Queue        int           // committed batches waiting for evaluation (256); beyond, batches are dropped and counted
+	SpeedingFor  time.Duration // 30 s over the limit before a speeding alarm
+	UnlockWindow time.Duration // 5 min: a platform unlock this recent explains a lock opening
+	OfflineEvery time.Duration // 1 min between offline checks
+	ReloadEvery  time.Duration // 30 s between registry reloads
+}
+
+func (c EngineConfig) withDefaults() EngineConfig {
+	if c.Queue <= 0 {
+		c.Queue = 256
+	}
+	if c.SpeedingFor <= 0 {
+		c.SpeedingFor = 30 * time.Second
+	}
+	if c.UnlockWindow <= 0 {
+		c.UnlockWindow = 5 * time.Minute
+	}
+	if c.OfflineEvery <= 0 {
+		c.OfflineEvery = time.Minute
+	}
+	if c.ReloadEvery <= 0 {
+		c.ReloadEvery = 30 * time.Second
+	}
+	return c
+}
+
+// Deps are the engine's collaborators; every one but Service and Cars may be nil.
+type Deps struct {
+	Service    *Service
+	Cars       CarSource
+	Live       LiveSource
+	Recipients Recipients
+	Publisher  messaging.Publisher
+	Stations   Stations
+	Suspects   Suspects
+	Unlocks    Unlocks
+}
+
+// Engine judges every committed report against the alarm rules on its own goroutine. Its per-car
+// state is memory only: at start it reloads the alarms still going on (so an episode is neither
+// repeated nor left open) and otherwise starts cold — the first report of a car sets the baselines
+// (stop time, level total, lock states) from which the edge rules judge.
+type Engine struct {
+	d   Deps
+	cfg EngineConfig
+	log *slog.Logger
+	Now func() time.Time
+
+	q         chan []telemetry.Report
+	dropped   atomic.Int64
+	evaluated atomic.Int64
+	raised    atomic.Int64
+
+	regMu sync.RWMutex
+	reg   map[int64]fleet.LiveCar
+
+	state map[int64]*carState // owned by the run goroutine
+	done  chan struct{}
+	stop  context.CancelFunc
+}
+
+// NewEngine returns a stopped engine.
+func NewEngine(d Deps, cfg EngineConfig, log *slog.Logger) *Engine {
+	cfg = cfg.withDefaults()
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Engine{d: d, cfg: cfg, log: log, Now: time.Now, q: make(chan []telemetry.Report, cfg.Queue),
+		reg: map[int64]fleet.LiveCar{}, state: map[int64]*carState{}}
+}
+
+// Enqueue is the writer's subscriber (telemetry Writer.Subscribe): it never blocks ingest; when the
+// queue is full the batch is dropped and counted.
+func (e *Engine) Enqueue(reports []telemetry.Report) {
+	select {
+	case e.q <- reports:
+	default:
+		e.dropped.Add(int64(len(reports)))
+	}
+}
+
+// Stats are the engine's counters (reports evaluated, dropped, alarms raised).
+func (e *Engine) Stats() (evaluated, dropped, raised int64) {
+	return e.evaluated.Load(), e.dropped.Load(), e.raised.Load()
+}
+
+// Start loads what Warm loads and starts evaluating on its own goroutine.
+func (e *Engine) Start(ctx context.Context) error {
+	if err := e.Warm(ctx); err != nil {
+		return err
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	e.stop, e.done = cancel, make(chan struct{})
+	go e.run(runCtx)
+	return nil
+}
+
+// Warm loads the types, control modes, registry and the alarms still going on, without starting
+// (tests and benchmarks then call Evaluate and CheckOffline themselves).
+func (e *Engine) Warm(ctx context.Context) error {
+	if err := e.d.Service.Load(ctx); err != nil {
+		return err
+	}
+	if err := e.reload(ctx); err != nil {
+		return err
+	}
+	return e.warm(ctx)
+}
+
+// Stop ends evaluation (what is still queued is dropped: alarms are judged again from live data).
+func (e *Engine) Stop() {
+	if e.stop != nil {
+		e.stop()
+		<-e.done
+		e.stop = nil
+	}
+}
+
+func (e *Engine) reload(ctx context.Context) error {
+	cars, err := e.d.Cars.LiveCars(ctx)
+	if err != nil {
+		return err
+	}
+	m := make(map[int64]fleet.LiveCar, len(cars))
+	for _, c := range cars {
+		m[c.ID] = c
+	}
+	e.regMu.Lock()
+	e.reg = m
+	e.regMu.Unlock()
+	return nil
+}
+
+func (e *Engine) car(id int64) (fleet.LiveCar, bool) {
+	e.regMu.RLock()
+	defer e.regMu.RUnlock()
+	c, ok := e.reg[id]
+	return c, ok
+}
+
+// warm takes over the alarms still going on.
+func (e *Engine) warm(ctx context.Context) error {
+	rows, err := e.d.Service.openAlarms(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		st := e.stateOf(r.CarID)
+		st.on[r.TypeCode], st.open[r.TypeCode] = true, r.ID
+		switch r.TypeCode {
+		case CodeSpeeding:
+			st.overSince = r.StartAt
+		case CodeOvertimeParking:
+			st.stopSince = r.StartAt
+		}
+	}
+	return nil
+}
+
+func (e *Engine) stateOf(carID int64) *carState {
+	st := e.state[carID]
+	if st == nil {
+		st = newCarState()
+		e.state[carID] = st
+	}
+	return st
+}
+
+func (e *Engine) run(ctx context.Context) {
+	defer close(e.done)
+	offline := time.NewTicker(e.cfg.OfflineEvery)
+	defer offline.Stop()
+	reload := time.NewTicker(e.cfg.ReloadEvery)
+	defer reload.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case batch := <-e.q:
+			e.Evaluate(ctx, batch)
+		case <-offline.C:
+			e.CheckOffline(ctx)
+		case <-reload.C:
+			if err := e.reload(ctx); err != nil {
+				e.log.Warn("alarm engine: registry reload failed", "err", err)
+			}
+			if err := e.d.Service.Load(ctx); err != nil {
+				e.log.Warn("alarm engine: types reload failed", "err", err)
+			}
+		}
+	}
+}
+
+func (e *Engine) env(car *fleet.LiveCar) *ruleEnv {
+	set, src, _ := e.d.Service.Resolve(car.ID, car.GroupPath)
+	return &ruleEnv{set: set, source: src, speedingFor: e.cfg.SpeedingFor, unlockFor: e.cfg.UnlockWindow,
+		stations: e.d.Stations, unlocks: e.d.Unlocks}
+}
+
+// Evaluate judges a committed batch (the run goroutine calls it; tests and benchmarks call it
+// directly, never concurrently with a running engine).
+func (e *Engine) Evaluate(ctx context.Context, batch []telemetry.Report) {
+	var work []decided
+	for i := range batch {
+		r := &batch[i]
+		if r.CarID == 0 {
+			continue
+		}
+		car, ok := e.car(r.CarID)
+		if !ok {
+			continue // not in the registry yet; the next reload knows it
+		}
+		e.evaluated.Add(1)
+		st := e.stateOf(r.CarID)
+		if acts := step(ctx, &car, e.env(&car), st, r); len(acts) > 0 {
+			work = append(work, decided{car: car, st: st, speed: r.Speed, acts: acts})
+		}
+	}
+	e.apply(ctx, work)
+}
+
+// decided is what the rules decided for one report, waiting to be stored.
+type decided struct {
+	car   fleet.LiveCar
+	st    *carState
+	speed uint16
+	acts  []action
+}
+
+// CheckOffline runs the offline rule over every registry car.
+func (e *Engine) CheckOffline(ctx context.Context) {
+	now := e.Now().UnixMilli()
+	e.regMu.RLock()
+	cars := make([]fleet.LiveCar, 0, len(e.reg))
+	for _, c := range e.reg {
+		cars = append(cars, c)
+	}
+	e.regMu.RUnlock()
+	var work []decided
+	for i := range cars {
+		car := &cars[i]
+		st := e.stateOf(car.ID)
+		last := st.lastRecv
+		if e.d.Live != nil {
+			if cs, ok := e.d.Live.Car(car.ID); ok && cs.Reported {
+				last = max(last, cs.Received.UnixMilli())
+				if !st.seen && (cs.Lat != 0 || cs.Lon != 0) {
+					st.lat, st.lon = cs.Lat, cs.Lon
+				}
+			}
+		}
+		if acts := offlineCheck(car, e.env(car), st, last, now); len(acts) > 0 {
+			work = append(work, decided{car: *car, st: st, acts: acts})
+		}
+	}
+	e.apply(ctx, work)
+}
+
+// apply stores the decisions of a batch in one transaction (one wait for the store's writer, however
+// many alarms the batch raised): records for watched, enabled types, parking periods; then, once
+// committed, the suspects and the pushes.
+func (e *Engine) apply(ctx context.Context, work []decided) {
+	if len(work) == 0 {
+		return
+	}
+	svc := e.d.Service
+	type after struct {
+		car *fleet.LiveCar
+		rec *Record
+		at  int64
+		lat int32
+		lon int32
+	}
+	var pushes, suspects []after
+	raised := int64(0)
+	err := svc.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		for i := range work {
+			w := &work[i]
+			car, st := &w.car, w.st
+			env := e.env(car)
+			for _, a := range w.acts {
+				switch a.op {
+				case opOpen, opInstant:
+					t, ok := svc.typeOf(a.code)
+					if !ok || !t.Enabled || !env.set.Watches(a.code) {
+						continue
+					}
+					rec := &Record{CarID: car.ID, TerminalID: st.terminal, GroupID: car.GroupID, GroupPath: car.GroupPath,
+						Plate: car.Plate, TypeCode: a.code, Level: t.Level, StartAt: a.at, Lat: st.lat, Lon: st.lon, Speed: int(w.speed)}
+					if len(a.detail) > 0 {
+						b, _ := json.Marshal(a.detail)
+						rec.Detail = string(b)
+					}
+					if a.op == opInstant {
+						rec.EndAt = &a.at
+					}
+					if err := svc.insert(ctx, tx, rec); err != nil {
+						return err
+					}
+					raised++
+					if a.op == opOpen {
+						st.open[a.code] = rec.ID
+					}
+					if t.Push {
+						pushes = append(pushes, after{car: car, rec: rec})
+					}
+				case opClose:
+					if id := st.open[a.code]; id != 0 {
+						delete(st.open, a.code)
+						if err := svc.closeAlarm(ctx, tx, id, a.at); err != nil {
+							return err
+						}
+					}
+				case opParkStart:
+					id, err := svc.startParking(ctx, tx, car, a.at, st.lat, st.lon, env.set.ParkingMinutes)
+					if err != nil {
+						return err
+					}
+					st.parkID = id
+				case opParkEnd:
+					if st.parkID != 0 {
+						if err := svc.endParking(ctx, tx, st.parkID, a.at); err != nil {
+							return err
+						}
+						st.parkID = 0
+					}
+				case opSuspect:
+					suspects = append(suspects, after{car: car, at: a.at, lat: st.lat, lon: st.lon})
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		// the episodes stay decided in memory; their records are lost with this batch
+		e.log.Warn("alarm engine: storing alarms failed", "decisions", len(work), "err", err)
+		return
+	}
+	e.raised.Add(raised)
+	for _, p := range pushes {
+		e.push(ctx, p.car, p.rec)
+	}
+	if e.d.Suspects != nil {
+		for _, s := range suspects {
+			if err := e.d.Suspects.RecordSuspect(ctx, s.car.GroupID, s.lat, s.lon, time.UnixMilli(s.at), s.car.ID); err != nil {
+				e.log.Warn("alarm engine: suspect not recorded", "car", s.car.ID, "err", err)
+			}
+		}
+	}
+}
+
+// push sends a new alarm to the users who see the car's group and the alarm list.
+func (e *Engine) push(ctx context.Context, car *fleet.LiveCar, rec *Record) {
+	if e.d.Publisher == nil || e.d.Recipients == nil {
+		return
+	}
+	ids, err := e.d.Recipients.Recipients(ctx, car.GroupPath, "02-06")
+	if err != nil || len(ids) == 0 {
+		return
+	}
+	name := TypeName(i18n.ZhCN, rec.TypeCode)
+	m := messaging.Message{Key: "alarm", Code: rec.TypeCode, Timestamp: rec.StartAt,
+		Message: i18n.T(i18n.ZhCN, "alarm.push", car.Plate, levelRoman(rec.Level), name),
+		Data: map[string]string{"alarmId": strconv.FormatInt(rec.ID, 10), "carId": strconv.FormatInt(car.ID, 10),
+			"carNumber": car.Plate, "type": rec.TypeCode, "level": strconv.Itoa(rec.Level),
+			"lat": strconv.FormatFloat(float64(rec.Lat)/1e6, 'f', 6, 64), "lng": strconv.FormatFloat(float64(rec.Lon)/1e6, 'f', 6, 64)}}
+	if err := messaging.SendToUsers(e.d.Publisher, messaging.TopicMsg, ids, m); err != nil {
+		e.log.Warn("alarm engine: push failed", "alarm", rec.ID, "err", err)
+	}
+}
+
+var romans = [...]string{"", "I", "II", "III", "IV", "V"}
+
+func levelRoman(l int) string {
+	if l < 1 || l > 5 {
+		return strconv.Itoa(l)
+	}
+	return romans[l]
+}

@@ -1,0 +1,53 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"tankwatch/internal/alarm"
+	"tankwatch/internal/platform/httpx"
+)
+
+// Alarms is alarm management: the service (types, control modes, records, calls) and the rule
+// engine fed by the history writer.
+type Alarms struct {
+	Service *alarm.Service
+	Engine  *alarm.Engine
+}
+
+// buildAlarms wires alarm management after the devices (it subscribes to the writer), the broker
+// (live pushes) and the station registry (fences, suspected stations).
+func (a *App) buildAlarms() {
+	now := func() time.Time { return a.now() }
+	svc := alarm.New(a.DB, a.Fleet, a.Audit)
+	svc.Now, svc.Log, svc.Locks = now, a.Log, a.Devices.Commands
+	deps := alarm.Deps{Service: svc, Cars: a.Fleet, Live: a.Devices.Live, Recipients: a.Org, Unlocks: a.Devices.Commands,
+		Publisher: a.Broker, Stations: a.Stations, Suspects: a.Stations}
+	eng := alarm.NewEngine(deps, alarm.EngineConfig{}, a.Log.With("component", "alarm"))
+	eng.Now = now
+	a.Devices.Writer.Subscribe(eng.Enqueue)
+	a.Alarms = Alarms{Service: svc, Engine: eng}
+	stat := func(i int) func() float64 {
+		return func() float64 {
+			ev, dr, ra := eng.Stats()
+			return float64([]int64{ev, dr, ra}[i])
+		}
+	}
+	a.registry.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tankwatch_alarm_reports_evaluated_total",
+			Help: "Committed reports judged by the alarm engine."}, stat(0)),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tankwatch_alarm_reports_dropped_total",
+			Help: "Committed reports the alarm engine dropped because its queue was full."}, stat(1)),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tankwatch_alarms_raised_total",
+			Help: "Alarm records created by the alarm engine."}, stat(2)),
+	)
+}
+
+func (a *App) alarmRoutes() []httpx.Route { return a.Alarms.Service.Routes() }
+
+// startAlarms loads types, control modes and open alarms and starts the engine.
+func (a *App) startAlarms(ctx context.Context) error { return a.Alarms.Engine.Start(ctx) }
+
+func (a *App) stopAlarms() { a.Alarms.Engine.Stop() }

@@ -1,0 +1,64 @@
+// Alarms from the demo fleet: the simulator opens a discharge valve away from any station (its
+// "valve_away" incident); the engine raises 异常卸油 and the dispatcher finds it in 报警信息 and processes it.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { api, apiLogin, setup, uiLogin } from './lib.mjs';
+
+const M = '/alarm-app/alarmMessage';
+
+function shanghai(date) {
+  return new Intl.DateTimeFormat('sv-SE', {
+    timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false,
+  }).format(date);
+}
+
+describe('alarms', () => {
+  // simulated time runs 600 times faster: a night and a working day take about three minutes
+  const env = setup({ args: ['--demo-vehicles', '200', '--demo-speedup', '600'] });
+
+  test('an abnormal-unloading alarm of the demo fleet appears in 报警信息 and is processed', { timeout: 420_000 }, async (t) => {
+    const me = await apiLogin(env.base, 'dispatcher', 'dispatch123');
+    const deadline = Date.now() + 360_000;
+    let alarm;
+    for (;;) {
+      const r = await api(env.base, 'POST', `${M}/findsome`, { token: me.access_token, body: { types: ['abnormalUnload'], pageNum: 1, pageSize: 1 } });
+      assert.equal(r.body.code, 1, JSON.stringify(r.body));
+      alarm = r.body.data.list[0];
+      if (alarm) break;
+      assert.ok(Date.now() < deadline, 'an abnormal-unloading alarm within six minutes');
+      await new Promise((res) => setTimeout(res, 3000));
+    }
+    assert.equal(alarm.level, 1);
+    assert.match(alarm.detail, /打开的仓/);
+    // the simulator's clock runs ahead of the wall clock: search up to a day after the alarm
+    const end = shanghai(new Date(Date.parse(`${alarm.startTime.replace(' ', 'T')}+08:00`) + 86_400_000));
+
+    await env.page(t, async (page) => {
+      await uiLogin(page, 'dispatcher', 'dispatch123');
+      await page.goto('/#/police/policeMsg');
+      const form = page.locator('form.tw-filter-form');
+      await form.waitFor();
+      const endInput = form.locator('.ant-picker input').last();
+      await endInput.click();
+      await endInput.fill(end);
+      await endInput.press('Enter');
+      await page.keyboard.press('Escape');
+      await form.locator('input').nth(1).fill(alarm.carNumber); // 车牌号
+      await form.getByRole('button', { name: /查\s*询/ }).click();
+      const row = page.locator('tr.ant-table-row').filter({ hasText: '异常卸油' }).filter({ hasText: alarm.carNumber }).first();
+      await row.waitFor({ timeout: 30_000 });
+      assert.match(await row.textContent(), /I级/);
+      await row.getByRole('button', { name: /处\s*理/ }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('已处理').check();
+      await dialog.locator('textarea').fill('已联系司机核实');
+      await dialog.getByRole('button', { name: /确\s*定/ }).click();
+      await row.filter({ hasText: '已处理' }).waitFor();
+    });
+    const r = await api(env.base, 'POST', `${M}/findListByCarId`, { token: me.access_token, body: { carId: alarm.carId, limit: 200 } });
+    const dealt = r.body.data.find((a) => a.id === alarm.id);
+    assert.equal(dealt?.state, 1);
+    assert.equal(dealt?.remark, '已联系司机核实');
+    assert.equal(dealt?.handlerName, 'dispatcher');
+  });
+});
