@@ -141,7 +141,7 @@ describe('help requests', () => {
       assert.equal((await (await dealt).json()).code, 1);
       await page.locator('.ant-modal-confirm').filter({ hasText: '操作成功' }).locator('.ant-modal-confirm-title').filter({ hasText: '提示' }).waitFor();
       await view.waitFor({ state: 'hidden' });
-    });
+    }, { liveDialogs: 'keep' });
     assert.equal(await cust.locator('.ant-modal').filter({ hasText: '求助消息' }).count(), 0, 'the customer got no 求助消息');
     const { body } = await api(env.base, 'POST', '/base-info-app/helpRecord/page', { token: admin.access_token, body: { pageNum: 1, pageSize: 10, carNumber: plate } });
     assert.equal(body.data.list[0].status, 'done');

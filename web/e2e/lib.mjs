@@ -107,6 +107,22 @@ export async function launchBrowser() {
 }
 
 /**
+ * The running demo fleet's live pushes (alarms of levels I–II, help requests) open 系统信息 / 求助消息
+ * dialogs at random moments; a test of another page closes them whenever they would be in its way.
+ * Tests of the dialogs themselves pass `{ liveDialogs: 'keep' }` to env.page.
+ */
+export async function dismissLiveDialogs(page) {
+  const titles = /系统信息|求助消息|系統資訊|求助訊息|System message|Help request/;
+  const dialog = page.locator('.ant-modal-wrap').filter({ has: page.locator('.ant-modal-confirm-title', { hasText: titles }) });
+  // the last one is on top (a 系统信息 may open over a 求助消息)
+  await page.addLocatorHandler(dialog.last(), async (d) => {
+    const close = d.locator('.ant-modal-close');
+    if (await close.count()) await close.first().click();
+    else await d.locator('.ant-modal-confirm-btns button').last().click();
+  });
+}
+
+/**
  * Per test-file fixture: one server and one browser for the file (started in `before`, stopped in
  * `after` even on failure). Tests call `env.page(t, fn, { locale })` for a fresh context each.
  */
@@ -122,10 +138,11 @@ export function setup({ args = [] } = {}) {
     await env.server?.stop();
   });
   /** Runs fn(page, ctx) in a fresh context; on failure saves a screenshot + console log to web/test-results/. */
-  env.page = async (t, fn, { locale = 'zh-CN' } = {}) => {
+  env.page = async (t, fn, { locale = 'zh-CN', liveDialogs = 'dismiss' } = {}) => {
     const context = await env.browser.newContext({ locale, baseURL: env.base, viewport: { width: 1440, height: 900 } });
     context.setDefaultTimeout(15_000); // generous: the machine may be busy building
     const page = await context.newPage();
+    if (liveDialogs === 'dismiss') await dismissLiveDialogs(page);
     const log = [];
     page.on('console', (m) => log.push(`[${m.type()}] ${m.text()}`));
     page.on('pageerror', (e) => log.push(`[pageerror] ${e.stack || e.message}`));

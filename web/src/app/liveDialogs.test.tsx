@@ -4,7 +4,7 @@ import type { ReactElement } from 'react';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { feedback } from '../api/feedback';
 import { ChatMessageSchema } from '../proto/chat_pb';
-import { decodePayload, showLiveMessage } from './liveDialogs';
+import { decodePayload, resetLiveDialogs, showLiveMessage } from './liveDialogs';
 import { registerHelpView } from './liveMessages';
 import i18n from '../i18n';
 
@@ -26,7 +26,35 @@ describe('live message dialogs', () => {
   afterEach(() => {
     feedback.modal = null;
     registerHelpView(null);
+    resetLiveDialogs();
     vi.clearAllMocks();
+  });
+
+  it('system messages arriving while 系统信息 is open join it instead of stacking dialogs', () => {
+    const update = vi.fn();
+    warning.mockReturnValueOnce({ update, destroy });
+    showLiveMessage('msg/user/7', chat);
+    showLiveMessage('msg/user/7', json);
+    expect(warning).toHaveBeenCalledTimes(1);
+    expect(update).toHaveBeenCalledTimes(1);
+    render((update.mock.calls[0][0] as { content: ReactElement }).content);
+    expect(screen.getByText('共 2 条新消息')).toBeTruthy();
+    expect(screen.getByText('沪A12345 请求开锁')).toBeTruthy();
+    expect(screen.getByText('今晚升级')).toBeTruthy();
+    // once closed, the next message opens a new dialog
+    (warning.mock.calls[0][0] as { afterClose: () => void }).afterClose();
+    showLiveMessage('msg/user/7', json);
+    expect(warning).toHaveBeenCalledTimes(2);
+  });
+
+  it('help requests arriving while 求助消息 is open wait and open one after another', () => {
+    showLiveMessage('requestHelp/user/7', json);
+    showLiveMessage('requestHelp/user/7', json);
+    expect(confirm).toHaveBeenCalledTimes(1);
+    ((confirm.mock.calls[0] as unknown[])[0] as { afterClose: () => void }).afterClose();
+    expect(confirm).toHaveBeenCalledTimes(2);
+    ((confirm.mock.calls[1] as unknown[])[0] as { afterClose: () => void }).afterClose();
+    expect(confirm).toHaveBeenCalledTimes(2);
   });
 
   it('tells the JSON live message from the binary chat message', () => {
@@ -87,6 +115,7 @@ describe('live message times', () => {
     render((warning.mock.calls[0][0] as { content: ReactElement }).content);
     expect(screen.getByText(/2025-11-22 16:26:40/)).toBeTruthy();
     feedback.modal = null;
+    resetLiveDialogs();
     vi.clearAllMocks();
   });
 });

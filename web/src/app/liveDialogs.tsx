@@ -1,5 +1,6 @@
 import { fromBinary } from '@bufbuild/protobuf';
 import { Modal } from 'antd';
+import type { ReactNode } from 'react';
 import { feedback } from '../api/feedback';
 import i18n from '../i18n';
 import { zoneTime } from '../lib/zone';
@@ -62,24 +63,88 @@ function TextBody({ text, time }: { text: string; time?: number }) {
 
 const modal = () => feedback.modal ?? Modal;
 
-export function showLiveMessage(topic: string, payload: Uint8Array): void {
-  const d = decodePayload(payload);
-  if (topic.startsWith('msg')) {
-    const content = d.kind === 'chat' ? <ChatBody m={d.message} /> : d.kind === 'json' ? <TextBody text={d.message.message} time={d.message.timestamp} /> : <TextBody text={d.text} />;
-    modal().warning({ title: i18n.t('live.systemMessage'), content });
+type Handle = { update?: (props: Record<string, unknown>) => void; destroy?: () => void } | undefined;
+
+/**
+ * A dispatcher's console stays open all day while a fleet reports: live messages must not stack
+ * dialogs on top of each other. While a 系统信息 dialog is open, later system messages join it (newest
+ * first, the latest MAX_SHOWN of them); while a 求助消息 dialog is open, later requests wait and open
+ * one after another as each is closed.
+ */
+const MAX_SHOWN = 20;
+let systemOpen: { handle: NonNullable<Handle>; bodies: { key: number; node: ReactNode }[]; count: number } | null = null;
+let helpOpen = false;
+const helpQueue: LiveMessage[] = [];
+let seq = 0;
+
+/** Forgets open dialogs and queued requests (tests; sign-out). */
+export function resetLiveDialogs(): void {
+  systemOpen = null;
+  helpOpen = false;
+  helpQueue.length = 0;
+}
+
+function systemContent(bodies: { key: number; node: ReactNode }[], count: number) {
+  return (
+    <div className="tw-live-messages">
+      {count > 1 ? <div className="tw-muted" style={{ marginBottom: 8 }}>{i18n.t('live.count', { count })}</div> : null}
+      {bodies.map((b, i) => (
+        <div key={b.key} style={i > 0 ? { borderTop: '1px solid rgba(5,5,5,0.06)', marginTop: 8, paddingTop: 8 } : undefined}>
+          {b.node}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function showSystem(node: ReactNode) {
+  const body = { key: ++seq, node };
+  if (systemOpen?.handle.update) {
+    systemOpen.bodies = [body, ...systemOpen.bodies].slice(0, MAX_SHOWN);
+    systemOpen.count++;
+    systemOpen.handle.update({ content: systemContent(systemOpen.bodies, systemOpen.count) });
     return;
   }
-  const message: LiveMessage =
-    d.kind === 'json' ? d.message : { key: '', code: '', message: d.kind === 'chat' ? d.message.content : d.text, timestamp: Date.now(), data: {} };
+  const handle: Handle = modal().warning({
+    title: i18n.t('live.systemMessage'),
+    content: systemContent([body], 1),
+    afterClose: () => {
+      if (systemOpen?.handle === handle) systemOpen = null;
+    },
+  });
+  if (handle) systemOpen = { handle, bodies: [body], count: 1 };
+}
+
+function showHelp(message: LiveMessage) {
+  if (helpOpen) {
+    helpQueue.push(message);
+    return;
+  }
   const view = currentHelpView();
-  let close = () => {};
-  const instance = modal().confirm({
+  const ref: { handle?: Handle } = {};
+  const close = () => ref.handle?.destroy?.();
+  helpOpen = true;
+  ref.handle = modal().confirm({
     title: i18n.t('live.helpRequest'),
     width: 700,
     closable: true,
     icon: null,
-    content: view ? view(message, () => close()) : <TextBody text={message.message} time={message.timestamp} />,
+    content: view ? view(message, close) : <TextBody text={message.message} time={message.timestamp} />,
     ...(view ? { footer: null } : {}),
+    afterClose: () => {
+      helpOpen = false;
+      const next = helpQueue.shift();
+      if (next) showHelp(next);
+    },
   });
-  close = () => instance.destroy();
+  if (!ref.handle) helpOpen = false;
+}
+
+export function showLiveMessage(topic: string, payload: Uint8Array): void {
+  const d = decodePayload(payload);
+  if (topic.startsWith('msg')) {
+    showSystem(d.kind === 'chat' ? <ChatBody m={d.message} /> : d.kind === 'json' ? <TextBody text={d.message.message} time={d.message.timestamp} /> : <TextBody text={d.text} />);
+    return;
+  }
+  showHelp(d.kind === 'json' ? d.message : { key: '', code: '', message: d.kind === 'chat' ? d.message.content : d.text, timestamp: Date.now(), data: {} });
 }
