@@ -103,22 +103,6 @@ func geomBiz(ge geomError) *httpx.Error {
 
 func notFound(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
-// scopedGroupPath checks that group id exists and lies in the caller's scope.
-func scopedGroupPath(ctx context.Context, idb bun.IDB, p *httpx.Principal, id int64) (string, error) {
-	var path string
-	err := idb.NewSelect().Table("org_groups").Column("path").Where("id = ?", id).Scan(ctx, &path)
-	if notFound(err) {
-		return "", httpx.ErrNotFound
-	}
-	if err != nil {
-		return "", err
-	}
-	if !p.InScope(path) {
-		return "", httpx.ErrScope
-	}
-	return path, nil
-}
-
 // scopedStation loads a station: another group's → 403, missing → not found.
 func (s *Service) scopedStation(ctx context.Context, idb bun.IDB, p *httpx.Principal, id int64) (*stationRow, error) {
 	if id <= 0 {
@@ -155,7 +139,7 @@ func (s *Service) save(ctx context.Context, p *httpx.Principal, in Input, f Fenc
 		if in.GroupID > 0 {
 			m.GroupID = in.GroupID
 		}
-		if _, err := scopedGroupPath(ctx, tx, p, m.GroupID); err != nil {
+		if _, err := db.ScopedGroupPath(ctx, tx, p, m.GroupID); err != nil {
 			return err
 		}
 		if insert && in.SuspectID > 0 {
@@ -268,7 +252,7 @@ func (s *Service) where(ctx context.Context, p *httpx.Principal, q Query) (*bun.
 	under := p.GroupPath
 	if q.GroupID > 0 {
 		var err error
-		if under, err = scopedGroupPath(ctx, s.db, p, q.GroupID); err != nil {
+		if under, err = db.ScopedGroupPath(ctx, s.db, p, q.GroupID); err != nil {
 			return nil, err
 		}
 	}

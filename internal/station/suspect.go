@@ -11,6 +11,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"tankwatch/internal/audit"
+	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
 )
 
@@ -114,7 +115,7 @@ func (s *Service) SuspectPage(r *http.Request, q SuspectQuery) (httpx.Page[*Susp
 	under := p.GroupPath
 	if q.GroupID > 0 {
 		var err error
-		if under, err = scopedGroupPath(ctx, s.db, p, q.GroupID); err != nil {
+		if under, err = db.ScopedGroupPath(ctx, s.db, p, q.GroupID); err != nil {
 			return zero, err
 		}
 	}

@@ -175,22 +175,6 @@ func (in *SensorInput) clean() error {
 
 func notFound(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
-// scopedGroupPath checks that group id exists and lies in the caller's scope.
-func scopedGroupPath(ctx context.Context, idb bun.IDB, p *httpx.Principal, id int64) (string, error) {
-	var path string
-	err := idb.NewSelect().Table("org_groups").Column("path").Where("id = ?", id).Scan(ctx, &path)
-	if notFound(err) {
-		return "", httpx.ErrNotFound
-	}
-	if err != nil {
-		return "", err
-	}
-	if !p.InScope(path) {
-		return "", httpx.ErrScope
-	}
-	return path, nil
-}
-
 // scopedSensor loads a sensor for change: another group's → 403, missing → not found.
 func scopedSensor(ctx context.Context, idb bun.IDB, p *httpx.Principal, id int64) (*Sensor, error) {
 	if id <= 0 {
@@ -203,7 +187,7 @@ func scopedSensor(ctx context.Context, idb bun.IDB, p *httpx.Principal, id int64
 		}
 		return nil, err
 	}
-	if _, err := scopedGroupPath(ctx, idb, p, m.GroupID); err != nil {
+	if _, err := db.ScopedGroupPath(ctx, idb, p, m.GroupID); err != nil {
 		if err == httpx.ErrNotFound {
 			return nil, httpx.ErrScope
 		}
@@ -240,7 +224,7 @@ func (s *Sensors) save(ctx context.Context, p *httpx.Principal, in SensorInput, 
 		if in.GroupID > 0 {
 			m.GroupID = in.GroupID
 		}
-		if _, err := scopedGroupPath(ctx, tx, p, m.GroupID); err != nil {
+		if _, err := db.ScopedGroupPath(ctx, tx, p, m.GroupID); err != nil {
 			return err
 		}
 		m.Name, m.Length, m.Identification, m.Decoder, m.Remark = in.Name, in.Length, in.Identification, in.Decoder, in.Remark
@@ -352,7 +336,7 @@ func (s *Sensors) Page(ctx context.Context, p *httpx.Principal, q SensorQuery) (
 	}
 	under := p.GroupPath
 	if q.GroupID > 0 {
-		if under, err = scopedGroupPath(ctx, s.db, p, q.GroupID); err != nil {
+		if under, err = db.ScopedGroupPath(ctx, s.db, p, q.GroupID); err != nil {
 			return zero, err
 		}
 	}
