@@ -1,10 +1,9 @@
-import { Form, Input, Tag } from 'antd';
+import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { parkingPage, type AlarmFilters, type ParkingPeriod } from '../../../api/alarm';
-import { GroupSelect } from '../../../components/GroupSelect';
 import { ListPage } from '../../../components/ListPage';
-import { TimeRangePicker } from '../../../components/TimeRangePicker';
-import { ALARM_DEFAULTS, alarmInitial, toAlarmFilters } from '../../police/common/filters';
+import { BaseFilters } from '../../police/common/BaseFilters';
+import { alarmInitial, toAlarmFilters } from '../../police/common/filters';
 import { coordText, durationText } from '../history/format';
 import { AddressCell } from '../history/HistoryFields';
 
@@ -18,19 +17,7 @@ export default function ParkingPage() {
       fetch={parkingPage}
       initialFilters={alarmInitial() as Partial<AlarmFilters>}
       toFilters={toAlarmFilters}
-      filters={
-        <>
-          <Form.Item name="groupId" label={t('alarm.group')}>
-            <GroupSelect filter />
-          </Form.Item>
-          <Form.Item name="carNumber" label={t('alarm.plate')}>
-            <Input allowClear style={{ width: 140 }} placeholder={t('common.all')} />
-          </Form.Item>
-          <Form.Item name="range" label={t('alarm.range')}>
-            <TimeRangePicker showTime defaults={ALARM_DEFAULTS} />
-          </Form.Item>
-        </>
-      }
+      filters={<BaseFilters />}
       tableProps={{ scroll: { x: 1100 } }}
       columns={[
         { title: t('alarm.plate'), dataIndex: 'carNumber', key: 'carNumber', width: 120 },

@@ -1,10 +1,9 @@
-import { Form, Input, Tag, Typography } from 'antd';
+import { Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { passwordRecordPage, type AlarmFilters, type LockCommand } from '../../../api/alarm';
-import { GroupSelect } from '../../../components/GroupSelect';
 import { ListPage } from '../../../components/ListPage';
-import { TimeRangePicker } from '../../../components/TimeRangePicker';
-import { ALARM_DEFAULTS, alarmInitial, toAlarmFilters } from '../common/filters';
+import { BaseFilters } from '../common/BaseFilters';
+import { alarmInitial, toAlarmFilters } from '../common/filters';
 
 const STATUS_COLOURS: Record<LockCommand['status'], string> = { ok: 'success', pending: 'processing', failed: 'error', timeout: 'warning', offline: 'default' };
 
@@ -30,19 +29,7 @@ export default function PasswordRecordPage() {
       fetch={passwordRecordPage}
       initialFilters={alarmInitial() as Partial<AlarmFilters>}
       toFilters={toAlarmFilters}
-      filters={
-        <>
-          <Form.Item name="groupId" label={t('alarm.group')}>
-            <GroupSelect filter />
-          </Form.Item>
-          <Form.Item name="carNumber" label={t('alarm.plate')}>
-            <Input allowClear style={{ width: 140 }} placeholder={t('common.all')} />
-          </Form.Item>
-          <Form.Item name="range" label={t('alarm.range')}>
-            <TimeRangePicker showTime defaults={ALARM_DEFAULTS} />
-          </Form.Item>
-        </>
-      }
+      filters={<BaseFilters />}
       tableProps={{ scroll: { x: 1100 } }}
       columns={[
         { title: t('lockRecord.sentAt'), dataIndex: 'createdAt', key: 'createdAt', width: 170 },
