@@ -395,7 +395,7 @@ func (s *Service) CarPage(ctx context.Context, p *httpx.Principal, q CarQuery) (
 	if err != nil {
 		return zero, err
 	}
-	return scanPage(ctx, sel, q.PageReq, order, "c.id", (*carRow).view)
+	return db.ScanPage(ctx, sel, q.PageReq, order, "c.id", (*carRow).view)
 }
 
 func (r *carRow) view() *CarView {

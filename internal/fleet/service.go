@@ -136,18 +136,3 @@ func tr(l i18n.Lang, key string) string {
 	}
 	return key[strings.IndexByte(key, '.')+1:]
 }
-
-// scanPage orders sel (the row id breaking ties), takes the requested window with the total count, and
-// maps each row to its view: the common tail of the registry lists.
-func scanPage[R, V any](ctx context.Context, sel *bun.SelectQuery, q httpx.PageReq, order, id string, view func(*R) V) (httpx.Page[V], error) {
-	var rows []R
-	total, err := sel.OrderExpr(order+", "+id).Limit(q.Limit()).Offset(q.Offset()).ScanAndCount(ctx, &rows)
-	if err != nil {
-		return httpx.Page[V]{}, err
-	}
-	out := make([]V, len(rows))
-	for i := range rows {
-		out[i] = view(&rows[i])
-	}
-	return httpx.NewPage(out, int64(total), q), nil
-}

@@ -250,7 +250,7 @@ func (s *Service) SIMPage(ctx context.Context, p *httpx.Principal, q SIMQuery) (
 	if err != nil {
 		return zero, err
 	}
-	return scanPage(ctx, sel, q.PageReq, order, "s.id", (*simRow).view)
+	return db.ScanPage(ctx, sel, q.PageReq, order, "s.id", (*simRow).view)
 }
 
 func (s *Service) simView(ctx context.Context, id int64) (*SIMView, error) {

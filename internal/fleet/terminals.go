@@ -362,7 +362,7 @@ func (s *Service) TerminalPage(ctx context.Context, p *httpx.Principal, q Termin
 	if err != nil {
 		return zero, err
 	}
-	return scanPage(ctx, sel, q.PageReq, order, "t.id", (*terminalRow).view)
+	return db.ScanPage(ctx, sel, q.PageReq, order, "t.id", (*terminalRow).view)
 }
 
 func (s *Service) terminalView(ctx context.Context, id int64) (*TerminalView, error) {

@@ -160,12 +160,7 @@ func (s *Service) save(ctx context.Context, p *httpx.Principal, in Input, f Fenc
 		if n > 0 {
 			return httpx.Biz("station.nameExists", m.Name)
 		}
-		if insert {
-			_, err = tx.NewInsert().Model(m).Returning("id").Exec(ctx)
-		} else {
-			_, err = tx.NewUpdate().Model(m).ExcludeColumn("id", "created_at").WherePK().Exec(ctx)
-		}
-		return db.UniqueAs(err, httpx.Biz("station.nameExists", m.Name))
+		return db.UniqueAs(db.Save(ctx, tx, m, insert), httpx.Biz("station.nameExists", m.Name))
 	})
 	if err != nil {
 		return nil, err
@@ -280,16 +275,7 @@ func (s *Service) Page(ctx context.Context, p *httpx.Principal, q Query) (httpx.
 	if err != nil {
 		return zero, err
 	}
-	var rows []stationRow
-	total, err := sel.OrderExpr(order+", st.id").Limit(q.Limit()).Offset(q.Offset()).ScanAndCount(ctx, &rows)
-	if err != nil {
-		return zero, err
-	}
-	out := make([]*View, len(rows))
-	for i := range rows {
-		out[i] = rows[i].view()
-	}
-	return httpx.NewPage(out, int64(total), q.PageReq), nil
+	return db.ScanPage(ctx, sel, q.PageReq, order, "st.id", (*stationRow).view)
 }
 
 // all returns every station of the caller's scope (maps, trees), ordered by name.

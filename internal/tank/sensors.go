@@ -232,13 +232,7 @@ func (s *Sensors) save(ctx context.Context, p *httpx.Principal, in SensorInput, 
 		if err := sensorConflict(ctx, tx, m); err != nil {
 			return err
 		}
-		var err error
-		if insert {
-			_, err = tx.NewInsert().Model(m).Returning("id").Exec(ctx)
-		} else {
-			_, err = tx.NewUpdate().Model(m).ExcludeColumn("id", "created_at").WherePK().Exec(ctx)
-		}
-		return db.UniqueAs(err, httpx.Biz("tank.identificationExists", m.Identification))
+		return db.UniqueAs(db.Save(ctx, tx, m, insert), httpx.Biz("tank.identificationExists", m.Identification))
 	})
 	if err != nil {
 		return nil, err
