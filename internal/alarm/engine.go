@@ -394,9 +394,11 @@ func (e *Engine) push(ctx context.Context, car *fleet.LiveCar, rec *Record) {
 	if err != nil || len(ids) == 0 {
 		return
 	}
-	name := TypeName(i18n.ZhCN, rec.TypeCode)
+	texts := i18n.Texts(func(l i18n.Lang) string {
+		return i18n.T(l, "alarm.push", car.Plate, levelRoman(rec.Level), TypeName(l, rec.TypeCode))
+	})
 	m := messaging.Message{Key: "alarm", Code: rec.TypeCode, Timestamp: rec.StartAt,
-		Message: i18n.T(i18n.ZhCN, "alarm.push", car.Plate, levelRoman(rec.Level), name),
+		Message: texts[i18n.ZhCN.String()], Texts: texts,
 		Data: map[string]string{"alarmId": strconv.FormatInt(rec.ID, 10), "carId": strconv.FormatInt(car.ID, 10),
 			"carNumber": car.Plate, "type": rec.TypeCode, "level": strconv.Itoa(rec.Level),
 			"lat": strconv.FormatFloat(float64(rec.Lat)/1e6, 'f', 6, 64), "lng": strconv.FormatFloat(float64(rec.Lon)/1e6, 'f', 6, 64)}}

@@ -12,6 +12,7 @@ import (
 
 	"tankwatch/internal/audit"
 	"tankwatch/internal/fleet"
+	"tankwatch/internal/geo"
 	"tankwatch/internal/messaging"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
@@ -284,7 +285,7 @@ func (h *HelpService) Record(ctx context.Context, r *telemetry.Report) (*HelpVie
 		}
 	}
 	if h.Geo != nil && (m.Lat != 0 || m.Lon != 0) {
-		gctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		gctx, cancel := context.WithTimeout(geo.WithCompany(ctx, httpx.CompanyPath(car.GroupPath)), 3*time.Second)
 		addr, err := h.Geo.Reverse(gctx, float64(m.Lon)/1e6, float64(m.Lat)/1e6, i18n.ZhCN)
 		cancel()
 		if err != nil {
@@ -317,8 +318,11 @@ func (h *HelpService) push(ctx context.Context, groupPath string, v *HelpView) {
 	if len(ids) == 0 {
 		return
 	}
+	texts := i18n.Texts(func(l i18n.Lang) string {
+		return i18n.T(l, "help.push", v.CarNumber, i18n.T(l, helpTypeKey(v.RequestType)))
+	})
 	m := messaging.Message{Key: "help-" + strconv.FormatInt(v.ID, 10), Code: "help",
-		Message:   i18n.T(i18n.ZhCN, "help.push", v.CarNumber, i18n.T(i18n.ZhCN, helpTypeKey(v.RequestType))),
+		Message: texts[i18n.ZhCN.String()], Texts: texts,
 		Timestamp: h.Now().UnixMilli(), Data: v.data()}
 	if err := messaging.SendToUsers(h.Publisher, messaging.TopicRequestHelp, ids, m); err != nil {
 		h.Log.Warn("help request push", "record", v.ID, "err", err)

@@ -78,7 +78,7 @@ func (h *HelpService) helpWhere(ctx context.Context, p *httpx.Principal, q *Help
 		sel = sel.Where("hr.request_time >= ?", int64(q.StartTime))
 	}
 	if q.EndTime != 0 {
-		sel = sel.Where("hr.request_time <= ?", int64(q.EndTime))
+		sel = sel.Where("hr.request_time <= ?", q.EndTime.Through())
 	}
 	return sel, nil
 }

@@ -16,10 +16,8 @@ import (
 	"tankwatch/internal/jt808"
 	"tankwatch/internal/messaging"
 	"tankwatch/internal/org"
-	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/db/dbtest"
 	"tankwatch/internal/platform/httpx"
-	"tankwatch/internal/sim"
 	"tankwatch/internal/tank"
 	"tankwatch/internal/telemetry"
 )
@@ -52,32 +50,6 @@ func (p *helpPub) snapshot() map[string][]messaging.Message {
 		out[k] = slices.Clone(v)
 	}
 	return out
-}
-
-func helpWaitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func helpGroups(e *apptest.Env, token string) map[string]int64 {
-	groups := map[string]int64{}
-	var tree []*org.GroupView
-	e.MustOK("POST", "/authority-app/groupInfo/findTrees", token, map[string]any{}).Decode(&tree)
-	var walk func([]*org.GroupView)
-	walk = func(gs []*org.GroupView) {
-		for _, g := range gs {
-			groups[g.Name] = g.ID
-			walk(g.Children)
-		}
-	}
-	walk(tree)
-	return groups
 }
 
 func helpUserID(e *apptest.Env, token, name string) int64 {
@@ -120,7 +92,7 @@ func TestHelpRequestBecomesOneRecordAndReachesItsOperators(t *testing.T) {
 		h.Start(context.Background())
 		t.Cleanup(h.Stop)
 		admin := e.Login("admin", "admin123")
-		groups := helpGroups(e, admin)
+		groups := e.Groups(admin)
 		// an operator of 华东 who may see help records
 		role := e.MustOK("POST", "/authority-app/roleInfo/insert", admin, map[string]any{"name": "华东值班", "groupId": groups["华东分公司"],
 			"resourceCodes": []string{"02-05", "02-05-01"}}).ID()
@@ -150,8 +122,8 @@ func TestHelpRequestBecomesOneRecordAndReachesItsOperators(t *testing.T) {
 		blind := r
 		blind.Time, blind.Blind = at.Add(2*time.Second), true
 		h.Accept([]telemetry.Report{blind}) // the same request once more from the blind-area store
-		helpWaitFor(t, "the record", func() bool { return helpPage(e, admin, map[string]any{}).Total >= 1 })
-		helpWaitFor(t, "the push", func() bool { return len(pub.snapshot()) >= 2 })
+		apptest.WaitFor(t, "the record", func() bool { return helpPage(e, admin, map[string]any{}).Total >= 1 })
+		apptest.WaitFor(t, "the push", func() bool { return len(pub.snapshot()) >= 2 })
 		h.Stop() // drains the queue: every copy has been looked at
 		p := helpPage(e, admin, map[string]any{})
 		if p.Total != 1 {
@@ -183,6 +155,9 @@ func TestHelpRequestBecomesOneRecordAndReachesItsOperators(t *testing.T) {
 		if len(got[topics[0]]) != 1 || m.Code != "help" || m.Key == "" || m.Timestamp == 0 ||
 			m.Message != "车辆 "+north.Plate+" 请求开锁" {
 			t.Errorf("message %+v", m)
+		}
+		if m.Texts["zh-TW"] != "車輛 "+north.Plate+" 請求開鎖" || m.Texts["en-US"] != "Vehicle "+north.Plate+" asks to unlock" || m.Texts["zh-CN"] != m.Message {
+			t.Errorf("texts per language %v", m.Texts)
 		}
 		want := map[string]string{"id": fmt.Sprint(v.ID), "requestType": "1", "requestTime": httpx.TimeOf(at).String(),
 			"carNumber": north.Plate, "speed": "35.2", "address": v.Address, "lng": "114.5149", "lat": "38.0423",
@@ -247,23 +222,11 @@ func TestHelpDealReachesTheTerminal(t *testing.T) {
 	t.Parallel()
 	for _, dialect := range dbtest.Dialects() {
 		t.Run(dialect, func(t *testing.T) {
-			e := apptest.New(t, dialect, config.Config{Demo: true, JT808: "127.0.0.1:0", Theme: "tankcar"})
-			if err := e.App.StartDevices(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(e.App.StopDevices)
+			e := apptest.NewWithGateway(t, dialect)
 			admin := e.Login("admin", "admin123")
-			var terms httpx.Page[fleet.TerminalView]
-			e.MustOK("POST", "/base-info-app/terminal/page", admin, map[string]any{"phone": fleet.DemoCars[0].TerminalPhone}).Decode(&terms)
-			term := terms.List[0]
+			term := e.DemoTerminal(admin)
 			carID, plate := *term.CarID, fleet.DemoCars[0].Plate
-			f, err := sim.Start(context.Background(), sim.Config{Gateway: e.App.Devices.GatewayAddr(), Vehicles: 1, Interval: 2 * time.Second,
-				Speedup: 20, Seed: 7, AckTimeout: 2 * time.Second, Backoff: 100 * time.Millisecond, HelpEvery: 1000 * time.Hour})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(f.Stop)
-			helpWaitFor(t, "the terminal to log in", func() bool { return e.App.Devices.Gateway.Online(term.ID) })
+			f := e.Drive(t, term.ID)
 			record := func(typ byte, id uint16) int64 {
 				v, ok, err := e.App.Help.Record(t.Context(), &telemetry.Report{TerminalID: term.ID, CarID: carID, Time: e.Clock.Now(),
 					Help: &tank.Help{Type: typ, RequestID: id}})
@@ -287,7 +250,7 @@ func TestHelpDealReachesTheTerminal(t *testing.T) {
 			// the driver's request comes in over TCP (the simulator asks in its first report) and
 			// through the history writer
 			var unlock int64
-			helpWaitFor(t, "the terminal's help request to become a record", func() bool {
+			apptest.WaitFor(t, "the terminal's help request to become a record", func() bool {
 				// the list, not the total: bun counts in a second query, which may already see a
 				// record the list's query did not
 				p := helpPage(e, admin, map[string]any{})
@@ -336,7 +299,7 @@ func TestHelpDealReachesTheTerminal(t *testing.T) {
 			var frames []struct {
 				Data []byte `bun:"data"`
 			}
-			helpWaitFor(t, "the downlink frame to be stored", func() bool {
+			apptest.WaitFor(t, "the downlink frame to be stored", func() bool {
 				frames = frames[:0]
 				err := e.DB.NewSelect().TableExpr("raw_frames").Column("data").Where("terminal_id = ? AND msg_id = ? AND down = 1",
 					term.ID, jt808.MsgDownPassThrough).Scan(t.Context(), &frames)
@@ -369,7 +332,7 @@ func TestHelpDealReachesTheTerminal(t *testing.T) {
 
 			// offline: a clear failure in the caller's language, the record stays pending
 			f.Stop()
-			helpWaitFor(t, "the terminal to go offline", func() bool { return !e.App.Devices.Gateway.Online(term.ID) })
+			apptest.WaitFor(t, "the terminal to go offline", func() bool { return !e.App.Devices.Gateway.Online(term.ID) })
 			lock := record(tank.HelpLock, 0x0103)
 			for lang, want := range map[string]string{
 				"zh-CN": "车辆 " + plate + " 的终端不在线，指令未下发",
@@ -403,7 +366,7 @@ func TestHelpDealReachesTheTerminal(t *testing.T) {
 				t.Errorf("operation log holds %d help deals, want at least 4 (done, 3 × offline, ignored)", logs.Total)
 			}
 			// another group's operator cannot deal with it
-			groups := helpGroups(e, admin)
+			groups := e.Groups(admin)
 			role := e.MustOK("POST", "/authority-app/roleInfo/insert", admin, map[string]any{"name": "华南值班", "groupId": groups["华南分公司"],
 				"resourceCodes": []string{"02-05", "02-05-01"}}).ID()
 			e.MustOK("POST", "/authority-app/userInfo/insert", admin, map[string]any{"name": "southops", "password": "secret1",

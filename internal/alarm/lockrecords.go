@@ -51,7 +51,7 @@ func (s *Service) PasswordRecords(ctx context.Context, p *httpx.Principal, q Que
 		ids = append(ids, c.ID)
 		plates[c.ID] = c.Plate
 	}
-	rows, total, err := s.Locks.LockCommands(ctx, ids, int64(q.StartTime), int64(q.EndTime), q.PageReq)
+	rows, total, err := s.Locks.LockCommands(ctx, ids, int64(q.StartTime), q.EndTime.Through(), q.PageReq)
 	if err != nil {
 		return httpx.Page[LockCommandRow]{}, err
 	}

@@ -81,7 +81,7 @@ func (s *Service) ParkingByCar(ctx context.Context, p *httpx.Principal, q CarQue
 		sel = sel.Where("pp.start_at >= ?", int64(q.StartTime))
 	}
 	if q.EndTime != 0 {
-		sel = sel.Where("pp.start_at <= ?", int64(q.EndTime))
+		sel = sel.Where("pp.start_at <= ?", q.EndTime.Through())
 	}
 	if err := sel.OrderExpr("pp.start_at DESC, pp.id DESC").Limit(int64(50)).Scan(ctx); err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ func (s *Service) ParkingPage(ctx context.Context, p *httpx.Principal, q Query) 
 		sel = sel.Where("pp.plate LIKE ?", "%"+likeEscape(q.Plate)+"%")
 	}
 	if q.StartTime != 0 {
-		sel = sel.Where("pp.start_at >= ? AND pp.start_at <= ?", int64(q.StartTime), int64(q.EndTime))
+		sel = sel.Where("pp.start_at >= ? AND pp.start_at <= ?", int64(q.StartTime), q.EndTime.Through())
 	}
 	total, err := sel.OrderExpr("pp.start_at DESC, pp.id DESC").Offset(q.Offset()).Limit(q.Limit()).ScanAndCount(ctx)
 	if err != nil {

@@ -97,7 +97,7 @@ func (s *Service) where(ctx context.Context, p *httpx.Principal, q *Query, needR
 			sel = sel.Where("a.state IN (?)", bun.In(q.States))
 		}
 		if q.StartTime != 0 {
-			sel = sel.Where("a.start_at >= ? AND a.start_at <= ?", int64(q.StartTime), int64(q.EndTime))
+			sel = sel.Where("a.start_at >= ? AND a.start_at <= ?", int64(q.StartTime), q.EndTime.Through())
 		}
 		return sel
 	}, nil
@@ -164,7 +164,7 @@ func (s *Service) ByCar(ctx context.Context, p *httpx.Principal, l i18n.Lang, q 
 		sel = sel.Where("a.start_at >= ?", int64(q.StartTime))
 	}
 	if q.EndTime != 0 {
-		sel = sel.Where("a.start_at <= ?", int64(q.EndTime))
+		sel = sel.Where("a.start_at <= ?", q.EndTime.Through())
 	}
 	// only what the caller may see: a car moved in from another group keeps that group's alarms
 	sel = sel.Where("a.group_path >= ? AND a.group_path < ?", p.GroupPath, p.GroupPath+"\xff")

@@ -97,11 +97,16 @@ func TestAlarmCalls(t *testing.T) {
 		}
 		var m struct {
 			Key, Code, Message string
-			Data               map[string]string
+			Texts, Data        map[string]string
 		}
 		_ = json.Unmarshal(fake.got["msg/user/1"], &m)
 		if m.Code != alarm.CodeSealBroken || !strings.Contains(m.Message, "施封破坏") || m.Data["carNumber"] == "" {
 			t.Errorf("push message: %+v", m)
+		}
+		// the console shows the push in its own language (the broker cannot know it)
+		if m.Texts["zh-CN"] != m.Message || !strings.Contains(m.Texts["zh-TW"], "級報警") ||
+			!strings.HasPrefix(m.Texts["en-US"], m.Data["carNumber"]+": level I alarm, ") {
+			t.Errorf("push texts per language: %v", m.Texts)
 		}
 		if len(fake.got) > 3 {
 			t.Errorf("speeding (level III) was pushed too: %v", fake.got)

@@ -21,6 +21,7 @@ import (
 
 	"tankwatch/internal/audit"
 	"tankwatch/internal/auth"
+	"tankwatch/internal/carpass"
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/org"
 	"tankwatch/internal/platform/config"
@@ -49,6 +50,9 @@ type App struct {
 	Devices
 	Messaging
 	Alarms Alarms
+	// CarPass is the vehicles' local unlock passwords and their viewing records; built after the
+	// devices, whose command log and gateway carry the password down.
+	CarPass *carpass.Service
 
 	now      func() time.Time
 	registry *prometheus.Registry
@@ -92,6 +96,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.Stations.Log = log
 	a.buildDevices()
 	a.buildAlarms()
+	a.CarPass = carpass.New(d, a.Fleet, a.Devices.Commands, a.Devices.Gateway, a.Audit)
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
 }
@@ -102,6 +107,7 @@ func (a *App) SetNow(now func() time.Time) {
 	a.now, a.Commands.Now, a.Sensors.Now, a.Geo.Now = now, now, now, now
 	a.Messages.Now = now
 	a.Stations.Now = now
+	a.CarPass.Now = now
 }
 
 // SetConsole replaces the embedded console (tests; nil = not built).
@@ -119,6 +125,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.messagingRoutes()...)
 	rs = append(rs, a.Stations.Routes()...)
 	rs = append(rs, a.alarmRoutes()...)
+	rs = append(rs, a.CarPass.Routes()...)
 	return rs
 }
 
@@ -234,6 +241,11 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 	if err := a.Bootstrap(ctx, out); err != nil {
 		return err
 	}
+	proxies, err := httpx.ParseTrustedProxies(cfg.TrustedProxies)
+	if err != nil {
+		return fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	httpx.SetTrustedProxies(proxies)
 	ln, err := net.Listen("tcp", cfg.HTTP)
 	if err != nil {
 		return err

@@ -140,6 +140,8 @@ func setup(t *testing.T, e *apptest.Env) fixture {
 	f.eastTok = e.Login("eastadmin", "secret1")
 	f.nobodyTok = e.Login("nobody", "secret1")
 	f.northAlarm = insertAlarm(t, e, f.northCar)
+	// a password of the 华北 car, so that viewing it from 华东 has something to refuse
+	e.MustOK("POST", "/base-info-app/carPassword/set", admin, map[string]any{"carId": f.northCar, "password": "123456"})
 	return f
 }
 
@@ -316,6 +318,14 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /alarm-app/passwordRecord/page": {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}},
 			{body: map[string]any{"carId": f.northCar, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
 		"POST /alarm-app/lockRecord/page": {{body: map[string]any{"groupId": f.north}}},
+		// car passwords and their viewing records
+		"POST /base-info-app/carPassword/page":   {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/carPassword/export": {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/carPassword/set": {{body: map[string]any{"carId": f.northCar, "password": "654321"}},
+			{body: map[string]any{"carId": f.northCar}}, {body: map[string]any{"carId": f.northCar, "resend": true}}},
+		"POST /base-info-app/carPassword/view":         {{body: map[string]any{"carId": f.northCar}}, {body: map[string]any{"carId": f.northCar, "reason": "x"}}},
+		"POST /alarm-app/passwordViewingRecord/page":   {{body: map[string]any{"groupId": f.north}}},
+		"POST /alarm-app/passwordViewingRecord/export": {{body: map[string]any{"groupId": f.north}}},
 	}
 }
 
@@ -342,7 +352,7 @@ func insertAlarm(t *testing.T, e *apptest.Env, carID int64) int64 {
 var stateTables = []string{"org_groups", "users", "roles", "role_codes", "user_roles", "tokens", "operation_logs",
 	"cars", "sims", "terminals", "terminal_bindings", "car_video_channels", "sensors", "commands", "help_records",
 	"messages", "message_recipients", "stations", "suspected_stations", "suspected_station_cars",
-	"alarms", "alarm_types", "alarm_controls", "parking_periods"}
+	"alarms", "alarm_types", "alarm_controls", "parking_periods", "car_passwords", "password_views"}
 
 // TestAuthorizationMatrix calls every registered endpoint without a token, with an expired and a revoked
 // token, as a user lacking its code, and (for endpoints taking ids) with another group's records.
@@ -417,6 +427,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 		e.MustOK("GET", "/authority-app/resourceInfo/findTreesForLogin?userId="+url.QueryEscape(fmt.Sprint(f.eastAdmin)), f.eastTok, nil)
 		e.MustOK("GET", fmt.Sprintf("/base-info-app/carInfo/detail?id=%d", f.eastCar), f.eastTok, nil)
 		e.MustOK("GET", fmt.Sprintf("/base-info-app/terminal/bindings?id=%d", f.eastTerm), f.eastTok, nil)
+		e.MustOK("POST", "/base-info-app/carPassword/set", f.eastTok, map[string]any{"carId": f.eastCar, "password": "654321"})
+		e.MustOK("POST", "/base-info-app/carPassword/view", f.eastTok, map[string]any{"carId": f.eastCar})
 	})
 }
 

@@ -83,7 +83,7 @@ func (a *App) buildDevices() {
 				return 0
 			}),
 	)
-	dv.Gateway = gateway.New(gateway.Config{IdleTimeout: cfg.TerminalIdle, Now: now}, gateway.FleetRegistry{Fleet: a.Fleet},
+	dv.Gateway = gateway.New(gateway.Config{IdleTimeout: cfg.TerminalIdle, MaxConns: cfg.MaxTerminals, Now: now}, gateway.FleetRegistry{Fleet: a.Fleet},
 		dv.Writer, dv.Commands, dv.Sensors, a.Log, a.registry)
 	dv.Help = alarm.NewHelp(alarm.HelpDeps{DB: d, Audit: a.Audit, Cars: dv.Live, Terminals: a.Fleet, Recipients: a.Org,
 		Publisher: a.Broker, Geo: dv.Geo, Stations: a.Stations, Sender: dv.Gateway, Log: a.Log})
@@ -148,7 +148,14 @@ func (a *App) StartDevices(ctx context.Context) error {
 			return fmt.Errorf("JT/T 808 gateway: %w", err)
 		}
 		dv.gatewayAddr = ln.Addr().String()
-		a.Log.Info("JT/T 808 gateway listening", "addr", dv.gatewayAddr)
+		// what waited for a terminal while it was offline goes down once it is back
+		dv.Gateway.OnAuthenticated(func(t gateway.Terminal) {
+			if err := a.CarPass.ResendWaiting(edgeCtx, t.CarID); err != nil && edgeCtx.Err() == nil {
+				a.Log.Warn("car password not resent", "car", t.CarID, "terminal", t.ID, "err", err)
+			}
+		})
+		a.Log.Info("JT/T 808 gateway listening", "addr", dv.gatewayAddr, "max_terminals", dv.Gateway.MaxConns(),
+			"open_file_limit", gateway.OpenFileLimit())
 		edgeDone.Add(1)
 		go func() {
 			defer edgeDone.Done()

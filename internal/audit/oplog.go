@@ -43,7 +43,7 @@ func (l *Log) opLogWhere(q *bun.SelectQuery, p *httpx.Principal, f OpLogQuery) *
 		q = q.Where("created_at >= ?", int64(f.StartTime))
 	}
 	if f.EndTime != 0 {
-		q = q.Where("created_at <= ?", int64(f.EndTime))
+		q = q.Where("created_at <= ?", f.EndTime.Through())
 	}
 	return q
 }

@@ -287,6 +287,11 @@ func (s *Service) DeleteCars(r *http.Request, ids []int64) (int, error) {
 		if _, err := tx.NewDelete().Model((*Channel)(nil)).Where("car_id IN (?)", bun.In(ids)).Exec(ctx); err != nil {
 			return err
 		}
+		for _, f := range s.carsDeleted {
+			if err := f(ctx, tx, ids); err != nil {
+				return err
+			}
+		}
 		_, err := tx.NewDelete().Model((*Car)(nil)).Where("id IN (?)", bun.In(ids)).Exec(ctx)
 		return err
 	})

@@ -16,25 +16,40 @@ import (
 // HistoryCar returns the plate of a car the caller may see: missing → not found, another group's car
 // → 403 scope.
 func (s *Service) HistoryCar(ctx context.Context, p *httpx.Principal, carID int64) (string, error) {
+	c, err := s.ScopedCar(ctx, p, carID)
+	return c.Plate, err
+}
+
+// CarRef is a car as another domain records it: its plate and group at this moment.
+type CarRef struct {
+	ID        int64
+	Plate     string
+	GroupID   int64
+	GroupPath string
+}
+
+// ScopedCar returns a car the caller may see: missing → not found, another group's car → 403 scope.
+func (s *Service) ScopedCar(ctx context.Context, p *httpx.Principal, carID int64) (CarRef, error) {
 	if carID <= 0 {
-		return "", httpx.Required("carId")
+		return CarRef{}, httpx.Required("carId")
 	}
 	var row struct {
-		Plate string `bun:"plate"`
-		Path  string `bun:"path"`
+		Plate   string `bun:"plate"`
+		GroupID int64  `bun:"group_id"`
+		Path    string `bun:"path"`
 	}
-	err := s.db.NewSelect().TableExpr("cars AS c").ColumnExpr("c.plate, g.path").
+	err := s.db.NewSelect().TableExpr("cars AS c").ColumnExpr("c.plate, c.group_id, g.path").
 		Join("JOIN org_groups AS g ON g.id = c.group_id").Where("c.id = ?", carID).Scan(ctx, &row)
 	if notFound(err) {
-		return "", httpx.ErrNotFound
+		return CarRef{}, httpx.ErrNotFound
 	}
 	if err != nil {
-		return "", err
+		return CarRef{}, err
 	}
 	if !p.InScope(row.Path) {
-		return "", httpx.ErrScope
+		return CarRef{}, httpx.ErrScope
 	}
-	return row.Plate, nil
+	return CarRef{ID: carID, Plate: row.Plate, GroupID: row.GroupID, GroupPath: row.Path}, nil
 }
 
 var historyPhoneRe = regexp.MustCompile(`^\d{1,20}$`)

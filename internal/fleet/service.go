@@ -41,7 +41,16 @@ type Service struct {
 	audit *audit.Log
 	Now   func() time.Time
 	auth  authCodes
+
+	carsDeleted []CarsDeleted
 }
+
+// CarsDeleted removes what another domain keeps per car, inside the transaction that deletes the cars:
+// ids may be reused by a car made later, which must not inherit it.
+type CarsDeleted func(ctx context.Context, tx bun.Tx, ids []int64) error
+
+// OnCarsDeleted registers f (at start-up, before the service is used).
+func (s *Service) OnCarsDeleted(f CarsDeleted) { s.carsDeleted = append(s.carsDeleted, f) }
 
 // New returns the fleet service.
 func New(d *db.DB, log *audit.Log) *Service { return &Service{db: d, audit: log, Now: time.Now} }

@@ -108,7 +108,7 @@ func TestOnlinePlaceSuffix(t *testing.T) {
 	e.s.places = func() []Place { return []Place{depot} }
 	e.fake.set(0, okAnswer)
 	lat, lng := offset(depot.Lat, depot.Lon, 0, -2)
-	got, _ := e.s.Reverse(context.Background(), lng, lat, i18n.ZhCN)
+	got, _ := e.s.Reverse(ours, lng, lat, i18n.ZhCN)
 	if got != "河北省石家庄市长安区中山东路39号，距中石化石家庄油库 2.0 公里（西方向）" {
 		t.Errorf("%q", got)
 	}

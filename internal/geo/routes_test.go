@@ -17,7 +17,9 @@ import (
 func TestRoutes(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		s := geo.New(geo.Config{}, func() []geo.Place {
-			return []geo.Place{{Name: "中石化石家庄油库", Kind: "depot", Lat: 38.03, Lon: 114.53}}
+			// the demo company is group 1; another company's depot nearer the point is never named
+			return []geo.Place{{Name: "中石化石家庄油库", Kind: "depot", Lat: 38.03, Lon: 114.53, Company: "/1/"},
+				{Name: "别家公司油库", Kind: "depot", Lat: 38.0401, Lon: 114.5411, Company: "/99/"}}
 		})
 		mux := http.NewServeMux()
 		httpx.Mount(mux, e.App.Auth.Guard, s.Routes())

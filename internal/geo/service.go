@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
 )
 
@@ -18,6 +19,23 @@ import (
 type Place struct {
 	Name, Kind string
 	Lat, Lon   float64 // WGS-84
+	Company    string  // the owning company's group path (httpx.CompanyPath); only its users see the name
+}
+
+type companyKey struct{}
+
+// WithCompany names the company whose places an address may mention, for lookups made without a
+// signed-in caller (a help record written from a terminal's report: the car's company). Otherwise the
+// caller's company (httpx.PrincipalFrom) decides; with neither, addresses mention no place.
+func WithCompany(ctx context.Context, company string) context.Context {
+	return context.WithValue(ctx, companyKey{}, company)
+}
+
+func companyFrom(ctx context.Context) string {
+	if c, ok := ctx.Value(companyKey{}).(string); ok {
+		return c
+	}
+	return httpx.PrincipalFrom(ctx).Company()
 }
 
 // Config configures the online provider.
@@ -116,7 +134,7 @@ func (s *Service) Reverse(ctx context.Context, lng, lat float64, lang i18n.Lang)
 	if base == "" {
 		base = t.offline(lng, lat, lang)
 	}
-	return s.withPlace(t, base, lng, lat, lang), nil
+	return s.withPlace(t, base, lng, lat, lang, companyFrom(ctx)), nil
 }
 
 // offline names the area of the point from the table.
@@ -151,10 +169,11 @@ func (t *table) name(i int, lang i18n.Lang) string {
 	return string(b)
 }
 
-// withPlace appends the nearest place within maxPlaceKm: its name, the distance and the direction
-// from the place to the point.
-func (s *Service) withPlace(t *table, base string, lng, lat float64, lang i18n.Lang) string {
-	if s.places == nil {
+// withPlace appends the nearest place of the company within maxPlaceKm: its name, the distance and
+// the direction from the place to the point. Another company's station is never named (its name and
+// position are that company's data).
+func (s *Service) withPlace(t *table, base string, lng, lat float64, lang i18n.Lang, company string) string {
+	if s.places == nil || company == "" {
 		return base
 	}
 	places := s.places()
@@ -163,7 +182,7 @@ func (s *Service) withPlace(t *table, base string, lng, lat float64, lang i18n.L
 	const latWindow = maxPlaceKm / 100.0
 	for i := range places {
 		p := &places[i]
-		if math.Abs(p.Lat-lat) > latWindow || !Valid(p.Lon, p.Lat) {
+		if p.Company != company || math.Abs(p.Lat-lat) > latWindow || !Valid(p.Lon, p.Lat) {
 			continue
 		}
 		if d := haversineKm(p.Lat, p.Lon, lat, lng); d < bestKm {

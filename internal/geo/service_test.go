@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
 )
 
@@ -14,10 +15,13 @@ func offset(lat, lon, dNorth, dEast float64) (float64, float64) {
 	return lat + dNorth/kmPerDeg, lon + dEast/(kmPerDeg*math.Cos(lat*math.Pi/180))
 }
 
-var depot = Place{Name: "中石化石家庄油库", Kind: "depot", Lat: 38.0300, Lon: 114.5300}
+var depot = Place{Name: "中石化石家庄油库", Kind: "depot", Lat: 38.0300, Lon: 114.5300, Company: "/1/"}
+
+// ours is a lookup made for the depot's company (a help record of one of its cars).
+var ours = WithCompany(context.Background(), "/1/")
 
 func TestPlaceDistanceAndBearing(t *testing.T) {
-	far := Place{Name: "远处加油站", Kind: "station", Lat: 38.20, Lon: 114.53}
+	far := Place{Name: "远处加油站", Kind: "station", Lat: 38.20, Lon: 114.53, Company: "/1/"}
 	s := New(Config{}, func() []Place { return []Place{far, depot} })
 	lat, lng := offset(depot.Lat, depot.Lon, 0.85, 0.85) // 1.2 km north-east
 	for lang, want := range map[i18n.Lang]string{
@@ -25,7 +29,7 @@ func TestPlaceDistanceAndBearing(t *testing.T) {
 		i18n.ZhTW: "河北省石家莊市長安區附近，距中石化石家莊油庫 1.2 公里（東北方向）",
 		i18n.EnUS: "Chang'an District, Shijiazhuang, Hebei; 1.2 km north-east of 中石化石家庄油库",
 	} {
-		got, err := s.Reverse(context.Background(), lng, lat, lang)
+		got, err := s.Reverse(ours, lng, lat, lang)
 		if err != nil || got != want {
 			t.Errorf("%v: %q, %v; want %q", lang, got, err, want)
 		}
@@ -46,8 +50,8 @@ func TestPlaceDirections(t *testing.T) {
 		{0.3, 0.1, "320 米（北方向）", "320 m north of"}, // under a kilometre: metres, rounded to 10
 	} {
 		lat, lng := offset(depot.Lat, depot.Lon, c.north, c.east)
-		zh, _ := s.Reverse(context.Background(), lng, lat, i18n.ZhCN)
-		en, _ := s.Reverse(context.Background(), lng, lat, i18n.EnUS)
+		zh, _ := s.Reverse(ours, lng, lat, i18n.ZhCN)
+		en, _ := s.Reverse(ours, lng, lat, i18n.EnUS)
 		if !strings.Contains(zh, c.zh) || !strings.HasSuffix(en, c.en+" 中石化石家庄油库") {
 			t.Errorf("%+v: %q / %q", c, zh, en)
 		}
@@ -57,19 +61,41 @@ func TestPlaceDirections(t *testing.T) {
 func TestPlaceAtAndTooFar(t *testing.T) {
 	s := New(Config{}, func() []Place { return []Place{depot} })
 	lat, lng := offset(depot.Lat, depot.Lon, 0.02, 0.01)
-	if got, _ := s.Reverse(context.Background(), lng, lat, i18n.ZhCN); got != "河北省石家庄市长安区附近，位于中石化石家庄油库" {
+	if got, _ := s.Reverse(ours, lng, lat, i18n.ZhCN); got != "河北省石家庄市长安区附近，位于中石化石家庄油库" {
 		t.Errorf("at the depot: %q", got)
 	}
-	if got, _ := s.Reverse(context.Background(), lng, lat, i18n.EnUS); got != "Chang'an District, Shijiazhuang, Hebei; at 中石化石家庄油库" {
+	if got, _ := s.Reverse(ours, lng, lat, i18n.EnUS); got != "Chang'an District, Shijiazhuang, Hebei; at 中石化石家庄油库" {
 		t.Errorf("at the depot: %q", got)
 	}
 	lat, lng = offset(depot.Lat, depot.Lon, 0, 5.2)
-	if got, _ := s.Reverse(context.Background(), lng, lat, i18n.ZhCN); got != "河北省石家庄市长安区附近" {
+	if got, _ := s.Reverse(ours, lng, lat, i18n.ZhCN); got != "河北省石家庄市长安区附近" {
 		t.Errorf("5.2 km away: %q", got)
 	}
 	lat, lng = offset(depot.Lat, depot.Lon, 0, 4.8)
-	if got, _ := s.Reverse(context.Background(), lng, lat, i18n.ZhCN); !strings.HasSuffix(got, "4.8 公里（东方向）") {
+	if got, _ := s.Reverse(ours, lng, lat, i18n.ZhCN); !strings.HasSuffix(got, "4.8 公里（东方向）") {
 		t.Errorf("4.8 km away: %q", got)
+	}
+}
+
+func TestPlacesOfOtherCompaniesAreNotNamed(t *testing.T) {
+	other := Place{Name: "另一公司油库", Kind: "depot", Lat: 38.0301, Lon: 114.5301, Company: "/9/"}
+	s := New(Config{}, func() []Place { return []Place{other, depot} })
+	lat, lng := offset(depot.Lat, depot.Lon, 0.02, 0.01)
+	const area = "河北省石家庄市长安区附近"
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		want string
+	}{
+		{"the depot's company", ours, area + "，位于中石化石家庄油库"},
+		{"a signed-in user of that company", httpx.WithPrincipal(context.Background(), &httpx.Principal{GroupPath: "/1/3/"}), area + "，位于中石化石家庄油库"},
+		{"a user of the other company", httpx.WithPrincipal(context.Background(), &httpx.Principal{GroupPath: "/9/12/"}), area + "，位于另一公司油库"},
+		{"a company with no places", WithCompany(context.Background(), "/5/"), area},
+		{"nobody: no place at all", context.Background(), area},
+	} {
+		if got, _ := s.Reverse(c.ctx, lng, lat, i18n.ZhCN); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 }
 

@@ -48,7 +48,7 @@ func (m *Messages) sentWhere(p *httpx.Principal, f SentQuery) *bun.SelectQuery {
 		q = q.Where("created_at >= ?", int64(f.StartTime))
 	}
 	if f.EndTime != 0 {
-		q = q.Where("created_at <= ?", int64(f.EndTime))
+		q = q.Where("created_at <= ?", f.EndTime.Through())
 	}
 	return q
 }

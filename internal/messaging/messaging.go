@@ -22,11 +22,14 @@ const (
 // UserTopic is prefix + the user's id, e.g. UserTopic(TopicMsg, 7) = "msg/user/7".
 func UserTopic(prefix string, userID int64) string { return prefix + strconv.FormatInt(userID, 10) }
 
-// Message is the JSON live message of spec §3: key, code, message, timestamp (Unix ms), data.
+// Message is the JSON live message of spec §3: key, code, message, timestamp (Unix ms), data. Texts,
+// our addition, holds the message in every console language (tag → text) when the server wrote it;
+// Message is then its zh-CN text, for clients that know only spec §3.
 type Message struct {
 	Key       string            `json:"key"`
 	Code      string            `json:"code"`
 	Message   string            `json:"message"`
+	Texts     map[string]string `json:"texts,omitempty"`
 	Timestamp int64             `json:"timestamp"`
 	Data      map[string]string `json:"data"`
 }

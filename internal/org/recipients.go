@@ -25,34 +25,28 @@ func (s *Service) Recipients(ctx context.Context, groupPath string, codes ...str
 	if len(paths) == 0 || !strings.HasPrefix(groupPath, "/") {
 		return nil, nil
 	}
-	type row struct {
-		ID int64 `bun:"id"`
-	}
-	var rows []row
 	q := s.db.NewSelect().TableExpr("users AS u").ColumnExpr("u.id").
 		Join("JOIN org_groups AS g ON g.id = u.group_id").
 		Where("g.path IN (?)", bun.In(paths)).Where("u.status = 1").
-		Where("(u.expire_at IS NULL OR u.expire_at > ?)", s.nowMS()).OrderExpr("u.id")
-	if err := q.Scan(ctx, &rows); err != nil {
-		return nil, err
-	}
-	out := make([]int64, 0, len(rows))
-	for _, r := range rows {
-		if len(codes) > 0 {
-			held, err := userCodes(ctx, s.db, r.ID)
-			if err != nil {
-				return nil, err
-			}
-			eff := EffectiveCodes(held)
-			ok := false
-			for _, c := range codes {
-				ok = ok || eff[c]
-			}
-			if !ok {
-				continue
-			}
+		Where("(u.expire_at IS NULL OR u.expire_at > ?)", s.nowMS())
+	if len(codes) > 0 {
+		// A held code implies its parents (EffectiveCodes), so a user holds c when a role of theirs
+		// grants c or any code below it: one query, not one per candidate user (with a thousand
+		// operators the per-user lookups took most of a help request's way to the screen).
+		var granting []string
+		for _, c := range codes {
+			granting = append(granting, SubtreeCodes(c)...)
 		}
-		out = append(out, r.ID)
+		if len(granting) == 0 {
+			return nil, nil
+		}
+		q = q.Where("EXISTS (?)", s.db.NewSelect().TableExpr("user_roles AS ur").ColumnExpr("1").
+			Join("JOIN role_codes AS rc ON rc.role_id = ur.role_id").
+			Where("ur.user_id = u.id").Where("rc.code IN (?)", bun.In(granting)))
+	}
+	out := []int64{}
+	if err := q.OrderExpr("u.id").Scan(ctx, &out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

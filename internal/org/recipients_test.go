@@ -57,5 +57,8 @@ func TestRecipients(t *testing.T) {
 		check("中油运输集团", nil, "admin", "dispatcher")
 		check("华东分公司", []string{"02-05"}, "admin", "dispatcher") // the customer holds no alarm pages
 		check("华东分公司", []string{"06-01"}, "admin")
+		check("华东分公司", []string{"02"}, "admin", "dispatcher")                         // a module: held through any page below it
+		check("华东分公司", []string{"06-01", "04-01"}, "admin", "dispatcher", "customer") // any of the codes
+		check("华东分公司", []string{"99-99"})                                             // no such code: nobody
 	})
 }

@@ -236,4 +236,14 @@ func (f *Fleet) Phones() []string {
 	return out
 }
 
+// LocalPassword returns the local unlock password the terminal of vehicle i (in fleet order) last
+// accepted in item 0xE5, "" before any.
+func (f *Fleet) LocalPassword(i int) string {
+	if i < 0 || i >= len(f.terms) {
+		return ""
+	}
+	pw, _ := f.terms[i].password.Load().(string)
+	return pw
+}
+
 func demoGroup(i int) string { return fleet.DemoCars[i].Group }

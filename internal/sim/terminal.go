@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"tankwatch/internal/fleet"
@@ -94,6 +95,9 @@ type terminal struct {
 	wantOnline bool
 	refusals   int
 	buf        []byte
+	// password is the locks' local unlock password last set by item 0xE5 (a string; read by tests
+	// through Fleet.LocalPassword while the terminal's goroutine writes it).
+	password atomic.Value
 }
 
 func newTerminal(f *Fleet, idx int, plate string) (*terminal, error) {
@@ -646,26 +650,7 @@ func (t *terminal) command(h jt808.Header, body []byte, now time.Time) {
 			t.reply(h, jt808.ResultNotSupported, now)
 			return
 		}
-		var cmd tank.LockCommand
-		found := false
-		err := tank.Items(p.Data, func(id byte, v []byte) error {
-			if id != tank.ItemLockCommand {
-				return nil
-			}
-			found = true
-			return cmd.Decode(v)
-		})
-		switch {
-		case err != nil:
-			t.reply(h, jt808.ResultBadMessage, now)
-			return
-		case !found:
-			t.reply(h, jt808.ResultNotSupported, now)
-			return
-		}
-		t.v.applyLock(cmd.Action, cmd.Mask)
-		t.reply(h, jt808.ResultOK, now)
-		t.reportNow(now)
+		t.passTank(h, p.Data, now)
 	case jt808.MsgVehicleControl:
 		var c jt808.VehicleControl
 		if err := c.DecodeBody(body, h.Version); err != nil {
@@ -697,6 +682,46 @@ func (t *terminal) command(h jt808.Header, body []byte, now time.Time) {
 		t.reply(h, jt808.ResultOK, now)
 	default:
 		t.reply(h, jt808.ResultNotSupported, now)
+	}
+}
+
+// passTank carries out the downlink items of a PassTank content: 0xE4 lock command, 0xE5 local unlock
+// password. A malformed item refuses the whole message (result 2) and changes nothing; a content with
+// neither item is not supported (result 3).
+func (t *terminal) passTank(h jt808.Header, data []byte, now time.Time) {
+	var (
+		cmd        tank.LockCommand
+		pw         tank.LocalPassword
+		lock, pass bool
+	)
+	err := tank.Items(data, func(id byte, v []byte) error {
+		switch id {
+		case tank.ItemLockCommand:
+			lock = true
+			return cmd.Decode(v)
+		case tank.ItemPassword:
+			pass = true
+			return pw.Decode(v)
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		t.reply(h, jt808.ResultBadMessage, now)
+		return
+	case !lock && !pass:
+		t.reply(h, jt808.ResultNotSupported, now)
+		return
+	}
+	if pass {
+		t.password.Store(string(pw))
+	}
+	if lock {
+		t.v.applyLock(cmd.Action, cmd.Mask)
+	}
+	t.reply(h, jt808.ResultOK, now)
+	if lock {
+		t.reportNow(now)
 	}
 }
 

@@ -3,9 +3,9 @@ package station
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"tankwatch/internal/geo"
+	"tankwatch/internal/platform/httpx"
 )
 
 // cellMicro is the grid cell of the position index, in micro-degrees (0.02° ≈ 2.2 km): a typical
@@ -38,17 +38,8 @@ func floorDiv(a, b int32) int32 {
 
 func toMicro(deg float64) int32 { return int32(deg * 1e6) }
 
-// companyOf is the first segment of a group path: "/1/3/7/" → "/1/". A car may use the stations of
-// its whole company, not only those of its own subsidiary.
-func companyOf(path string) string {
-	if len(path) < 2 || path[0] != '/' {
-		return ""
-	}
-	if i := strings.IndexByte(path[1:], '/'); i >= 0 {
-		return path[:i+2]
-	}
-	return ""
-}
+// companyOf: a car may use the stations of every group of its company (httpx.CompanyPath).
+var companyOf = httpx.CompanyPath
 
 func buildIndex(rows []stationRow) *index {
 	x := &index{companies: map[string]map[cellKey][]int32{}}
@@ -63,7 +54,7 @@ func buildIndex(rows []stationRow) *index {
 		if r.StationType == TypeDepot {
 			kind = "depot"
 		}
-		x.places = append(x.places, geo.Place{Name: r.Name, Kind: kind, Lat: f.Center.Lat, Lon: f.Center.Lng})
+		x.places = append(x.places, geo.Place{Name: r.Name, Kind: kind, Lat: f.Center.Lat, Lon: f.Center.Lng, Company: companyOf(r.GroupPath)})
 		co := companyOf(r.GroupPath)
 		cells := x.companies[co]
 		if cells == nil {

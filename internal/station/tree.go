@@ -39,22 +39,36 @@ type groupRow struct {
 	Path string `bun:"path"`
 }
 
-// TreeByPlatform: the caller's group tree (groups without stations below them left out), each group's
-// own stations as leaves after its sub-groups.
-func (s *Service) TreeByPlatform(ctx context.Context, p *httpx.Principal, q TreeQuery) ([]*TreeNode, error) {
+// treeInputs are what the group-shaped trees are built from: the stations of the query and the
+// caller's groups in path order (parents first).
+func (s *Service) treeInputs(ctx context.Context, p *httpx.Principal, q TreeQuery) ([]stationRow, []groupRow, error) {
 	rows, err := s.all(ctx, p, Query{GroupID: q.GroupID, StationName: q.StationName})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var groups []groupRow
 	if err := s.db.NewSelect().Table("org_groups").Column("id", "name", "path").Where("path LIKE ?", p.GroupPath+"%").
 		OrderExpr("path").Scan(ctx, &groups); err != nil {
+		return nil, nil, err
+	}
+	return rows, groups, nil
+}
+
+func (g groupRow) node() *TreeNode {
+	return &TreeNode{Key: "g" + strconv.FormatInt(g.ID, 10), ID: g.ID, Name: g.Name, Kind: "group", Children: []*TreeNode{}}
+}
+
+// TreeByPlatform: the caller's group tree (groups without stations below them left out), each group's
+// own stations as leaves after its sub-groups.
+func (s *Service) TreeByPlatform(ctx context.Context, p *httpx.Principal, q TreeQuery) ([]*TreeNode, error) {
+	rows, groups, err := s.treeInputs(ctx, p, q)
+	if err != nil {
 		return nil, err
 	}
 	byPath := map[string]*TreeNode{}
 	var roots []*TreeNode
 	for _, g := range groups {
-		n := &TreeNode{Key: "g" + strconv.FormatInt(g.ID, 10), ID: g.ID, Name: g.Name, Kind: "group", Children: []*TreeNode{}}
+		n := g.node()
 		byPath[g.Path] = n
 		parent := g.Path[:strings.LastIndexByte(strings.TrimSuffix(g.Path, "/"), '/')+1]
 		if pn := byPath[parent]; pn != nil && g.Path != p.GroupPath {
@@ -116,13 +130,8 @@ func (s *Service) TreeByCustomizing(ctx context.Context, p *httpx.Principal, lan
 // deliver in their regions), with the caller's own group's stations under a node of its own. The
 // organisation has no separate sales companies, so this is the honest reading of "by sales".
 func (s *Service) TreeBySales(ctx context.Context, p *httpx.Principal, q TreeQuery) ([]*TreeNode, error) {
-	rows, err := s.all(ctx, p, Query{GroupID: q.GroupID, StationName: q.StationName})
+	rows, groups, err := s.treeInputs(ctx, p, q)
 	if err != nil {
-		return nil, err
-	}
-	var groups []groupRow
-	if err := s.db.NewSelect().Table("org_groups").Column("id", "name", "path").Where("path LIKE ?", p.GroupPath+"%").
-		OrderExpr("path").Scan(ctx, &groups); err != nil {
 		return nil, err
 	}
 	byPath := map[string]*TreeNode{}
@@ -131,7 +140,7 @@ func (s *Service) TreeBySales(ctx context.Context, p *httpx.Principal, q TreeQue
 		if g.Path != p.GroupPath && strings.Count(strings.TrimPrefix(g.Path, p.GroupPath), "/") != 1 {
 			continue
 		}
-		n := &TreeNode{Key: "g" + strconv.FormatInt(g.ID, 10), ID: g.ID, Name: g.Name, Kind: "group", Children: []*TreeNode{}}
+		n := g.node()
 		byPath[g.Path] = n
 		out = append(out, n)
 	}

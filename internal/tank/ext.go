@@ -16,6 +16,7 @@ const (
 	ItemLevels      byte = 0xE2 // level probes
 	ItemHelp        byte = 0xE3 // help request from the driver (unlock / lock)
 	ItemLockCommand byte = 0xE4 // downlink: unlock / lock compartments (0x8900 type PassTank)
+	ItemPassword    byte = 0xE5 // downlink: set the locks' local (offline) unlock password
 	PassTank        byte = 0xF1 // 0x0900 / 0x8900 pass-through type whose content is a list of items
 )
 
@@ -93,6 +94,26 @@ type LockCommand struct {
 	Action    byte
 	Mask      byte
 	RequestID uint16
+}
+
+// PasswordLen is the number of digits of a local unlock password (item 0xE5).
+const PasswordLen = 6
+
+// LocalPassword is item 0xE5 (downlink): the offline unlock password the driver types on the lock
+// keypad when the vehicle has no signal, as PasswordLen ASCII digits '0'–'9'. Length 6.
+type LocalPassword string
+
+// ValidPassword reports whether s is exactly PasswordLen ASCII digits (a keypad has nothing else).
+func ValidPassword(s string) bool {
+	if len(s) != PasswordLen {
+		return false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func header(dst []byte, id byte, n int) []byte { return append(dst, id, byte(n)) }
@@ -206,6 +227,27 @@ func (c *LockCommand) Decode(v []byte) error {
 		return fmt.Errorf("%w: lock command action %d", ErrItem, v[0])
 	}
 	*c = LockCommand{Action: v[0], Mask: v[1], RequestID: binary.BigEndian.Uint16(v[2:])}
+	return nil
+}
+
+// AppendItem appends p as item 0xE5; a password that is not six digits is refused rather than sent
+// to a lock that could never be opened with it.
+func (p LocalPassword) AppendItem(dst []byte) ([]byte, error) {
+	if !ValidPassword(string(p)) {
+		return dst, fmt.Errorf("%w: local password of %d characters or not all digits", ErrItem, len(p))
+	}
+	return append(header(dst, ItemPassword, PasswordLen), p...), nil
+}
+
+// Decode reads the value of item 0xE5.
+func (p *LocalPassword) Decode(v []byte) error {
+	if len(v) != PasswordLen {
+		return fmt.Errorf("%w: local password of %d bytes", ErrItem, len(v))
+	}
+	if !ValidPassword(string(v)) {
+		return fmt.Errorf("%w: local password with a non-digit", ErrItem)
+	}
+	*p = LocalPassword(v)
 	return nil
 }
 

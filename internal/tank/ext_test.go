@@ -90,6 +90,43 @@ func TestHelpAndLockCommandItems(t *testing.T) {
 	}
 }
 
+func TestLocalPasswordItem(t *testing.T) {
+	cases := []struct {
+		name, pw string
+		want     string // hex of the item; "" = refused
+	}{
+		{"digits", "123456", "E5 06 313233343536"},
+		{"zeros", "000000", "E5 06 303030303030"},
+		{"nines", "999999", "E5 06 393939393939"},
+		{"empty", "", ""},
+		{"five digits", "12345", ""},
+		{"seven digits", "1234567", ""},
+		{"letter", "12a456", ""},
+		{"space", "12345 ", ""},
+		{"full-width digit", "12345６", ""},
+		{"sign", "-12345", ""},
+	}
+	for _, c := range cases {
+		got, err := tank.LocalPassword(c.pw).AppendItem([]byte{0xAA})
+		if c.want == "" {
+			if !errors.Is(err, tank.ErrItem) || string(got) != "\xaa" {
+				t.Errorf("%s: %X %v, want ErrItem and dst untouched", c.name, got, err)
+			}
+			if tank.ValidPassword(c.pw) {
+				t.Errorf("%s: ValidPassword accepted %q", c.name, c.pw)
+			}
+			continue
+		}
+		if err != nil || string(got[1:]) != string(hx(t, c.want)) {
+			t.Errorf("%s: %X %v, want %s", c.name, got, err, c.want)
+		}
+		var back tank.LocalPassword
+		if err := back.Decode(got[3:]); err != nil || string(back) != c.pw {
+			t.Errorf("%s: decoded %q %v", c.name, back, err)
+		}
+	}
+}
+
 func TestDecodeRejectsBadValues(t *testing.T) {
 	cases := []struct {
 		name string
@@ -111,6 +148,11 @@ func TestDecodeRejectsBadValues(t *testing.T) {
 		{"help type 3", new(tank.Help).Decode, "03 0001", "help request type 3"},
 		{"lock command long", new(tank.LockCommand).Decode, "01 00 0001 00", "lock command of 5 bytes"},
 		{"lock command action 0", new(tank.LockCommand).Decode, "00 00 0001", "lock command action 0"},
+		{"password short", new(tank.LocalPassword).Decode, "3132333435", "local password of 5 bytes"},
+		{"password long", new(tank.LocalPassword).Decode, "31323334353637", "local password of 7 bytes"},
+		{"password empty", new(tank.LocalPassword).Decode, "", "local password of 0 bytes"},
+		{"password letter", new(tank.LocalPassword).Decode, "313233343541", "non-digit"},
+		{"password binary", new(tank.LocalPassword).Decode, "010203040506", "non-digit"},
 	}
 	for _, c := range cases {
 		err := c.dec(hx(t, c.hex))

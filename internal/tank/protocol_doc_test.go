@@ -47,12 +47,19 @@ func docFrames(t *testing.T) map[string]string {
 
 	help := (&tank.Help{Type: tank.HelpUnlock, RequestID: 0x0102}).AppendItem(nil)
 	lock := (&tank.LockCommand{Action: tank.HelpUnlock, Mask: 0x03, RequestID: 0x0102}).AppendItem(nil)
+	password, err := tank.LocalPassword("123456").AppendItem(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return map[string]string{
-		"location":  frame(0x0021, loc),
-		"passTank":  frame(0x0022, &jt808.PassThrough{Type: tank.PassTank, Data: append(append([]byte{}, stateItem...), help...)}),
-		"lockDown":  frame(0x0105, &jt808.PassThrough{Down: true, Type: tank.PassTank, Data: lock}),
-		"lockReply": frame(0x0023, &jt808.GeneralReply{Serial: 0x0105, ReplyID: jt808.MsgDownPassThrough, Result: 0}),
-		"doorLock":  frame(0x0106, &jt808.VehicleControl{Flag: jt808.ControlLockDoors}),
+		"passwordDown":  frame(0x0107, &jt808.PassThrough{Down: true, Type: tank.PassTank, Data: password}),
+		"passwordReply": frame(0x0026, &jt808.GeneralReply{Serial: 0x0107, ReplyID: jt808.MsgDownPassThrough, Result: 0}),
+		"passwordBad":   frame(0x0027, &jt808.GeneralReply{Serial: 0x0108, ReplyID: jt808.MsgDownPassThrough, Result: 2}),
+		"location":      frame(0x0021, loc),
+		"passTank":      frame(0x0022, &jt808.PassThrough{Type: tank.PassTank, Data: append(append([]byte{}, stateItem...), help...)}),
+		"lockDown":      frame(0x0105, &jt808.PassThrough{Down: true, Type: tank.PassTank, Data: lock}),
+		"lockReply":     frame(0x0023, &jt808.GeneralReply{Serial: 0x0105, ReplyID: jt808.MsgDownPassThrough, Result: 0}),
+		"doorLock":      frame(0x0106, &jt808.VehicleControl{Flag: jt808.ControlLockDoors}),
 		"serialLevel": frame(0x0024, &jt808.PassThrough{Type: tank.PassSerial1,
 			Data: hx(t, "A1 01 05F0 000048DA 00EB")}),
 		"serialLock": frame(0x0025, &jt808.PassThrough{Type: tank.PassSerial2, Data: hx(t, "B0 02 03 03")}),

@@ -39,18 +39,7 @@ func sensorEnv(t *testing.T, e *apptest.Env) (*apptest.Env, *tank.Sensors) {
 
 func groups(t *testing.T, e *apptest.Env, tok string) map[string]int64 {
 	t.Helper()
-	var tree []*org.GroupView
-	e.MustOK("POST", "/authority-app/groupInfo/findTrees", tok, map[string]any{}).Decode(&tree)
-	out := map[string]int64{}
-	var walk func([]*org.GroupView)
-	walk = func(gs []*org.GroupView) {
-		for _, g := range gs {
-			out[g.Name] = g.ID
-			walk(g.Children)
-		}
-	}
-	walk(tree)
-	return out
+	return e.Groups(tok)
 }
 
 func expect(t *testing.T, r *apptest.Resp, status int, msg string) {

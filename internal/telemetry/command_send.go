@@ -24,6 +24,10 @@ const (
 	KindUnlock      = "unlock"
 	KindQueryParams = "queryParams"
 	KindSetParams   = "setParams"
+	// KindSetPassword sets the locks' local unlock password (item 0xE5). Only Go callers can send it
+	// (CommandInput.password has no JSON name): the car password service stores the password first,
+	// so a terminal never holds one the platform does not know.
+	KindSetPassword = "setPassword"
 )
 
 // CommandInput is POST /base-info-app/terminalCommand/send.
@@ -33,6 +37,13 @@ type CommandInput struct {
 	Text         string       `json:"text"`         // text: shown and spoken on the terminal
 	Compartments []int        `json:"compartments"` // lock / unlock: compartments 1–8, empty = all
 	Params       []ParamInput `json:"params"`       // setParams: DWORD parameters
+
+	password string // setPassword: six digits (see KindSetPassword)
+}
+
+// PasswordCommand is the input that sends password to carID's terminal as item 0xE5.
+func PasswordCommand(carID int64, password string) CommandInput {
+	return CommandInput{CarID: carID, Kind: KindSetPassword, password: password}
 }
 
 // ParamInput is one terminal parameter (JT/T 808 parameter ID and a DWORD value).
@@ -70,6 +81,12 @@ func (in *CommandInput) message(requestID uint16) (jt808.Message, string, error)
 			desc = fmt.Sprintf("compartments %v", in.Compartments)
 		}
 		return &jt808.PassThrough{Down: true, Type: tank.PassTank, Data: cmd.AppendItem(nil)}, desc, nil
+	case KindSetPassword:
+		item, err := tank.LocalPassword(in.password).AppendItem(nil)
+		if err != nil { // also a setPassword asked over HTTP, which cannot carry a password
+			return nil, "", httpx.Invalid("kind")
+		}
+		return &jt808.PassThrough{Down: true, Type: tank.PassTank, Data: item}, "local unlock password (0xE5)", nil
 	case KindQueryParams:
 		return &jt808.Empty{ID: jt808.MsgQueryParams}, "", nil
 	case KindSetParams:
@@ -89,10 +106,11 @@ func (in *CommandInput) message(requestID uint16) (jt808.Message, string, error)
 	return nil, "", httpx.Invalid("kind")
 }
 
-// Send sends an operator's command to the terminal of a car in the caller's scope and waits for the
-// answer. The command is logged whatever happens; a terminal that is offline, silent or refusing
-// gives a business error saying which.
-func (c *Commands) Send(r *http.Request, s Sender, in CommandInput) (*CommandView, error) {
+// Deliver sends a command to the terminal of a car in the caller's scope, waits for the answer and
+// returns the logged command whatever the terminal did (its Status says: ok, failed, timeout,
+// offline). The error is for what stopped it before or outside the terminal: validation, scope, no
+// terminal, or a gateway failure without an outcome.
+func (c *Commands) Deliver(r *http.Request, s Sender, in CommandInput) (*CommandView, error) {
 	p := httpx.Caller(r)
 	if c.Fleet == nil {
 		return nil, fmt.Errorf("telemetry: command sending needs the fleet registry for the scope check")
@@ -108,7 +126,8 @@ func (c *Commands) Send(r *http.Request, s Sender, in CommandInput) (*CommandVie
 	if err != nil {
 		return nil, err
 	}
-	cmd := &Command{TerminalID: target.TerminalID, CarID: in.CarID, Phone: target.Phone, Kind: in.Kind, Params: desc, UserID: p.UserID}
+	cmd := &Command{TerminalID: target.TerminalID, CarID: in.CarID, Phone: target.Phone, Kind: in.Kind, Params: desc, UserID: p.UserID,
+		Secret: in.Kind == KindSetPassword}
 	sendErr := s.Send(r.Context(), target.TerminalID, msg, cmd)
 	view := &CommandView{ID: cmd.ID, CarID: in.CarID, Plate: target.Plate, TerminalID: target.TerminalID, Phone: target.Phone,
 		Kind: cmd.Kind, MsgID: fmt.Sprintf("0x%04X", cmd.MsgID), Serial: int(cmd.Serial), Params: cmd.Params, UserID: cmd.UserID,
@@ -120,20 +139,37 @@ func (c *Commands) Send(r *http.Request, s Sender, in CommandInput) (*CommandVie
 		res := int64(*cmd.Result)
 		view.Result = &res
 	}
-	switch cmd.Status {
-	case CommandOK:
-		return view, nil
-	case CommandOffline:
-		return nil, httpx.Biz("command.offline", target.Plate)
-	case CommandTimeout:
-		return nil, httpx.Biz("command.timeout", target.Plate)
-	case CommandFailed:
-		return nil, httpx.Biz("command.failed", target.Plate, cmd.Reply)
-	}
-	if sendErr != nil {
+	if view.Outcome() == nil && cmd.Status != CommandOK && sendErr != nil {
 		return nil, sendErr
 	}
 	return view, nil
+}
+
+// Outcome is what the operator is told about a delivered command: nil when the terminal carried it
+// out, else a business error saying whether it was offline, silent or refusing.
+func (v *CommandView) Outcome() error {
+	switch v.Status {
+	case CommandOffline:
+		return httpx.Biz("command.offline", v.Plate)
+	case CommandTimeout:
+		return httpx.Biz("command.timeout", v.Plate)
+	case CommandFailed:
+		return httpx.Biz("command.failed", v.Plate, v.Reply)
+	}
+	return nil
+}
+
+// Send is Deliver for the operator's command page: a command the terminal did not carry out is an
+// error naming why.
+func (c *Commands) Send(r *http.Request, s Sender, in CommandInput) (*CommandView, error) {
+	v, err := c.Deliver(r, s, in)
+	if err != nil {
+		return nil, err
+	}
+	if err := v.Outcome(); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // SendRoutes are the operator's command calls, sent through s. Remote calibration (parameter, 04-08)

@@ -119,7 +119,7 @@ func histRange(start, end httpx.Time) (from, to int64, err error) {
 	if time.Duration(end-start)*time.Millisecond > MaxRangeDays*24*time.Hour {
 		return 0, 0, httpx.Biz("telemetry.rangeTooLong", MaxRangeDays)
 	}
-	return int64(start), int64(end), nil
+	return int64(start), end.Through(), nil
 }
 
 // histMsgID parses "0x0200", "0200" or "200" (hex); "" means any.

@@ -71,6 +71,10 @@ type Command struct {
 	Reply      string // the terminal's answer, human-readable
 	Created    time.Time
 	Done       time.Time
+	// Secret: the message carries a secret (a lock password). The gateway then keeps its frames out of
+	// the raw history, which more users may read than the secret's own page; the command log records
+	// the command, and Params must not hold the secret.
+	Secret bool
 }
 
 // Command states.

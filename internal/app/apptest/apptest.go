@@ -17,9 +17,13 @@ import (
 
 	"tankwatch/internal/app"
 	"tankwatch/internal/auth"
+	"tankwatch/internal/fleet"
+	"tankwatch/internal/org"
 	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/db/dbtest"
+	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/sim"
 )
 
 // Clock is a settable clock.
@@ -162,4 +166,70 @@ func (r *Resp) ID() int64 {
 	}
 	r.Decode(&v)
 	return v.ID
+}
+
+// Groups maps the names of the groups the token's user sees to their ids.
+func (e *Env) Groups(token string) map[string]int64 {
+	e.T.Helper()
+	out := map[string]int64{}
+	var tree []*org.GroupView
+	e.MustOK("POST", "/authority-app/groupInfo/findTrees", token, map[string]any{}).Decode(&tree)
+	var walk func([]*org.GroupView)
+	walk = func(gs []*org.GroupView) {
+		for _, g := range gs {
+			out[g.Name] = g.ID
+			walk(g.Children)
+		}
+	}
+	walk(tree)
+	return out
+}
+
+// WaitFor polls cond every 20 ms for up to a minute and fails the test if it never holds.
+func WaitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// NewWithGateway starts a demo instance on dialect whose devices run, with the JT/T 808 gateway on a
+// free loopback port (no in-process demo fleet: tests drive their own terminals with Drive).
+func NewWithGateway(t testing.TB, dialect string) *Env {
+	t.Helper()
+	e := New(t, dialect, config.Config{Demo: true, JT808: "127.0.0.1:0", Theme: "tankcar"})
+	if err := e.App.StartDevices(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.App.StopDevices)
+	return e
+}
+
+// DemoTerminal is the registry's view of demo car 0's terminal.
+func (e *Env) DemoTerminal(token string) fleet.TerminalView {
+	e.T.Helper()
+	var terms httpx.Page[fleet.TerminalView]
+	e.MustOK("POST", "/base-info-app/terminal/page", token, map[string]any{"phone": fleet.DemoCars[0].TerminalPhone}).Decode(&terms)
+	if len(terms.List) == 0 || terms.List[0].CarID == nil {
+		e.T.Fatal("demo car 0 has no bound terminal")
+	}
+	return terms.List[0]
+}
+
+// Drive connects a simulated terminal of demo car 0 to the gateway over TCP (fast clock, no help
+// requests of its own) and waits until it is online; stop it with Stop, and Drive again to reconnect.
+func (e *Env) Drive(t testing.TB, terminalID int64) *sim.Fleet {
+	t.Helper()
+	f, err := sim.Start(context.Background(), sim.Config{Gateway: e.App.Devices.GatewayAddr(), Vehicles: 1, Interval: 2 * time.Second,
+		Speedup: 20, Seed: 7, AckTimeout: 2 * time.Second, Backoff: 100 * time.Millisecond, HelpEvery: 1000 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.Stop)
+	WaitFor(t, "the terminal to log in", func() bool { return e.App.Devices.Gateway.Online(terminalID) })
+	return f
 }

@@ -51,7 +51,7 @@ type PassDecoder interface {
 type Config struct {
 	IdleTimeout    time.Duration // 5m: a terminal sending no valid frame this long is disconnected
 	CommandTimeout time.Duration // 15s: how long Send waits for the terminal's answer
-	MaxConns       int           // 20000: connections beyond this are closed at accept
+	MaxConns       int           // DefaultMaxConns(open-file limit): connections beyond this are closed at accept
 
 	HandshakeTimeout  time.Duration    // 30s: a new connection must send a valid frame within this
 	WriteTimeout      time.Duration    // 10s: a write that takes longer drops the session
@@ -73,7 +73,7 @@ func (c Config) withDefaults() Config {
 	def(&c.WriteTimeout, 10*time.Second)
 	def(&c.ReassemblyTimeout, 10*time.Second)
 	if c.MaxConns <= 0 {
-		c.MaxConns = 20000
+		c.MaxConns = DefaultMaxConns(OpenFileLimit())
 	}
 	if c.MaxBadFrames <= 0 {
 		c.MaxBadFrames = 64

@@ -167,7 +167,13 @@ func (s *session) authenticate(now time.Time, raw []byte, f jt808.Frame) bool {
 		return false
 	}
 	s.logger().Info("terminal authenticated", "version", f.Header.Version)
-	return s.sendAck(ack{h: f.Header, result: jt808.ResultOK})
+	if !s.sendAck(ack{h: f.Header, result: jt808.ResultOK}) {
+		return false
+	}
+	if hook := s.srv.onAuth.Load(); hook != nil {
+		go (*hook)(t)
+	}
+	return true
 }
 
 const authAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789"

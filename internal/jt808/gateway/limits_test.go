@@ -101,3 +101,48 @@ func value(t *testing.T, c prometheus.Collector) float64 {
 	t.Fatalf("unexpected metric %v", &m)
 	return 0
 }
+
+func TestDefaultMaxConns(t *testing.T) {
+	for _, c := range []struct {
+		nofile uint64
+		want   int
+	}{
+		{0, MaxConnsCeiling},       // unknown: the design figure
+		{1024, 512},                // a default shell limit: half kept back (the 512 minimum)
+		{20000, 16000},             // this CI machine: 4,000 left for HTTP, /mqtt, the database
+		{1 << 20, MaxConnsCeiling}, // a large limit: the per-node ceiling
+		{100, 16},                  // absurdly low: still serves a few
+	} {
+		if got := DefaultMaxConns(c.nofile); got != c.want {
+			t.Errorf("DefaultMaxConns(%d) = %d, want %d", c.nofile, got, c.want)
+		}
+	}
+	if got := (Config{}).withDefaults().MaxConns; got < 16 || got > MaxConnsCeiling || uint64(got) >= OpenFileLimit() && OpenFileLimit() > 0 {
+		t.Errorf("default MaxConns %d with an open-file limit of %d", got, OpenFileLimit())
+	}
+}
+
+// OnAuthenticated hears of each terminal once it is authenticated and answered (not before: a
+// refused terminal is never announced).
+func TestOnAuthenticated(t *testing.T) {
+	e := start(t, Config{}, true, nil)
+	got := make(chan Terminal, 4)
+	e.srv.OnAuthenticated(func(t Terminal) { got <- t })
+	bad := e.dial(jt808.V2013, "013900000000") // not in the registry
+	serial := bad.send(&jt808.Auth{AuthCode: "nope"})
+	bad.ack(serial, jt808.MsgAuth, jt808.ResultFailure)
+	bad.closed()
+	c := e.dial(jt808.V2013, term1.Phone)
+	c.login()
+	select {
+	case tm := <-got:
+		if tm.ID != term1.ID || tm.CarID != term1.CarID {
+			t.Errorf("announced %+v, want terminal %d", tm, term1.ID)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the authenticated terminal was not announced")
+	}
+	if len(got) != 0 {
+		t.Errorf("announced more than the one terminal")
+	}
+}

@@ -131,21 +131,8 @@ func (s *Server) Send(ctx context.Context, terminalID int64, msg jt808.Message, 
 	if !sess.enqueue(wire, time.Time{}) {
 		return finish(telemetry.CommandOffline, nil, "connection closed before sending", ErrOffline)
 	}
-	var frames []telemetry.Frame
-	now := s.cfg.Now()
-	for part := range bytes.SplitSeq(wire, []byte{0x7e}) {
-		if len(part) == 0 {
-			continue
-		}
-		f, _, err := jt808.DecodeFrame(nil, part)
-		if err != nil {
-			continue // built above; cannot happen
-		}
-		frames = append(frames, telemetry.Frame{TerminalID: terminalID, CarID: c.CarID, Phone: c.Phone, At: now,
-			MsgID: c.MsgID, Serial: f.Header.Serial, Down: true, Data: part})
-	}
-	if err := s.sink.Submit(ctx, nil, frames, func(error) {}); err != nil {
-		s.log.Warn("downlink frame not stored", "terminal", terminalID, "err", err)
+	if !c.Secret { // a secret's frames stay out of the raw history (telemetry.Command.Secret)
+		s.storeDown(ctx, terminalID, c, wire)
 	}
 	timer := time.NewTimer(s.cfg.CommandTimeout)
 	defer timer.Stop()
@@ -162,5 +149,25 @@ func (s *Server) Send(ctx context.Context, terminalID int64, msg jt808.Message, 
 		return finish(telemetry.CommandOffline, nil, "connection closed before the answer", ErrOffline)
 	case <-ctx.Done():
 		return finish(telemetry.CommandTimeout, nil, "caller stopped waiting", ctx.Err())
+	}
+}
+
+// storeDown hands the downlink frames of a command to the history (raw frames, direction down).
+func (s *Server) storeDown(ctx context.Context, terminalID int64, c *telemetry.Command, wire []byte) {
+	var frames []telemetry.Frame
+	now := s.cfg.Now()
+	for part := range bytes.SplitSeq(wire, []byte{0x7e}) {
+		if len(part) == 0 {
+			continue
+		}
+		f, _, err := jt808.DecodeFrame(nil, part)
+		if err != nil {
+			continue // built above; cannot happen
+		}
+		frames = append(frames, telemetry.Frame{TerminalID: terminalID, CarID: c.CarID, Phone: c.Phone, At: now,
+			MsgID: c.MsgID, Serial: f.Header.Serial, Down: true, Data: part})
+	}
+	if err := s.sink.Submit(ctx, nil, frames, func(error) {}); err != nil {
+		s.log.Warn("downlink frame not stored", "terminal", terminalID, "err", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -21,6 +22,8 @@ type Server struct {
 	pass PassDecoder
 	log  *slog.Logger
 	m    *metrics
+
+	onAuth atomic.Pointer[func(Terminal)]
 
 	mu     sync.Mutex
 	conns  map[*session]struct{}
@@ -41,6 +44,14 @@ func New(cfg Config, reg Registry, sink Sink, cmds CommandLog, pass PassDecoder,
 	}
 	return s
 }
+
+// OnAuthenticated registers f to be called, on a goroutine of its own, each time a terminal has
+// authenticated and been answered: the moment to send it what waited while it was offline. f may send
+// commands through the gateway (the session is serving by then). Set it before Serve.
+func (s *Server) OnAuthenticated(f func(Terminal)) { s.onAuth.Store(&f) }
+
+// MaxConns is the session cap in force (Config.MaxConns after defaults).
+func (s *Server) MaxConns() int { return s.cfg.MaxConns }
 
 // Serve accepts connections on ln until ctx ends, then closes ln and every session and waits for the
 // session goroutines. Acknowledgements of reports not yet committed are not sent.

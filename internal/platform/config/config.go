@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"tankwatch/internal/platform/httpx"
 )
 
 // Config is the serve/migrate/admin configuration.
@@ -25,10 +27,12 @@ type Config struct {
 	MapTiles       string // map tile source of the console: gaode, osm or none
 	LogFormat      string
 	Pprof          string // profiling listen address (net/http/pprof); empty: off
+	TrustedProxies string // reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client
 
 	// Devices and history.
 	JT808            string        // JT/T 808 gateway listen address; empty disables the gateway
 	TerminalIdle     time.Duration // a terminal silent this long is disconnected
+	MaxTerminals     int           // terminal sessions beyond this are refused at accept (0: from the open-file limit)
 	RawRetentionDays int           // raw frames older than this are purged (0 = keep forever)
 	HistoryQueue     int           // reports + frames accepted but not yet committed; the gateway's memory bound
 	OfflineMinutes   int           // a car not heard from for this long counts as offline (its own setting wins)
@@ -169,8 +173,10 @@ func BindServe(b *Binder, c *Config) {
 	b.String(&c.MapTiles, "map-tiles", "gaode", "map tiles of the console: gaode, osm or none (offline)")
 	b.String(&c.LogFormat, "log-format", "text", "log format: text or json")
 	b.String(&c.Pprof, "pprof", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; empty: off. Never expose it: it is unauthenticated")
+	b.String(&c.TrustedProxies, "trusted-proxies", "", "reverse proxies whose X-Forwarded-For names the client, e.g. 127.0.0.1,10.0.0.0/8 (empty: the peer address is the client)")
 	b.String(&c.JT808, "jt808", "127.0.0.1:8808", "JT/T 808 gateway listen address (empty: no gateway)")
 	b.Duration(&c.TerminalIdle, "terminal-idle", 5*time.Minute, "disconnect a terminal that sends nothing for this long")
+	b.Int(&c.MaxTerminals, "max-terminals", 0, "terminal connections served at once; more are closed at accept (0: 20000, or less so that a fifth of the open-file limit stays free for HTTP and browsers)")
 	b.Int(&c.HistoryQueue, "history-queue", 50000, "reports and frames waiting for the history store; when full the gateway stops reading terminals")
 	b.Int(&c.RawRetentionDays, "raw-retention-days", 30, "days raw frames are kept (0: forever)")
 	b.Int(&c.OfflineMinutes, "offline-minutes", 10, "minutes without a report after which a car counts as offline (a car's own setting wins)")
@@ -197,6 +203,9 @@ func (c *Config) Validate() error {
 	if c.MQTTBroker != "" && !strings.Contains(c.MQTTBroker, "://") {
 		return fmt.Errorf("--mqtt-broker must be a URL such as tcp://host:1883, not %q", c.MQTTBroker)
 	}
+	if _, err := httpx.ParseTrustedProxies(c.TrustedProxies); err != nil {
+		return fmt.Errorf("--trusted-proxies: %w", err)
+	}
 	if c.LogFormat != "" && c.LogFormat != "text" && c.LogFormat != "json" {
 		return fmt.Errorf("--log-format must be text or json, not %q", c.LogFormat)
 	}
@@ -206,6 +215,8 @@ func (c *Config) Validate() error {
 	switch {
 	case c.TerminalIdle < 0:
 		return fmt.Errorf("--terminal-idle cannot be negative")
+	case c.MaxTerminals < 0:
+		return fmt.Errorf("--max-terminals cannot be negative")
 	case c.HistoryQueue < 100:
 		return fmt.Errorf("--history-queue must be at least 100")
 	case c.RawRetentionDays < 0:

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 
@@ -102,15 +101,6 @@ func Unauthorized(w http.ResponseWriter, r *http.Request) {
 		"error":             "invalid_token",
 		"error_description": T(r, "token.invalid"),
 	})
-}
-
-// ClientIP is the address of the peer. Forwarded headers are not trusted (no proxy configuration yet).
-func ClientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 // BearerToken returns the token of the Authorization header, or "".

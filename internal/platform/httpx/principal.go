@@ -19,6 +19,27 @@ type Principal struct {
 // Has reports whether the caller holds code.
 func (p *Principal) Has(code string) bool { return p != nil && p.Codes[code] }
 
+// Company is the caller's company: the first segment of its group path (see CompanyPath).
+func (p *Principal) Company() string {
+	if p == nil {
+		return ""
+	}
+	return CompanyPath(p.GroupPath)
+}
+
+// CompanyPath is the first segment of a group path, the company: "/1/3/7/" → "/1/". Company-wide
+// things (stations as named places and fences) are shared by a company's groups, never across
+// companies. A malformed path has no company ("").
+func CompanyPath(path string) string {
+	if len(path) < 2 || path[0] != '/' {
+		return ""
+	}
+	if i := strings.IndexByte(path[1:], '/'); i >= 0 {
+		return path[:i+2]
+	}
+	return ""
+}
+
 // InScope reports whether a group with the given path lies in the caller's subtree.
 func (p *Principal) InScope(groupPath string) bool {
 	return p != nil && p.GroupPath != "" && strings.HasPrefix(groupPath, p.GroupPath)

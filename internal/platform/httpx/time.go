@@ -23,6 +23,16 @@ func TimeOf(t time.Time) Time { return Time(t.UnixMilli()) }
 // Std returns the time.Time.
 func (t Time) Std() time.Time { return time.UnixMilli(int64(t)) }
 
+// Through is t as an inclusive upper bound. The console sends times to the second, so an end of
+// "00:24:15" means up to 00:24:15.999: compared as is, the records of that last second (the newest ones,
+// under a "last 7 days" range that ends now) would be left out. A time with milliseconds is kept.
+func (t Time) Through() int64 {
+	if t != 0 && t%1000 == 0 {
+		return int64(t) + 999
+	}
+	return int64(t)
+}
+
 // String formats t, "" for zero.
 func (t Time) String() string {
 	if t == 0 {

@@ -99,3 +99,16 @@ func merge(m map[string][3]string) {
 		catalogue[k] = v
 	}
 }
+
+// Langs is every supported language, in catalogue order.
+var Langs = [...]Lang{ZhCN, ZhTW, EnUS}
+
+// Texts renders one text in every language, keyed by tag ("zh-CN", "zh-TW", "en-US"): for messages
+// pushed to many users at once, whose console picks its own language (a push has no Accept-Language).
+func Texts(render func(Lang) string) map[string]string {
+	out := make(map[string]string, len(Langs))
+	for _, l := range Langs {
+		out[l.String()] = render(l)
+	}
+	return out
+}

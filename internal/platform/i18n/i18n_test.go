@@ -55,3 +55,16 @@ func TestValidationMessagesInThreeLanguages(t *testing.T) {
 		t.Error("unknown key not echoed")
 	}
 }
+
+func TestTexts(t *testing.T) {
+	got := Texts(func(l Lang) string { return T(l, "help.type.1") })
+	want := map[string]string{"zh-CN": "开锁", "zh-TW": "開鎖", "en-US": "unlock"}
+	if len(got) != len(want) {
+		t.Fatalf("Texts = %v", got)
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("Texts[%s] = %q, want %q", k, got[k], w)
+		}
+	}
+}

@@ -81,6 +81,15 @@ describe('live message dialogs', () => {
     expect(screen.getByText('沪A12345 请求开锁')).toBeTruthy();
   });
 
+  it('an alarm is shown in the console language when the server sent its texts', async () => {
+    await i18n.changeLanguage('en-US');
+    const texts = { 'zh-CN': '沪A12345 发生 I 级报警：施封破坏', 'zh-TW': '沪A12345 發生 I 級報警：施封破壞', 'en-US': '沪A12345: level I alarm, seal broken' };
+    showLiveMessage('msg/user/7', new TextEncoder().encode(JSON.stringify({ key: 'alarm', code: 'sealBroken', message: texts['zh-CN'], texts, timestamp: 1763800000000, data: {} })));
+    render((warning.mock.calls[0][0] as { content: ReactElement }).content);
+    expect(screen.getByText('沪A12345: level I alarm, seal broken')).toBeTruthy();
+    expect(screen.queryByText(texts['zh-CN'])).toBeNull();
+  });
+
   it('another topic opens 求助消息 (confirm, 700 wide, closable) with the text when no view is registered', () => {
     showLiveMessage('requestHelp/user/7', json);
     expect(warning).not.toHaveBeenCalled();

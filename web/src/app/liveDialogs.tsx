@@ -5,7 +5,7 @@ import { feedback } from '../api/feedback';
 import i18n from '../i18n';
 import { zoneTime } from '../lib/zone';
 import { ChatMessageSchema, type ChatMessage } from '../proto/chat_pb';
-import { currentHelpView, type LiveMessage } from './liveMessages';
+import { currentHelpView, localText, type LiveMessage } from './liveMessages';
 
 /**
  * The live message dialogs of spec §8: a topic starting with `msg` opens a warning titled 系统信息;
@@ -21,7 +21,8 @@ export function decodePayload(payload: Uint8Array): Decoded {
     const v: unknown = JSON.parse(text);
     if (v && typeof v === 'object') {
       const m = v as Partial<LiveMessage>;
-      return { kind: 'json', message: { key: m.key ?? '', code: m.code ?? '', message: m.message ?? '', timestamp: Number(m.timestamp ?? 0), data: m.data ?? {} } };
+      const texts = m.texts && typeof m.texts === 'object' ? m.texts : undefined;
+      return { kind: 'json', message: { key: m.key ?? '', code: m.code ?? '', message: m.message ?? '', texts, timestamp: Number(m.timestamp ?? 0), data: m.data ?? {} } };
     }
   } catch {
     // not JSON: a ChatMessage
@@ -129,7 +130,7 @@ function showHelp(message: LiveMessage) {
     width: 700,
     closable: true,
     icon: null,
-    content: view ? view(message, close) : <TextBody text={message.message} time={message.timestamp} />,
+    content: view ? view(message, close) : <TextBody text={localText(message, i18n.language)} time={message.timestamp} />,
     ...(view ? { footer: null } : {}),
     afterClose: () => {
       helpOpen = false;
@@ -143,7 +144,7 @@ function showHelp(message: LiveMessage) {
 export function showLiveMessage(topic: string, payload: Uint8Array): void {
   const d = decodePayload(payload);
   if (topic.startsWith('msg')) {
-    showSystem(d.kind === 'chat' ? <ChatBody m={d.message} /> : d.kind === 'json' ? <TextBody text={d.message.message} time={d.message.timestamp} /> : <TextBody text={d.text} />);
+    showSystem(d.kind === 'chat' ? <ChatBody m={d.message} /> : d.kind === 'json' ? <TextBody text={localText(d.message, i18n.language)} time={d.message.timestamp} /> : <TextBody text={d.text} />);
     return;
   }
   showHelp(d.kind === 'json' ? d.message : { key: '', code: '', message: d.kind === 'chat' ? d.message.content : d.text, timestamp: Date.now(), data: {} });

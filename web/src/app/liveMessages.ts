@@ -8,8 +8,15 @@ export interface LiveMessage {
   key: string;
   code: string;
   message: string;
+  /** The message in every console language (tag → text) when the server wrote it; `message` is zh-CN. */
+  texts?: Record<string, string>;
   timestamp: number;
   data: Record<string, string>;
+}
+
+/** The message's text in the console's language, else its spec §3 `message`. */
+export function localText(m: LiveMessage, lang: string): string {
+  return m.texts?.[lang] ?? m.message;
 }
 
 /**

@@ -84,6 +84,7 @@ export const MODULES: ModuleDef[] = [
       abnormal: { load: () => import('../features/police/abnormal') },
       passwordRecord: { load: () => import('../features/police/passwordRecord') },
       blueLockLocalRecord: { load: () => import('../features/police/blueLockLocalRecord') },
+      passwordViewingRecord: { load: () => import('../features/police/passwordViewingRecord') },
     }),
   },
   {
@@ -93,6 +94,7 @@ export const MODULES: ModuleDef[] = [
       'station', 'suspectedStation', 'tankInfo', 'waybill', 'waybill2', 'waybill3', 'transProduct', 'equipment', 'leaveRecord', 'jobDuty', 'operateFlow',
     ], {
       groupCar: { load: () => import('../features/basedata/groupCar') },
+      carPassword: { load: () => import('../features/basedata/carPassword') },
       terminalVXE: { load: () => import('../features/basedata/terminalVXE') },
       simInfoVXE: { load: () => import('../features/basedata/simInfoVXE') },
       sensor: { load: () => import('../features/basedata/sensor') },
