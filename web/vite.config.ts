@@ -29,5 +29,10 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // Vitest leaves one core free by default, which on CI's two cores means one worker: every core
+    // cuts the suite from about 290 s to 190 s there. Under that load single tests take a few seconds,
+    // so the per-test limit only catches a hang, never a slow machine.
+    maxWorkers: '100%',
+    testTimeout: 30_000,
   },
 });
