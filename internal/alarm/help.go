@@ -321,9 +321,19 @@ func (h *HelpService) push(ctx context.Context, groupPath string, v *HelpView) {
 	texts := i18n.Texts(func(l i18n.Lang) string {
 		return i18n.T(l, "help.push", v.CarNumber, i18n.T(l, helpTypeKey(v.RequestType)))
 	})
+	data := v.data()
+	// spec §3's address is the simplified-Chinese one; the other consoles show theirs
+	cctx := geo.WithCompany(ctx, httpx.CompanyPath(groupPath))
+	for _, l := range i18n.Langs {
+		if l != i18n.ZhCN {
+			if a := h.addressIn(cctx, l, v); a != "" {
+				data[AddressKey(l)] = a
+			}
+		}
+	}
 	m := messaging.Message{Key: "help-" + strconv.FormatInt(v.ID, 10), Code: "help",
 		Message: texts[i18n.ZhCN.String()], Texts: texts,
-		Timestamp: h.Now().UnixMilli(), Data: v.data()}
+		Timestamp: h.Now().UnixMilli(), Data: data}
 	if err := messaging.SendToUsers(h.Publisher, messaging.TopicRequestHelp, ids, m); err != nil {
 		h.Log.Warn("help request push", "record", v.ID, "err", err)
 	}

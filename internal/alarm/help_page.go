@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -155,13 +156,30 @@ func (h *HelpService) Routes() []httpx.Route {
 }
 
 // localize names the place in lang: the record keeps the simplified-Chinese address of the moment the
-// driver asked (what the live push carries); other languages get it from the geocoder again (offline
-// table, or the online provider's cache).
+// driver asked (what the live push carries as "address"); other languages get it from the geocoder
+// again (offline table, or the online provider's cache).
 func (h *HelpService) localize(ctx context.Context, lang i18n.Lang, v *HelpView) {
-	if lang == i18n.ZhCN || h.Geo == nil || (v.Lat == 0 && v.Lng == 0) {
+	if lang == i18n.ZhCN {
 		return
 	}
-	if a, err := h.Geo.Reverse(ctx, v.Lng, v.Lat, lang); err == nil && a != "" {
+	if a := h.addressIn(ctx, lang, v); a != "" {
 		v.Address = a
 	}
 }
+
+// addressIn is the record's place named in lang, or "" when it has none or the geocoder fails.
+func (h *HelpService) addressIn(ctx context.Context, lang i18n.Lang, v *HelpView) string {
+	if h.Geo == nil || (v.Lat == 0 && v.Lng == 0) {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	a, err := h.Geo.Reverse(ctx, v.Lng, v.Lat, lang)
+	if err != nil {
+		return ""
+	}
+	return a
+}
+
+// AddressKey is the live help message's data key of the address in lang ("address:en-US").
+func AddressKey(lang i18n.Lang) string { return "address:" + lang.String() }

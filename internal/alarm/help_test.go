@@ -18,6 +18,7 @@ import (
 	"tankwatch/internal/org"
 	"tankwatch/internal/platform/db/dbtest"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/i18n"
 	"tankwatch/internal/tank"
 	"tankwatch/internal/telemetry"
 )
@@ -162,6 +163,12 @@ func TestHelpRequestBecomesOneRecordAndReachesItsOperators(t *testing.T) {
 		want := map[string]string{"id": fmt.Sprint(v.ID), "requestType": "1", "requestTime": httpx.TimeOf(at).String(),
 			"carNumber": north.Plate, "speed": "35.2", "address": v.Address, "lng": "114.5149", "lat": "38.0423",
 			"stationId": "0", "groupId": fmt.Sprint(groups["华北分公司"])}
+		if en := m.Data[alarm.AddressKey(i18n.EnUS)]; !strings.Contains(en, "Hebei") {
+			t.Errorf("en-US address in the push %q", en)
+		}
+		if tw := m.Data[alarm.AddressKey(i18n.ZhTW)]; tw == "" || tw == v.Address {
+			t.Errorf("zh-TW address in the push %q (zh-CN %q)", tw, v.Address)
+		}
 		for k, w := range want {
 			if m.Data[k] != w {
 				t.Errorf("data %s = %q, want %q", k, m.Data[k], w)

@@ -49,13 +49,21 @@ export interface HelpRequest {
   carNumber: string;
   speed: number | string;
   address: string;
+  /** The address in the other console languages (tag → text), when a live message carries them. */
+  addresses?: Record<string, string>;
   lng: number | string;
   lat: number | string;
 }
 
+/** The data key of the address in a console language ("address:en-US"; alarm.AddressKey). */
+const ADDRESS_IN = 'address:';
+
 /** The help request carried by a requestHelp live message (all values are strings, spec §3). */
 export function helpRequestOf(m: LiveMessage): HelpRequest {
   const d = m.data ?? {};
+  const addresses = Object.fromEntries(
+    Object.entries(d).filter(([k]) => k.startsWith(ADDRESS_IN)).map(([k, v]) => [k.slice(ADDRESS_IN.length), v]),
+  );
   return {
     id: Number(d.id),
     requestType: Number(d.requestType),
@@ -63,6 +71,7 @@ export function helpRequestOf(m: LiveMessage): HelpRequest {
     carNumber: d.carNumber ?? '',
     speed: d.speed ?? '',
     address: d.address ?? '',
+    addresses,
     lng: d.lng ?? '',
     lat: d.lat ?? '',
   };

@@ -4,6 +4,7 @@ import zhCN from 'antd/locale/zh_CN';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { helpRequestOf, type HelpRequest } from '../../../api/help';
 import { currentHelpView, registerHelpView, type LiveMessage } from '../../../app/liveMessages';
+import i18n from '../../../i18n';
 import { HelpRequestView } from './HelpRequestView';
 
 const api = vi.hoisted(() => ({ dealHelp: vi.fn() }));
@@ -61,6 +62,20 @@ describe('help-request view', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('button', { name: /^关\s*锁$/ })).toBeNull();
     expect(button(/^取\s*消$/)).toBeTruthy();
     expect(button(/^忽\s*略$/)).toBeTruthy();
+  });
+
+  it('shows the address in the console language when the live message carries it', async () => {
+    const withTexts = { ...message, data: { ...message.data, 'address:en-US': 'Shijiazhuang, Hebei', 'address:zh-TW': '河北省石家莊市' } };
+    const r = helpRequestOf(withTexts);
+    expect(r.addresses).toEqual({ 'en-US': 'Shijiazhuang, Hebei', 'zh-TW': '河北省石家莊市' });
+    await i18n.changeLanguage('en-US');
+    try {
+      show(r);
+      expect(screen.getByText('Shijiazhuang, Hebei')).toBeTruthy();
+      expect(screen.queryByText('河北省石家庄市')).toBeNull();
+    } finally {
+      await i18n.changeLanguage('zh-CN');
+    }
   });
 
   it('says 未定位 without a map when longitude and latitude are both 0, lock for type 2', () => {

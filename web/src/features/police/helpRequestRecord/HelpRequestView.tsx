@@ -20,7 +20,7 @@ export interface HelpRequestViewProps {
  * ignore. After answering the dialog closes and a 提示 dialog says 操作成功 or the server's message.
  */
 export function HelpRequestView({ request, onClose, onDealt }: HelpRequestViewProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { modal } = App.useApp();
   const [busy, setBusy] = useState<number | null>(null);
   const unlock = isUnlock(request.requestType);
@@ -66,7 +66,7 @@ export function HelpRequestView({ request, onClose, onDealt }: HelpRequestViewPr
         <Descriptions.Item label={t('help.carNumber')}>{request.carNumber}</Descriptions.Item>
         <Descriptions.Item label={t('help.speed')}>{t('help.kmh', { v: request.speed === '' ? 0 : request.speed })}</Descriptions.Item>
         <Descriptions.Item label={t('help.address')} span={2}>
-          {request.address || (located ? '' : t('common.notLocated'))}
+          {request.addresses?.[i18n.language] || request.address || (located ? '' : t('common.notLocated'))}
         </Descriptions.Item>
       </Descriptions>
       <Space style={{ marginTop: 16, display: 'flex', justifyContent: 'flex-end' }}>
