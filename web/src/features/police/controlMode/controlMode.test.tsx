@@ -32,10 +32,11 @@ beforeEach(() => {
 describe('control mode', { timeout: 60_000 }, () => {
   it('shows a group\'s inherited setting and saves its own', async () => {
     renderPage(<ControlModePage />, 'controlMode', []);
-    expect(screen.getByText('请选择组织或车辆')).toBeTruthy();
+    // it opens on the operator's own group (the test session's group 1)
+    await waitFor(() => expect(api.getControl).toHaveBeenCalledWith({ groupId: 1 }), SLOW);
     fireEvent.mouseDown(document.querySelector('[data-testid="control-group"] .ant-select-selector, .ant-select[data-testid="control-group"] .ant-select-selector')!);
     fireEvent.click(await screen.findByTitle('华东分公司', {}, SLOW));
-    await waitFor(() => expect(api.getControl).toHaveBeenCalledWith({ groupId: 3 }), SLOW);
+    await waitFor(() => expect(api.getControl).toHaveBeenLastCalledWith({ groupId: 3 }), SLOW);
     expect(await screen.findByText('继承自 中油运输集团', {}, SLOW)).toBeTruthy();
     expect((screen.getByRole('checkbox', { name: '超速' }) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(screen.getByRole('checkbox', { name: '超速' }));

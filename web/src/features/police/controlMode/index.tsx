@@ -9,6 +9,7 @@ import { GroupSelect } from '../../../components/GroupSelect';
 import { useGroupTree } from '../../access/groupInfo/groupTree';
 import { VehiclePicker } from '../../../components/VehiclePicker';
 import { useAlarmTypes } from '../common/alarmUi';
+import { useAppStore } from '../../../app/store';
 
 type FormValues = Omit<ControlSettings, 'classSpeed'> & { classes: { cls: string; speed: number }[] };
 
@@ -49,7 +50,8 @@ export default function ControlModePage() {
   const client = useQueryClient();
   const types = useAlarmTypes();
   const [kind, setKind] = useState<'group' | 'car'>('group');
-  const [groupId, setGroupId] = useState<number>();
+  // opens on the operator's own group: what their whole scope watches, one click from changing it
+  const [groupId, setGroupId] = useState<number | undefined>(() => useAppStore.getState().session?.groupId || undefined);
   const [carId, setCarId] = useState<number>();
   const target: ControlTarget | null = kind === 'group' ? (groupId ? { groupId } : null) : carId ? { carId } : null;
   const view = useQuery({ queryKey: ['controlMode', target], queryFn: () => getControl(target!), enabled: target != null });
