@@ -8,8 +8,8 @@ import { ChatMessageSchema, type ChatMessage } from '../proto/chat_pb';
 import { currentHelpView, localText, type LiveMessage } from './liveMessages';
 
 /**
- * The live message dialogs of spec §8: a topic starting with `msg` opens a warning titled 系统信息;
- * any other topic (requestHelp) a confirm titled 求助消息, 700 wide, closable, showing the registered
+ * The live message dialogs of spec §8: a topic starting with `msg` opens a warning titled live.systemMessage;
+ * any other topic (requestHelp) a confirm titled live.helpRequest, 700 wide, closable, showing the registered
  * help view (then without the default buttons) or the message text. System messages arrive as the
  * binary ChatMessage, alarms and help requests as the JSON LiveMessage: the payload tells them apart.
  */
@@ -68,8 +68,8 @@ type Handle = { update?: (props: Record<string, unknown>) => void; destroy?: () 
 
 /**
  * A dispatcher's console stays open all day while a fleet reports: live messages must not stack
- * dialogs on top of each other. While a 系统信息 dialog is open, later system messages join it (newest
- * first, the latest MAX_SHOWN of them); while a 求助消息 dialog is open, later requests wait and open
+ * dialogs on top of each other. While a system-message dialog is open, later system messages join it (newest
+ * first, the latest MAX_SHOWN of them); while a help-request dialog is open, later requests wait and open
  * one after another as each is closed.
  */
 const MAX_SHOWN = 20;

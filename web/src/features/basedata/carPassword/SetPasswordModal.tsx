@@ -8,7 +8,7 @@ type Mode = 'enter' | 'generate';
 const ALERT_TYPE = { ok: 'success', pending: 'warning', failed: 'error' } as const;
 
 /**
- * 设置/重置密码: six digits typed in, or generated on the server; or (resend) the stored password sent
+ * Set or reset the password: six digits typed in, or generated on the server; or (resend) the stored password sent
  * again. The password is stored whatever the terminal does; the result says whether it has it.
  */
 export function SetPasswordModal({ car, resend, onClose, onSaved }: { car: CarPassword; resend: boolean; onClose: () => void; onSaved: () => void }) {

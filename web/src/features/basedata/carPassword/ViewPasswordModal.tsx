@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { viewCarPassword, type CarPassword, type Revealed } from '../../../api/carPassword';
 
 /**
- * 查看密码: first says the view is recorded (with an optional reason), then shows the password large
+ * View the password: first says the view is recorded (with an optional reason), then shows the password large
  * with a copy button. Every confirm is one viewing record on the server.
  */
 export function ViewPasswordModal({ car, onClose }: { car: CarPassword; onClose: () => void }) {
@@ -28,7 +28,7 @@ export function ViewPasswordModal({ car, onClose }: { car: CarPassword; onClose:
 
   if (shown) {
     // its own dialog (key), not the confirm's with new props: the confirm's OK button was loading, and
-    // its loading icon could linger on the reused button as 关闭's
+    // its loading icon could linger on the reused button as the close button's
     return (
       <Modal key="shown" open title={t('carPassword.viewTitle', { plate: car.plate })} onCancel={onClose} onOk={onClose} cancelButtonProps={{ style: { display: 'none' } }} okText={t('common.close')} destroyOnHidden>
         <div style={{ textAlign: 'center', padding: '12px 0' }}>

@@ -12,7 +12,7 @@ type Filters = Omit<CarPasswordQuery, 'pageNum' | 'pageSize' | 'sortField' | 'so
 
 const SYNC_COLOURS: Record<SyncState, string> = { ok: 'success', pending: 'warning', failed: 'error' };
 
-/** 车辆密码: the offline unlock password of each vehicle's locks — set or generate it, resend it, view it (recorded). */
+/** Vehicle passwords (menu carPassword): the offline unlock password of each vehicle's locks — set or generate it, resend it, view it (recorded). */
 export default function CarPasswordPage() {
   const { t } = useTranslation();
   const [viewing, setViewing] = useState<CarPassword | null>(null);

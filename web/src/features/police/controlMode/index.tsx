@@ -43,7 +43,7 @@ function SourceNote({ view }: { view: ControlView }) {
   return <Tag>{t('controlMode.sourceDefault')}</Tag>;
 }
 
-/** 布控模式: which alarm types are watched and the thresholds, per group (for its subtree) or per vehicle. */
+/** Control mode (menu controlMode): which alarm types are watched and the thresholds, per group (for its subtree) or per vehicle. */
 export default function ControlModePage() {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();

@@ -15,9 +15,9 @@ export interface HelpRequestViewProps {
 }
 
 /**
- * The help-request detail (spec §2): the vehicle on a map (未定位 without a position), request type,
+ * The help-request detail (spec §2): the vehicle on a map (common.notLocated without a position), request type,
  * time, plate, speed and address, and the answers cancel, unlock-or-lock (the request's own type) and
- * ignore. After answering the dialog closes and a 提示 dialog says 操作成功 or the server's message.
+ * ignore. After answering the dialog closes and a common.prompt dialog says common.operationSuccess or the server's message.
  */
 export function HelpRequestView({ request, onClose, onDealt }: HelpRequestViewProps) {
   const { t, i18n } = useTranslation();

@@ -8,7 +8,7 @@ import { alarmInitial, toAlarmFilters } from '../common/filters';
 
 type Filters = AlarmFilters & Pick<ViewingRecordQuery, 'userName'>;
 
-/** 密码查看记录: who revealed which vehicle's lock password, when, from which address and why. */
+/** Password viewing records (menu passwordViewingRecord): who revealed which vehicle's lock password, when, from which address and why. */
 export default function PasswordViewingRecordPage() {
   const { t } = useTranslation();
   return (
