@@ -14,6 +14,8 @@ import (
 type GatewayTerminal struct {
 	ID, CarID, GroupID int64 // CarID 0: bound to no car
 	Phone              string
+	DeviceID           string // the terminal ID a 0x0100 must carry ("" until an operator sets it)
+	Plate, VIN         string // of the bound car ("" when bound to none)
 	AuthCode           string
 	Protocol           int
 	Enabled            bool
@@ -39,9 +41,22 @@ func (s *Service) GatewayTerminal(ctx context.Context, phone string) (GatewayTer
 		}
 		forms = append(forms, strings.Repeat("0", z)+bare)
 	}
-	var rows []Terminal
-	err := s.db.NewSelect().Model(&rows).Column("id", "group_id", "phone", "protocol", "car_id", "auth_code", "status").
-		Where("t.phone IN (?)", bun.In(forms)).OrderExpr("t.status DESC, t.id").Limit(1).Scan(ctx)
+	var rows []struct {
+		ID       int64   `bun:"id"`
+		GroupID  int64   `bun:"group_id"`
+		Phone    string  `bun:"phone"`
+		DeviceID string  `bun:"device_id"`
+		Protocol int     `bun:"protocol"`
+		CarID    *int64  `bun:"car_id"`
+		AuthCode string  `bun:"auth_code"`
+		Status   int     `bun:"status"`
+		Plate    *string `bun:"plate"`
+		VIN      *string `bun:"vin"`
+	}
+	err := s.db.NewSelect().TableExpr("terminals AS t").
+		ColumnExpr("t.id, t.group_id, t.phone, t.device_id, t.protocol, t.car_id, t.auth_code, t.status, c.plate, c.vin").
+		Join("LEFT JOIN cars AS c ON c.id = t.car_id").
+		Where("t.phone IN (?)", bun.In(forms)).OrderExpr("t.status DESC, t.id").Limit(1).Scan(ctx, &rows)
 	if err != nil {
 		return GatewayTerminal{}, false, fmt.Errorf("fleet: terminal %s: %w", phone, err)
 	}
@@ -49,9 +64,16 @@ func (s *Service) GatewayTerminal(ctx context.Context, phone string) (GatewayTer
 		return GatewayTerminal{}, false, nil
 	}
 	t := rows[0]
-	g := GatewayTerminal{ID: t.ID, GroupID: t.GroupID, Phone: t.Phone, AuthCode: t.AuthCode, Protocol: t.Protocol, Enabled: t.Status == 1}
+	g := GatewayTerminal{ID: t.ID, GroupID: t.GroupID, Phone: t.Phone, DeviceID: t.DeviceID, AuthCode: t.AuthCode,
+		Protocol: t.Protocol, Enabled: t.Status == 1}
 	if t.CarID != nil {
 		g.CarID = *t.CarID
+	}
+	if t.Plate != nil {
+		g.Plate = *t.Plate
+	}
+	if t.VIN != nil {
+		g.VIN = *t.VIN
 	}
 	return g, true, nil
 }

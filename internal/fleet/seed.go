@@ -57,6 +57,10 @@ func DemoFleet(n int) []DemoCar {
 // drives the same numbers.
 func DemoTerminalPhone(i int) string { return fmt.Sprintf("0138%08d", 52600100+i) }
 
+// DemoTerminalID is the terminal ID (the 0x0100's BYTE[7] in 2011/2013) of the i-th demo terminal,
+// stored as its device ID; the simulator registers with it, as the gateway demands (docs/PROTOCOL.md).
+func DemoTerminalID(i int) string { return fmt.Sprintf("T%06d", i%1000000) }
+
 // DemoProtocol is the JT/T 808 version (2011, 2013 or 2019) of the i-th demo terminal: the demo fleet
 // mixes all three so every framing is exercised.
 func DemoProtocol(i int) int { return []int{2019, 2013, 2019, 2011}[i%4] }
@@ -78,7 +82,7 @@ func (s *Service) SeedDemo(ctx context.Context, n int) error {
 		}
 		now := s.nowMS()
 		groups := map[string]group{}
-		for _, d := range DemoFleet(n) {
+		for i, d := range DemoFleet(n) {
 			g, known := groups[d.Group]
 			if !known {
 				err := tx.NewSelect().Model(&g).Where("g.name = ?", d.Group).Where("g.path LIKE ?", top.Path+"%").Order("g.id").Limit(1).Scan(ctx)
@@ -102,6 +106,14 @@ func (s *Service) SeedDemo(ctx context.Context, n int) error {
 			if err != nil {
 				return err
 			}
+			if k > 0 {
+				// demo data seeded before terminal IDs were checked at registration ("TW" + car id):
+				// give it the ID the simulator sends, so that an old data folder's fleet still drives
+				if _, err := tx.NewUpdate().TableExpr("terminals").Set("device_id = ?", DemoTerminalID(i)).
+					Where("phone = ?", d.TerminalPhone).Where("device_id LIKE 'TW%'").Exec(ctx); err != nil {
+					return err
+				}
+			}
 			if n+m+k > 0 {
 				continue
 			}
@@ -117,7 +129,7 @@ func (s *Service) SeedDemo(ctx context.Context, n int) error {
 			if _, err := tx.NewInsert().Model(sim).Returning("id").Exec(ctx); err != nil {
 				return err
 			}
-			t := &Terminal{GroupID: g.ID, Phone: d.TerminalPhone, DeviceID: fmt.Sprintf("TW%05d", 100+car.ID), Manufacturer: "70111",
+			t := &Terminal{GroupID: g.ID, Phone: d.TerminalPhone, DeviceID: DemoTerminalID(i), Manufacturer: "70111",
 				Model: "TW-808T", Protocol: d.Protocol, CarID: &car.ID, SIMID: &sim.ID, Status: 1, CreatedAt: now}
 			if _, err := tx.NewInsert().Model(t).Returning("id").Exec(ctx); err != nil {
 				return err

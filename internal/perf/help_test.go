@@ -562,7 +562,7 @@ func dialTerminal(ctx context.Context, addr string, idx int) (*terminal, error) 
 		t.ver = jt808.V2019
 	}
 	go t.read()
-	if err := t.send(&jt808.Register{Province: 13, City: 100, Manufacturer: "70111", Model: "TW-PERF", TerminalID: "PERF001",
+	if err := t.send(&jt808.Register{Province: 13, City: 100, Manufacturer: "70111", Model: "TW-PERF", TerminalID: fleet.DemoTerminalID(idx),
 		PlateColor: jt808.PlateYellow, Plate: fleet.DemoFleet(idx + 1)[idx].Plate}); err != nil {
 		return nil, err
 	}

@@ -549,7 +549,7 @@ func (t *terminal) inboxOrDone(ev event) bool {
 func (t *terminal) register() *jt808.Register {
 	prov := map[string]uint16{"华北": 13, "华东": 31, "华南": 44}[t.v.region]
 	r := &jt808.Register{Province: prov, City: 100, Manufacturer: "70111", Model: "TW-808T",
-		TerminalID: fmt.Sprintf("T%06d", t.idx%1000000), PlateColor: jt808.PlateYellow, Plate: t.plate}
+		TerminalID: fleet.DemoTerminalID(t.idx), PlateColor: jt808.PlateYellow, Plate: t.plate}
 	if t.ver == jt808.V2011 {
 		r.Version = jt808.V2011
 	}

@@ -18,6 +18,8 @@ import (
 type Terminal struct {
 	ID, CarID, GroupID int64 // CarID 0: bound to no car
 	Phone              string
+	DeviceID           string // the terminal ID its 0x0100 must carry; "" refuses every registration
+	Plate, VIN         string // of the bound car; a 0x0100 must carry the plate (or, with plate colour 0, the VIN)
 	AuthCode           string
 	Protocol           int // 2011, 2013 or 2019 as registered (the header decides what is spoken)
 }
@@ -58,7 +60,15 @@ type Config struct {
 	MaxBadFrames      int              // 64: malformed frames in a row that close a session
 	ReassemblyTimeout time.Duration    // 10s: quiet time before missing sub-packages are re-requested (0x8003)
 	MaxOutbox         int              // 64 KiB: unsent bytes per session before it is dropped as too slow
-	Now               func() time.Time // clock of Received and reassembly; nil = time.Now
+	Now               func() time.Time // clock of Received, reassembly, liveness and the failure limit; nil = time.Now
+
+	// Identity (docs/DECISIONS.md D25).
+	AuthTimeout     time.Duration // 30s: a connection not authenticated this long after it opened is closed
+	HeartbeatWindow time.Duration // 90s: a session heard from within this is live; no other connection may take its terminal over
+	FailLimit       int           // 30: failed registrations and authentications per address per FailWindow before it is blocked
+	FailWindow      time.Duration // 1m
+	FailBlock       time.Duration // 5m: how long a blocked address's registrations and authentications are refused
+	ConflictEvery   time.Duration // 10m: at most one identity-conflict alarm per terminal this often (every attempt is logged)
 }
 
 func (c Config) withDefaults() Config {
@@ -72,6 +82,14 @@ func (c Config) withDefaults() Config {
 	def(&c.HandshakeTimeout, 30*time.Second)
 	def(&c.WriteTimeout, 10*time.Second)
 	def(&c.ReassemblyTimeout, 10*time.Second)
+	def(&c.AuthTimeout, 30*time.Second)
+	def(&c.HeartbeatWindow, 90*time.Second)
+	def(&c.FailWindow, time.Minute)
+	def(&c.FailBlock, 5*time.Minute)
+	def(&c.ConflictEvery, 10*time.Minute)
+	if c.FailLimit <= 0 {
+		c.FailLimit = 30
+	}
 	if c.MaxConns <= 0 {
 		c.MaxConns = DefaultMaxConns(OpenFileLimit())
 	}

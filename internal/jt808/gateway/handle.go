@@ -103,6 +103,10 @@ func (s *session) malformedBody(h jt808.Header, err error) bool {
 	return s.sendAck(ack{h: h, result: jt808.ResultBadMessage})
 }
 
+// register answers a 0x0100. The registration must prove more than the phone number (identityMatches),
+// and a terminal whose session on another connection is live is not registered again (its code would
+// change under the real terminal). Every refusal gets the one answer, result 4 "terminal not in
+// database", and counts against the peer's address (failLimiter).
 func (s *session) register(now time.Time, raw []byte, f jt808.Frame) bool {
 	var m jt808.Register
 	if err := m.DecodeBody(f.Body, f.Header.Version); err != nil {
@@ -112,17 +116,30 @@ func (s *session) register(now time.Time, raw []byte, f jt808.Frame) bool {
 		return s.reply(f.Header, &jt808.RegisterReply{Serial: f.Header.Serial, Result: result, AuthCode: code}, time.Time{})
 	}
 	phone := f.Header.Phone.String()
+	refuse := func(reason, why string, args ...any) bool {
+		s.refused(now, reason)
+		s.logger().Warn("registration refused: "+why, append([]any{"phone", phone, "reason", reason}, args...)...)
+		return answer(jt808.RegisterTerminalUnknown, "")
+	}
+	if s.srv.fails.blocked(s.host, now) {
+		return refuse(refuseLimited, "the address failed too often")
+	}
 	t, ok, err := s.lookup(phone)
 	switch {
 	case err != nil:
 		s.logger().Error("registry lookup failed; registration not answered", "phone", phone, "err", err)
 		return s.ctx.Err() == nil
 	case !ok:
-		s.logger().Info("registration of an unknown terminal refused", "phone", phone)
-		return answer(jt808.RegisterTerminalUnknown, "")
+		return refuse(refuseUnknown, "unknown terminal")
 	case t.CarID == 0:
-		s.logger().Info("registration of a terminal bound to no vehicle refused", "phone", phone, "terminal", t.ID)
-		return answer(jt808.RegisterVehicleUnknown, "")
+		return refuse(refuseNoVehicle, "terminal bound to no vehicle", "terminal", t.ID)
+	case !identityMatches(t, &m):
+		return refuse(refuseIdentity, "terminal ID or plate differ from the registry", "terminal", t.ID,
+			"sent_terminal_id", m.TerminalID, "sent_plate", m.Plate, "registry_has_terminal_id", t.DeviceID != "")
+	}
+	if live := s.srv.liveOther(t.ID, s, now); live != nil {
+		s.srv.attempted(live, s, f.Header.MsgID, now)
+		return refuse(refuseLive, "the terminal has a live session on another connection", "terminal", t.ID, "live_peer", live.peer)
 	}
 	code := newAuthCode()
 	if err := offStack(func() error { return s.srv.reg.SetAuthCode(s.ctx, t.ID, code) }); err != nil {
@@ -138,31 +155,55 @@ func (s *session) register(now time.Time, raw []byte, f jt808.Frame) bool {
 	return answer(jt808.RegisterOK, code)
 }
 
+// refused counts a refused registration or authentication, and the failure against the peer's
+// address unless the address is the reason.
+func (s *session) refused(now time.Time, reason string) {
+	s.srv.m.refusals.WithLabelValues(reason).Inc()
+	if reason != refuseLimited && s.srv.fails.fail(s.host, now) {
+		s.srv.m.blocked.Inc()
+		s.logger().Warn("address blocked: too many failed registrations and authentications",
+			"address", s.host, "limit", s.srv.cfg.FailLimit, "window", s.srv.cfg.FailWindow, "blocked_for", s.srv.cfg.FailBlock)
+	}
+}
+
+// authenticate answers a 0x0102: the code must be the one issued at the terminal's registration, and
+// the terminal must not have a live session on another connection (which it would replace).
 func (s *session) authenticate(now time.Time, raw []byte, f jt808.Frame) bool {
-	refuse := func(why string, args ...any) bool {
-		s.logger().Info("authentication refused: "+why, args...)
+	phone := f.Header.Phone.String()
+	refuse := func(reason, why string, args ...any) bool {
+		if reason != "" {
+			s.refused(now, reason)
+		}
+		s.logger().Warn("authentication refused: "+why, append([]any{"phone", phone, "reason", reason}, args...)...)
 		s.sendAck(ack{h: f.Header, result: jt808.ResultFailure})
 		return false // close once the reply is written
 	}
 	var m jt808.Auth
 	if err := m.DecodeBody(f.Body, f.Header.Version); err != nil {
 		s.malformedFrame(err)
-		return refuse("undecodable body", "err", err)
+		return refuse("", "undecodable body", "err", err)
 	}
-	phone := f.Header.Phone.String()
+	if s.srv.fails.blocked(s.host, now) {
+		return refuse(refuseLimited, "the address failed too often")
+	}
 	t, ok, err := s.lookup(phone)
 	switch {
 	case err != nil:
 		s.logger().Error("registry lookup failed; authentication not answered", "phone", phone, "err", err)
 		return s.ctx.Err() == nil
 	case !ok:
-		return refuse("unknown terminal", "phone", phone)
+		return refuse(refuseUnknown, "unknown terminal")
 	case t.AuthCode == "" || subtle.ConstantTimeCompare([]byte(t.AuthCode), []byte(m.AuthCode)) != 1:
-		return refuse("wrong auth code", "phone", phone, "terminal", t.ID)
+		return refuse(refuseAuthCode, "wrong auth code", "terminal", t.ID)
+	}
+	live := liveInfo{term: t, phone: f.Header.Phone, version: f.Header.Version, proto: f.Header.ProtoVersion}
+	if other := s.srv.claim(s, live, now); other != nil {
+		s.srv.attempted(other, s, f.Header.MsgID, now)
+		return refuse(refuseLive, "the terminal has a live session on another connection", "terminal", t.ID, "live_peer", other.peer)
 	}
 	s.term, s.authed, s.phone = t, true, f.Header.Phone
 	s.who.Store(&who{terminal: t.ID, phone: t.Phone})
-	s.srv.bind(s, liveInfo{term: t, phone: f.Header.Phone, version: f.Header.Version, proto: f.Header.ProtoVersion})
+	s.setReadDeadline() // the authentication deadline no longer applies
 	if !s.submit(nil, []telemetry.Frame{s.rawFrame(now, f.Header, raw)}, nil) {
 		return false
 	}

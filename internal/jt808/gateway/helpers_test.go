@@ -180,10 +180,10 @@ type env struct {
 }
 
 var (
-	term1 = Terminal{ID: 1, CarID: 11, GroupID: 3, Phone: "013800138001", Protocol: 2013}
-	term2 = Terminal{ID: 2, CarID: 12, GroupID: 3, Phone: "013800138002", Protocol: 2019}
-	term3 = Terminal{ID: 3, CarID: 13, GroupID: 3, Phone: "013800138003", Protocol: 2011}
-	free  = Terminal{ID: 4, GroupID: 3, Phone: "013800138004", Protocol: 2013} // bound to no car
+	term1 = Terminal{ID: 1, CarID: 11, GroupID: 3, Phone: "013800138001", DeviceID: "T000001", Plate: "粤B·12341", Protocol: 2013}
+	term2 = Terminal{ID: 2, CarID: 12, GroupID: 3, Phone: "013800138002", DeviceID: "T000002", Plate: "粤B·12342", Protocol: 2019}
+	term3 = Terminal{ID: 3, CarID: 13, GroupID: 3, Phone: "013800138003", DeviceID: "T000003", Plate: "粤B·12343", Protocol: 2011}
+	free  = Terminal{ID: 4, GroupID: 3, Phone: "013800138004", DeviceID: "T000004", Protocol: 2013} // bound to no car
 )
 
 func start(t testing.TB, cfg Config, autoCommit bool, pass PassDecoder) *env {
@@ -235,11 +235,18 @@ type client struct {
 	version jt808.Version
 	phone   jt808.Phone
 	serial  uint16
+	termID  string // sent in 0x0100 (the registry must hold it)
+	plate   string // sent in 0x0100
 }
 
+// dial connects a terminal that registers with the terminal ID and plate the registry holds for phone.
 func (e *env) dial(version jt808.Version, phone string) *client {
 	e.t.Helper()
-	return dial(e.t, e.addr, version, phone)
+	c := dial(e.t, e.addr, version, phone)
+	if t, ok, _ := e.reg.Terminal(context.Background(), phone); ok {
+		c.termID, c.plate = t.DeviceID, t.Plate
+	}
+	return c
 }
 
 func dial(t testing.TB, addr string, version jt808.Version, phone string) *client {
@@ -355,16 +362,22 @@ func (c *client) registerReply() jt808.RegisterReply {
 
 func (c *client) register() string {
 	c.t.Helper()
-	m := &jt808.Register{Province: 44, City: 307, Manufacturer: "70111", Model: "TW-808T", TerminalID: "T000001", PlateColor: jt808.PlateYellow, Plate: "粤B12345"}
-	if c.version == jt808.V2011 {
-		m.Version = jt808.V2011
-	}
-	serial := c.send(m)
-	r := c.registerReply()
+	r, serial := c.registerAs(c.termID, c.plate)
 	if r.Serial != serial || r.Result != jt808.RegisterOK || len(r.AuthCode) != 16 {
 		c.t.Fatalf("register reply %+v", r)
 	}
 	return r.AuthCode
+}
+
+// registerAs sends a 0x0100 with the given terminal ID and plate and returns the reply and its serial.
+func (c *client) registerAs(termID, plate string) (jt808.RegisterReply, uint16) {
+	c.t.Helper()
+	m := &jt808.Register{Province: 44, City: 307, Manufacturer: "70111", Model: "TW-808T", TerminalID: termID, PlateColor: jt808.PlateYellow, Plate: plate}
+	if c.version == jt808.V2011 {
+		m.Version = jt808.V2011
+	}
+	serial := c.send(m)
+	return c.registerReply(), serial
 }
 
 // login registers and authenticates.

@@ -19,9 +19,9 @@ func TestRegisterRefusals(t *testing.T) {
 		t.Errorf("unknown terminal: %+v", r)
 	}
 	c = e.dial(jt808.V2013, free.Phone)
-	c.send(&jt808.Register{Plate: "粤B00000"})
-	if r := c.registerReply(); r.Result != jt808.RegisterVehicleUnknown {
-		t.Errorf("terminal bound to no car: %+v", r)
+	c.send(&jt808.Register{TerminalID: free.DeviceID, Plate: "粤B00000"})
+	if r := c.registerReply(); r.Result != jt808.RegisterTerminalUnknown {
+		t.Errorf("terminal bound to no car: %+v (the same answer as an unknown number)", r)
 	}
 	if e.reg.code(free.ID) != "" {
 		t.Error("auth code stored for a refused registration")
@@ -330,22 +330,6 @@ func TestSilentConnectionsClosed(t *testing.T) {
 	silent.closed()
 	if e.srv.Online(term1.ID) {
 		t.Error("still online")
-	}
-}
-
-func TestNewSessionReplacesOld(t *testing.T) {
-	e := start(t, Config{}, true, nil)
-	old := e.dial(jt808.V2013, term1.Phone)
-	old.login()
-	nu := e.dial(jt808.V2013, term1.Phone)
-	code := e.reg.code(term1.ID)
-	serial := nu.send(&jt808.Auth{AuthCode: code})
-	nu.ack(serial, jt808.MsgAuth, jt808.ResultOK)
-	old.closed()
-	serial = nu.send(location(5))
-	nu.ack(serial, jt808.MsgLocation, jt808.ResultOK)
-	if !e.srv.Online(term1.ID) {
-		t.Error("not online")
 	}
 }
 

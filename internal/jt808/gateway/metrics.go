@@ -17,10 +17,14 @@ type metrics struct {
 	acks       prometheus.Counter
 	ackLatency prometheus.Histogram
 	commands   *prometheus.CounterVec
+	refusals   *prometheus.CounterVec
+	authClosed prometheus.Counter
+	conflicts  prometheus.Counter
+	blocked    prometheus.Counter
 }
 
 func newMetrics() *metrics {
-	return &metrics{
+	m := &metrics{
 		sessions: prometheus.NewGauge(prometheus.GaugeOpts{Name: "tankwatch_jt808_sessions",
 			Help: "Open JT/T 808 connections, authenticated or not."}),
 		online: prometheus.NewGauge(prometheus.GaugeOpts{Name: "tankwatch_jt808_terminals_online",
@@ -42,7 +46,20 @@ func newMetrics() *metrics {
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5}}),
 		commands: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tankwatch_jt808_commands_total",
 			Help: "Downlink commands by outcome."}, []string{"status"}),
+		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tankwatch_jt808_refusals_total",
+			Help: "Registrations (0x0100) and authentications (0x0102) refused, by reason; the terminal hears the same answer for each."},
+			[]string{"reason"}),
+		authClosed: prometheus.NewCounter(prometheus.CounterOpts{Name: "tankwatch_jt808_auth_timeouts_total",
+			Help: "Connections closed because they had not authenticated within --jt808-auth-timeout."}),
+		conflicts: prometheus.NewCounter(prometheus.CounterOpts{Name: "tankwatch_jt808_identity_conflicts_total",
+			Help: "Identity-conflict alarms raised: a terminal was claimed by another connection while its live session went on."}),
+		blocked: prometheus.NewCounter(prometheus.CounterOpts{Name: "tankwatch_jt808_blocked_addresses_total",
+			Help: "Times an address was blocked for failing registration or authentication too often."}),
 	}
+	for _, r := range refuseReasons {
+		m.refusals.WithLabelValues(r) // every reason shows, at 0, before the first refusal
+	}
+	return m
 }
 
 func (m *metrics) register(r prometheus.Registerer) error {
@@ -50,7 +67,7 @@ func (m *metrics) register(r prometheus.Registerer) error {
 		return nil
 	}
 	for _, c := range []prometheus.Collector{m.sessions, m.online, m.frames, m.malformed, m.unauthed, m.tankErrors,
-		m.rejected, m.acks, m.ackLatency, m.commands} {
+		m.rejected, m.acks, m.ackLatency, m.commands, m.refusals, m.authClosed, m.conflicts, m.blocked} {
 		if err := r.Register(c); err != nil {
 			return fmt.Errorf("gateway metrics: %w", err)
 		}

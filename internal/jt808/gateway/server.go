@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"sync"
@@ -23,12 +24,16 @@ type Server struct {
 	log  *slog.Logger
 	m    *metrics
 
-	onAuth atomic.Pointer[func(Terminal)]
+	onAuth     atomic.Pointer[func(Terminal)]
+	onConflict atomic.Pointer[func(Conflict)]
+	fails      *failLimiter
 
-	mu     sync.Mutex
-	conns  map[*session]struct{}
-	byTerm map[int64]*session // authenticated sessions by terminal ID
-	wg     sync.WaitGroup     // session goroutines
+	mu        sync.Mutex
+	conns     map[*session]struct{}
+	byTerm    map[int64]*session  // authenticated sessions by terminal ID
+	attempts  map[int64]int       // takeover attempts refused since the terminal's last conflict alarm
+	conflicts map[int64]time.Time // last identity-conflict alarm per terminal
+	wg        sync.WaitGroup      // session goroutines
 }
 
 // New returns a gateway. pass may be nil (only tank.PassTank pass-through is decoded); metrics may be
@@ -38,7 +43,8 @@ func New(cfg Config, reg Registry, sink Sink, cmds CommandLog, pass PassDecoder,
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg.withDefaults(), reg: reg, sink: sink, cmds: cmds, pass: pass, log: log.With("component", "jt808"),
-		m: newMetrics(), conns: map[*session]struct{}{}, byTerm: map[int64]*session{}}
+		m: newMetrics(), conns: map[*session]struct{}{}, byTerm: map[int64]*session{}, attempts: map[int64]int{}, conflicts: map[int64]time.Time{}}
+	s.fails = newFailLimiter(s.cfg.FailLimit, s.cfg.FailWindow, s.cfg.FailBlock)
 	if err := s.m.register(metrics); err != nil {
 		s.log.Error("metrics not registered", "err", err)
 	}
@@ -49,6 +55,11 @@ func New(cfg Config, reg Registry, sink Sink, cmds CommandLog, pass PassDecoder,
 // authenticated and been answered: the moment to send it what waited while it was offline. f may send
 // commands through the gateway (the session is serving by then). Set it before Serve.
 func (s *Server) OnAuthenticated(f func(Terminal)) { s.onAuth.Store(&f) }
+
+// OnConflict registers f to be called, on a goroutine of its own, for each identity-conflict alarm:
+// another connection claimed a terminal while its live session went on talking (at most one per
+// terminal per Config.ConflictEvery). Set it before Serve.
+func (s *Server) OnConflict(f func(Conflict)) { s.onConflict.Store(&f) }
 
 // MaxConns is the session cap in force (Config.MaxConns after defaults).
 func (s *Server) MaxConns() int { return s.cfg.MaxConns }
@@ -130,10 +141,33 @@ func (s *Server) Sessions() int {
 	return len(s.conns)
 }
 
-// bind makes sess the live session of its terminal and closes the one it replaces.
-func (s *Server) bind(sess *session, live liveInfo) {
+// liveOther returns the live session of terminalID on another connection than sess: one heard from
+// within the heartbeat window. nil: none, or only a silent one (half-open; the next authentication
+// replaces it).
+func (s *Server) liveOther(terminalID int64, sess *session, now time.Time) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.liveOtherLocked(terminalID, sess, now)
+}
+
+func (s *Server) liveOtherLocked(terminalID int64, sess *session, now time.Time) *session {
+	old := s.byTerm[terminalID]
+	if old == nil || old == sess || now.Sub(time.Unix(0, old.heard.Load())) >= s.cfg.HeartbeatWindow {
+		return nil
+	}
+	return old
+}
+
+// claim makes sess the live session of its terminal and closes the one it replaces, unless another
+// connection's session of the terminal is live: that one is returned and nothing changes.
+func (s *Server) claim(sess *session, live liveInfo, now time.Time) *session {
 	terminalID := live.term.ID
 	s.mu.Lock()
+	if other := s.liveOtherLocked(terminalID, sess, now); other != nil {
+		s.mu.Unlock()
+		return other
+	}
+	delete(s.attempts, terminalID) // attempts against a session that fell silent were its own reconnection
 	old := s.byTerm[terminalID]
 	if sess.bound != 0 && sess.bound != terminalID && s.byTerm[sess.bound] == sess {
 		delete(s.byTerm, sess.bound)
@@ -148,6 +182,38 @@ func (s *Server) bind(sess *session, live liveInfo) {
 	if old != nil && old != sess {
 		old.logger().Info("session replaced by a new authenticated connection", "new_peer", sess.peer)
 		old.close()
+	}
+	return nil
+}
+
+// attempted records a refused attempt by claimer to take over live's terminal. The alarm waits until
+// live is heard from again (conflict).
+func (s *Server) attempted(live, claimer *session, msgID uint16, now time.Time) {
+	id := live.bound
+	s.mu.Lock()
+	s.attempts[id]++
+	s.mu.Unlock()
+	live.conflict.CompareAndSwap(nil, &conflict{peer: claimer.peer, msgID: msgID, at: now})
+}
+
+// raiseConflict runs on live's reading goroutine when it is heard from after a refused takeover
+// attempt: it raises the identity-conflict alarm, at most once per terminal per ConflictEvery.
+func (s *Server) raiseConflict(live *session, c *conflict) {
+	id := live.term.ID
+	s.mu.Lock()
+	if last, ok := s.conflicts[id]; ok && c.at.Sub(last) < s.cfg.ConflictEvery {
+		s.mu.Unlock()
+		return // logged at the attempt; the attempts count on into the next alarm
+	}
+	n := max(s.attempts[id], 1)
+	s.conflicts[id] = c.at
+	delete(s.attempts, id)
+	s.mu.Unlock()
+	s.m.conflicts.Inc()
+	live.logger().Warn("identity conflict: another connection claimed this terminal while its session is live",
+		"other_peer", c.peer, "msg", fmt.Sprintf("0x%04x", c.msgID), "attempts", n)
+	if hook := s.onConflict.Load(); hook != nil {
+		go (*hook)(Conflict{Terminal: live.term, Peer: c.peer, MsgID: c.msgID, At: c.at, Attempts: n})
 	}
 }
 

@@ -20,10 +20,15 @@ type session struct {
 	srv    *Server
 	conn   net.Conn
 	peer   string
+	host   string          // the peer's address without port (the failure limit's key)
 	ctx    context.Context // ends when the session closes
 	cancel context.CancelFunc
 	serial atomic.Uint32       // platform serial numbers, per session, wrapping at 16 bits
 	who    atomic.Pointer[who] // set at authentication: what the session's log lines name
+
+	heard    atomic.Int64             // cfg.Now() of the last valid frame, Unix ns (liveness)
+	conflict atomic.Pointer[conflict] // a refused takeover of this session's terminal, alarmed if it talks on
+	authBy   time.Time                // wall time by which the connection must have authenticated
 
 	// reading side
 	term      Terminal
@@ -64,6 +69,7 @@ type liveInfo struct {
 func newSession(parent context.Context, srv *Server, conn net.Conn) *session {
 	ctx, cancel := context.WithCancel(parent)
 	s := &session{srv: srv, conn: conn, peer: conn.RemoteAddr().String(), ctx: ctx, cancel: cancel}
+	s.host = hostOf(s.peer)
 	s.re.Timeout = srv.cfg.ReassemblyTimeout
 	return s
 }
@@ -95,7 +101,8 @@ func (s *session) run() {
 	defer s.srv.wg.Done()
 	defer s.finish()
 	cfg := &s.srv.cfg
-	_ = s.conn.SetReadDeadline(time.Now().Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout)))
+	s.authBy = time.Now().Add(cfg.AuthTimeout)
+	_ = s.conn.SetReadDeadline(time.Now().Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout, cfg.AuthTimeout)))
 	sp := jt808.NewSplitter(s.conn, jt808.DefaultMaxFrame)
 	for {
 		raw, err := sp.Next()
@@ -118,8 +125,14 @@ func (s *session) readOne(raw []byte, err error) bool {
 		}
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {
+			if s.unauthenticatedTooLong() {
+				return false
+			}
 			s.logger().Info("idle terminal disconnected", "authenticated", s.authed)
 		}
+		return false
+	}
+	if s.unauthenticatedTooLong() {
 		return false
 	}
 	cfg := &s.srv.cfg
@@ -132,9 +145,36 @@ func (s *session) readOne(raw []byte, err error) bool {
 		return s.malformedFrame(err)
 	}
 	s.bad = 0
-	_ = s.conn.SetReadDeadline(time.Now().Add(cfg.IdleTimeout))
+	s.heard.Store(now.UnixNano())
+	if s.authed {
+		if c := s.conflict.Swap(nil); c != nil {
+			s.srv.raiseConflict(s, c) // the live session talks on: the other connection was not its terminal
+		}
+	}
+	s.setReadDeadline()
 	s.srv.m.frames.WithLabelValues(msgLabel(f.Header.MsgID)).Inc()
 	return s.frame(now, raw, f)
+}
+
+// setReadDeadline gives the connection IdleTimeout to send its next frame, but no later than its
+// authentication deadline while it has not authenticated.
+func (s *session) setReadDeadline() {
+	d := time.Now().Add(s.srv.cfg.IdleTimeout)
+	if !s.authed && s.authBy.Before(d) {
+		d = s.authBy
+	}
+	_ = s.conn.SetReadDeadline(d)
+}
+
+// unauthenticatedTooLong reports (and counts, and logs) a connection that has not authenticated within
+// AuthTimeout: a device connection held open without authenticating only takes a terminal slot.
+func (s *session) unauthenticatedTooLong() bool {
+	if s.authed || time.Now().Before(s.authBy) {
+		return false
+	}
+	s.srv.m.authClosed.Inc()
+	s.logger().Info("connection closed: not authenticated in time", "auth_timeout", s.srv.cfg.AuthTimeout)
+	return true
 }
 
 // malformedFrame counts and logs (first 5, then every 100th) a dropped frame; false closes the session.

@@ -1,0 +1,164 @@
+package gateway
+
+import (
+	"net"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"tankwatch/internal/jt808"
+)
+
+// Why a registration or authentication was refused (the label of tankwatch_jt808_refusals_total).
+// The terminal hears the same answer for each of them (0x8100 result 4, 0x8001 result 1): a stranger
+// learns nothing about which numbers exist.
+const (
+	refuseUnknown   = "unknown"      // no enabled terminal has the phone number
+	refuseNoVehicle = "no_vehicle"   // the terminal is bound to no car
+	refuseIdentity  = "identity"     // terminal ID or plate do not match the registry
+	refuseAuthCode  = "auth_code"    // 0x0102 with a code the terminal was not issued
+	refuseLive      = "live_session" // the terminal has a live session on another connection
+	refuseLimited   = "rate_limited" // the address failed too often
+)
+
+var refuseReasons = []string{refuseUnknown, refuseNoVehicle, refuseIdentity, refuseAuthCode, refuseLive, refuseLimited}
+
+// identityMatches reports whether a 0x0100 proves more than the phone number: the terminal ID the
+// registry holds for the terminal and, when it is bound to a car, the car's plate (or, for a 2019
+// terminal that sends plate colour 0 and its VIN instead, the car's VIN). A terminal with no ID in the
+// registry never matches: the operator has to enter it (docs/PROTOCOL.md).
+func identityMatches(t Terminal, m *jt808.Register) bool {
+	id := strings.TrimSpace(m.TerminalID)
+	if t.DeviceID == "" || !strings.EqualFold(id, strings.TrimSpace(t.DeviceID)) {
+		return false
+	}
+	if t.Plate == "" {
+		return true
+	}
+	if m.PlateColor == jt808.PlateNone && t.VIN != "" {
+		return normPlate(m.Plate) == normPlate(t.VIN)
+	}
+	return normPlate(m.Plate) == normPlate(t.Plate)
+}
+
+// normPlate is a plate as compared: without separator dots and spaces, upper case, so that 苏A·12345,
+// 苏A12345 and "苏a 12345" are one plate. Terminals are configured by hand and do not agree on the dot.
+func normPlate(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		switch {
+		case r == '·' || r == '•' || r == '・' || r == '.' || r == '．' || unicode.IsSpace(r) || r == 0:
+		default:
+			b.WriteRune(unicode.ToUpper(r))
+		}
+	}
+	return b.String()
+}
+
+// hostOf is the address part of a peer "host:port" (the key of the failure limit: behind a carrier
+// NAT every terminal shares it, which is why the limit counts failures only).
+func hostOf(peer string) string {
+	if h, _, err := net.SplitHostPort(peer); err == nil {
+		return h
+	}
+	return peer
+}
+
+// failLimiter blocks the addresses that fail registration or authentication too often. It estimates the
+// failures of the last window by a sliding window over two fixed ones (the previous window's count,
+// weighted by how much of it still overlaps, plus the current count), so that a burst across a window
+// boundary counts once. Honest terminals do not fail, so the limit can be far below what a carrier NAT
+// of hundreds of terminals sends in registrations.
+type failLimiter struct {
+	limit         int
+	window, block time.Duration
+
+	mu        sync.Mutex
+	m         map[string]*failCount
+	lastPrune time.Time
+}
+
+type failCount struct {
+	start     time.Time // of the current window
+	cur, prev int
+	until     time.Time // blocked until
+}
+
+// maxTracked bounds the limiter's memory; beyond it, new addresses are not tracked until a prune.
+const maxTracked = 100000
+
+func newFailLimiter(limit int, window, block time.Duration) *failLimiter {
+	return &failLimiter{limit: limit, window: window, block: block, m: map[string]*failCount{}}
+}
+
+// blocked reports whether addr is blocked at now.
+func (l *failLimiter) blocked(addr string, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c := l.m[addr]
+	return c != nil && now.Before(c.until)
+}
+
+// fail counts a failure of addr at now and reports whether it blocked the address.
+func (l *failLimiter) fail(addr string, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now.Sub(l.lastPrune) >= l.window {
+		l.prune(now)
+	}
+	c := l.m[addr]
+	if c == nil {
+		if len(l.m) >= maxTracked {
+			return false
+		}
+		c = &failCount{start: now}
+		l.m[addr] = c
+	}
+	if now.Before(c.until) {
+		return false // already blocked: attempts are refused without counting
+	}
+	switch el := now.Sub(c.start); {
+	case el >= 2*l.window:
+		c.start, c.cur, c.prev = now, 0, 0
+	case el >= l.window:
+		c.start, c.prev, c.cur = c.start.Add(l.window), c.cur, 0
+	}
+	c.cur++
+	overlap := 1 - float64(now.Sub(c.start))/float64(l.window)
+	if float64(c.prev)*overlap+float64(c.cur) >= float64(l.limit) {
+		c.until, c.cur, c.prev = now.Add(l.block), 0, 0
+		return true
+	}
+	return false
+}
+
+// prune forgets addresses neither blocked nor failing in the last two windows.
+func (l *failLimiter) prune(now time.Time) {
+	l.lastPrune = now
+	for a, c := range l.m {
+		if !now.Before(c.until) && now.Sub(c.start) >= 2*l.window {
+			delete(l.m, a)
+		}
+	}
+}
+
+// conflict is a refused attempt to take over a live session's terminal, kept on the live session: it
+// becomes an alarm only if the live session is heard from again. A session that is in fact half-open
+// (its terminal reconnected through a rebinding NAT) stays silent and is replaced; the terminal's own
+// reconnection must not alarm the dispatchers.
+type conflict struct {
+	peer  string
+	msgID uint16
+	at    time.Time
+}
+
+// Conflict is an identity-conflict alarm to raise: another connection claimed a terminal (with a
+// matching identity or auth code) while the terminal's live session went on talking.
+type Conflict struct {
+	Terminal Terminal
+	Peer     string // the other connection's address
+	MsgID    uint16 // 0x0100 or 0x0102
+	At       time.Time
+	Attempts int // refused attempts since the last alarm of this terminal (this one included)
+}
