@@ -26,6 +26,9 @@ const (
 	CodeOffline         = "offline"
 	CodeFenceIn         = "fenceIn"
 	CodeFenceOut        = "fenceOut"
+	// CodeIdentityConflict: another connection claimed the car's terminal while its session went on
+	// (raised by the JT/T 808 gateway through Engine.RaiseIdentityConflict, not by a report rule).
+	CodeIdentityConflict = "identityConflict"
 )
 
 // Alarm groups (catalogue alarm.group.<name>).

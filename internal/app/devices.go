@@ -83,7 +83,9 @@ func (a *App) buildDevices() {
 				return 0
 			}),
 	)
-	dv.Gateway = gateway.New(gateway.Config{IdleTimeout: cfg.TerminalIdle, MaxConns: cfg.MaxTerminals, Now: now}, gateway.FleetRegistry{Fleet: a.Fleet},
+	dv.Gateway = gateway.New(gateway.Config{IdleTimeout: cfg.TerminalIdle, MaxConns: cfg.MaxTerminals, Now: now,
+		AuthTimeout: cfg.JT808AuthTimeout, HeartbeatWindow: cfg.JT808HeartbeatWindow, FailLimit: cfg.JT808FailLimit,
+		FailBlock: cfg.JT808FailBlock, ConflictEvery: cfg.JT808ConflictEvery}, gateway.FleetRegistry{Fleet: a.Fleet},
 		dv.Writer, dv.Commands, dv.Sensors, a.Log, a.registry)
 	dv.Help = alarm.NewHelp(alarm.HelpDeps{DB: d, Audit: a.Audit, Cars: dv.Live, Terminals: a.Fleet, Recipients: a.Org,
 		Publisher: a.Broker, Geo: dv.Geo, Stations: a.Stations, Sender: dv.Gateway, Log: a.Log})
@@ -152,6 +154,14 @@ func (a *App) StartDevices(ctx context.Context) error {
 		dv.Gateway.OnAuthenticated(func(t gateway.Terminal) {
 			if err := a.CarPass.ResendWaiting(edgeCtx, t.CarID); err != nil && edgeCtx.Err() == nil {
 				a.Log.Warn("car password not resent", "car", t.CarID, "terminal", t.ID, "err", err)
+			}
+		})
+		// a refused takeover of a live terminal becomes an alarm to the operators of the car's group
+		dv.Gateway.OnConflict(func(c gateway.Conflict) {
+			_, err := a.Alarms.Engine.RaiseIdentityConflict(edgeCtx, alarm.IdentityConflict{CarID: c.Terminal.CarID,
+				TerminalID: c.Terminal.ID, Peer: c.Peer, MsgID: c.MsgID, Attempts: c.Attempts, At: c.At})
+			if err != nil && edgeCtx.Err() == nil {
+				a.Log.Warn("identity-conflict alarm not stored", "car", c.Terminal.CarID, "terminal", c.Terminal.ID, "peer", c.Peer, "err", err)
 			}
 		})
 		a.Log.Info("JT/T 808 gateway listening", "addr", dv.gatewayAddr, "max_terminals", dv.Gateway.MaxConns(),

@@ -30,7 +30,7 @@ func TestGatewayTerminalLookup(t *testing.T) {
 				t.Fatalf("%s: %v %v", phone, ok, err)
 			}
 			if got.ID != want.ID || got.CarID != want.CarID || got.GroupID != want.GroupID || got.Phone != stored ||
-				got.Protocol != want.Protocol || !got.Enabled {
+				got.Protocol != want.Protocol || !got.Enabled || got.DeviceID != fleet.DemoTerminalID(0) || got.Plate != fleet.DemoCars[0].Plate {
 				t.Errorf("%s: %+v, want %+v", phone, got, want)
 			}
 		}
@@ -44,7 +44,7 @@ func TestGatewayTerminalLookup(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, ok, err := s.GatewayTerminal(ctx, stored[1:])
-		if err != nil || !ok || got.Enabled || got.CarID != 0 {
+		if err != nil || !ok || got.Enabled || got.CarID != 0 || got.Plate != "" {
 			t.Errorf("disabled, unbound: %+v %v %v", got, ok, err)
 		}
 
@@ -92,6 +92,26 @@ func TestGatewaySetAuthCodeConcurrently(t *testing.T) {
 			if err := e.DB.NewRaw("SELECT auth_code FROM terminals WHERE id = ?", id).Scan(ctx, &code); err != nil || code != fmt.Sprintf("code%012d", i) {
 				t.Errorf("terminal %d: auth code %q %v", id, code, err)
 			}
+		}
+	})
+}
+
+// TestSeedDemoRenewsOldTerminalIDs: a demo data folder seeded before registrations were checked
+// against the terminal ID ("TW" and the car id) gets the IDs the simulator sends, so its fleet drives.
+func TestSeedDemoRenewsOldTerminalIDs(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		ctx := context.Background()
+		s := fleet.New(e.DB, nil)
+		phone := fleet.DemoTerminalPhone(1)
+		if _, err := e.DB.NewRaw("UPDATE terminals SET device_id = 'TW00102' WHERE phone = ?", phone).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SeedDemo(ctx, 12); err != nil {
+			t.Fatal(err)
+		}
+		if got, _, err := s.GatewayTerminal(ctx, phone); err != nil || got.DeviceID != fleet.DemoTerminalID(1) {
+			t.Errorf("device ID %q, %v", got.DeviceID, err)
 		}
 	})
 }

@@ -33,6 +33,7 @@ type Config struct {
 	JT808            string        // JT/T 808 gateway listen address; empty disables the gateway
 	TerminalIdle     time.Duration // a terminal silent this long is disconnected
 	MaxTerminals     int           // terminal sessions beyond this are refused at accept (0: from the open-file limit)
+	JT808Identity                  // registration, takeover and failure limits of the gateway (D25)
 	RawRetentionDays int           // raw frames older than this are purged (0 = keep forever)
 	HistoryQueue     int           // reports + frames accepted but not yet committed; the gateway's memory bound
 	OfflineMinutes   int           // a car not heard from for this long counts as offline (its own setting wins)
@@ -46,6 +47,15 @@ type Config struct {
 	DemoVehicles int     // vehicles seeded and driven by the in-process simulator
 	DemoSim      bool    // drive the demo fleet in-process (off: seed only, e.g. for an external `tankwatch sim`)
 	DemoSpeedup  float64 // simulated time runs this many times faster than the clock
+}
+
+// JT808Identity tunes how the JT/T 808 gateway guards terminal identities (docs/DECISIONS.md D25).
+type JT808Identity struct {
+	JT808AuthTimeout     time.Duration // a device connection not authenticated this long after it opened is closed
+	JT808HeartbeatWindow time.Duration // a terminal session heard from within this is live: no other connection takes it over
+	JT808FailLimit       int           // failed registrations/authentications per address per minute before it is blocked
+	JT808FailBlock       time.Duration // how long a blocked address is refused
+	JT808ConflictEvery   time.Duration // at most one identity-conflict alarm per terminal this often
 }
 
 // Themes accepted by --theme.
@@ -177,6 +187,11 @@ func BindServe(b *Binder, c *Config) {
 	b.String(&c.JT808, "jt808", "127.0.0.1:8808", "JT/T 808 gateway listen address (empty: no gateway)")
 	b.Duration(&c.TerminalIdle, "terminal-idle", 5*time.Minute, "disconnect a terminal that sends nothing for this long")
 	b.Int(&c.MaxTerminals, "max-terminals", 0, "terminal connections served at once; more are closed at accept (0: 20000, or less so that a fifth of the open-file limit stays free for HTTP and browsers)")
+	b.Duration(&c.JT808AuthTimeout, "jt808-auth-timeout", 30*time.Second, "close a device connection that has not authenticated this long after it opened")
+	b.Duration(&c.JT808HeartbeatWindow, "jt808-heartbeat-window", 90*time.Second, "a terminal heard from within this is live: registrations and authentications of it from another connection are refused (set it above the terminals' heartbeat interval)")
+	b.Int(&c.JT808FailLimit, "jt808-fail-limit", 30, "failed terminal registrations and authentications per address per minute before the address is blocked")
+	b.Duration(&c.JT808FailBlock, "jt808-fail-block", 5*time.Minute, "how long an address that failed too often is refused registration and authentication")
+	b.Duration(&c.JT808ConflictEvery, "jt808-conflict-alarm-every", 10*time.Minute, "at most one identity-conflict alarm per terminal this often (every attempt is logged)")
 	b.Int(&c.HistoryQueue, "history-queue", 50000, "reports and frames waiting for the history store; when full the gateway stops reading terminals")
 	b.Int(&c.RawRetentionDays, "raw-retention-days", 30, "days raw frames are kept (0: forever)")
 	b.Int(&c.OfflineMinutes, "offline-minutes", 10, "minutes without a report after which a car counts as offline (a car's own setting wins)")
@@ -217,6 +232,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--terminal-idle cannot be negative")
 	case c.MaxTerminals < 0:
 		return fmt.Errorf("--max-terminals cannot be negative")
+	case c.JT808AuthTimeout < 0 || c.JT808HeartbeatWindow < 0 || c.JT808FailBlock < 0 || c.JT808ConflictEvery < 0:
+		return fmt.Errorf("--jt808-auth-timeout, --jt808-heartbeat-window, --jt808-fail-block and --jt808-conflict-alarm-every cannot be negative")
+	case c.JT808FailLimit < 0:
+		return fmt.Errorf("--jt808-fail-limit cannot be negative")
 	case c.HistoryQueue < 100:
 		return fmt.Errorf("--history-queue must be at least 100")
 	case c.RawRetentionDays < 0:

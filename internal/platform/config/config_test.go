@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func parse(t *testing.T, env map[string]string, args ...string) (Config, error) {
@@ -77,5 +78,22 @@ func TestValidate(t *testing.T) {
 	c, err := parse(t, map[string]string{"TANKWATCH_DEMO_VEHICLES": "50", "TANKWATCH_TERMINAL_IDLE": "90s"}, "--jt808", "")
 	if err != nil || c.DemoVehicles != 50 || c.TerminalIdle.Seconds() != 90 || c.JT808 != "" || c.MovingSpeed != 5 {
 		t.Errorf("device settings: %+v %v", c, err)
+	}
+}
+
+// The gateway's identity guards have stated defaults and follow flags and TANKWATCH_ variables.
+func TestJT808Identity(t *testing.T) {
+	c, err := parse(t, nil)
+	want := JT808Identity{JT808AuthTimeout: 30 * time.Second, JT808HeartbeatWindow: 90 * time.Second, JT808FailLimit: 30,
+		JT808FailBlock: 5 * time.Minute, JT808ConflictEvery: 10 * time.Minute}
+	if err != nil || c.JT808Identity != want {
+		t.Fatalf("defaults %+v %v", c.JT808Identity, err)
+	}
+	c, err = parse(t, map[string]string{"TANKWATCH_JT808_AUTH_TIMEOUT": "5s", "TANKWATCH_JT808_FAIL_LIMIT": "100"}, "--jt808-heartbeat-window", "3m")
+	if err != nil || c.JT808AuthTimeout != 5*time.Second || c.JT808FailLimit != 100 || c.JT808HeartbeatWindow != 3*time.Minute {
+		t.Fatalf("%+v %v", c.JT808Identity, err)
+	}
+	if _, err := parse(t, nil, "--jt808-auth-timeout", "-1s"); err == nil {
+		t.Error("negative auth timeout accepted")
 	}
 }

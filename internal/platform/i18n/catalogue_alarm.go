@@ -4,15 +4,16 @@ package i18n
 // groups, details, processing states, validation and the export.
 func init() {
 	merge(map[string][3]string{
-		"alarm.type.abnormalUnload":  {"异常卸油", "異常卸油", "Abnormal unloading"},
-		"alarm.type.sealBroken":      {"施封破坏", "施封破壞", "Seal broken"},
-		"alarm.type.levelDrop":       {"液位异常下降", "液位異常下降", "Level drop without unloading"},
-		"alarm.type.lockOpened":      {"非授权开锁", "非授權開鎖", "Lock opened without authorisation"},
-		"alarm.type.speeding":        {"超速（平台判定）", "超速（平台判定）", "Speeding (platform)"},
-		"alarm.type.overtimeParking": {"超时停车（平台判定）", "超時停車（平台判定）", "Overtime parking (platform)"},
-		"alarm.type.offline":         {"离线超时", "離線超時", "Offline too long"},
-		"alarm.type.fenceIn":         {"进入站点围栏", "進入站點圍欄", "Entered a station fence"},
-		"alarm.type.fenceOut":        {"离开站点围栏", "離開站點圍欄", "Left a station fence"},
+		"alarm.type.abnormalUnload":   {"异常卸油", "異常卸油", "Abnormal unloading"},
+		"alarm.type.sealBroken":       {"施封破坏", "施封破壞", "Seal broken"},
+		"alarm.type.levelDrop":        {"液位异常下降", "液位異常下降", "Level drop without unloading"},
+		"alarm.type.lockOpened":       {"非授权开锁", "非授權開鎖", "Lock opened without authorisation"},
+		"alarm.type.speeding":         {"超速（平台判定）", "超速（平台判定）", "Speeding (platform)"},
+		"alarm.type.overtimeParking":  {"超时停车（平台判定）", "超時停車（平台判定）", "Overtime parking (platform)"},
+		"alarm.type.offline":          {"离线超时", "離線超時", "Offline too long"},
+		"alarm.type.fenceIn":          {"进入站点围栏", "進入站點圍欄", "Entered a station fence"},
+		"alarm.type.fenceOut":         {"离开站点围栏", "離開站點圍欄", "Left a station fence"},
+		"alarm.type.identityConflict": {"终端身份冲突", "終端身分衝突", "Terminal identity conflict"},
 
 		"alarm.group.safety":    {"安全类", "安全類", "Safety"},
 		"alarm.group.driving":   {"驾驶类", "駕駛類", "Driving"},
@@ -27,6 +28,8 @@ func init() {
 		"alarm.detail.levelDrop":       {"下降 %s 升", "下降 %s 公升", "Dropped by %s L"},
 		"alarm.detail.overtimeParking": {"停车超过 %s 分钟", "停車超過 %s 分鐘", "Stopped longer than %s min"},
 		"alarm.detail.offline":         {"超过 %s 分钟无上报", "超過 %s 分鐘無上報", "No report for more than %s min"},
+		"alarm.detail.identityConflict": {"另一连接 %s 以本终端的身份发送 %s，已拒绝 %s 次", "另一連線 %s 以本終端的身分傳送 %s，已拒絕 %s 次",
+			"Another connection, %s, sent %s as this terminal; refused %s times"},
 
 		"alarm.state.0": {"未处理", "未處理", "Unprocessed"},
 		"alarm.state.1": {"已处理", "已處理", "Processed"},
