@@ -37,6 +37,11 @@ type Config struct {
 	DayAtStart bool
 	Log        *slog.Logger // nil: discard
 
+	// Plate and TerminalID, with Vehicles 1, are what the terminal registers with (the gateway checks
+	// both against its registry, docs/PROTOCOL.md §6); empty: the demo fleet's (fleet.DemoFleet,
+	// fleet.DemoTerminalID), which `serve --demo` seeds.
+	Plate, TerminalID string
+
 	// OnAck is called (from the terminal's goroutine) when a report of this terminal is acknowledged
 	// with 0x8001 result 0.
 	OnAck func(phone string, reportTime time.Time)
@@ -130,6 +135,8 @@ func (c *Config) check() error {
 		return fmt.Errorf("sim: misbehave must be between 0 and 1000, not %v", c.Misbehave)
 	case c.AckTimeout < 0 || c.Heartbeat < 0 || c.Backoff < 0 || c.MaxBacklog < 0:
 		return errors.New("sim: timeouts and the backlog size cannot be negative")
+	case (c.Plate != "" || c.TerminalID != "") && c.Vehicles != 1:
+		return errors.New("sim: a plate or terminal ID can be given for one vehicle only")
 	}
 	if c.Interval == 0 {
 		c.Interval = 10 * time.Second
@@ -176,7 +183,14 @@ func Start(ctx context.Context, cfg Config) (*Fleet, error) {
 	spread := min(f.wall(cfg.Interval), time.Duration(cfg.Vehicles)*5*time.Millisecond)
 	for i := range cfg.Vehicles {
 		idx := cfg.First + i
-		t, err := newTerminal(f, idx, cars[idx].Plate)
+		plate, tid := cars[idx].Plate, fleet.DemoTerminalID(idx)
+		if cfg.Plate != "" {
+			plate = cfg.Plate
+		}
+		if cfg.TerminalID != "" {
+			tid = cfg.TerminalID
+		}
+		t, err := newTerminal(f, idx, plate, tid)
 		if err != nil {
 			f.cancel()
 			f.wg.Wait()

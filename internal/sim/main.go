@@ -30,6 +30,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&cfg.Misbehave, "misbehave", 1, "scale of incident probabilities (0: a perfectly behaved fleet)")
 	fs.BoolVar(&cfg.DayAtStart, "day-at-start", false, "the working day starts at start-up (as if it were 09:00), so the fleet drives whatever the hour")
 	fs.DurationVar(&cfg.HelpEvery, "help-every", 0, "every driver also asks for help (unlock and lock in turn) this often, simulated time (0: only the seeded incidents)")
+	fs.StringVar(&cfg.Plate, "plate", "", "with --vehicles 1: the plate to register with, as in the registry (default: the demo fleet's)")
+	fs.StringVar(&cfg.TerminalID, "terminal-id", "", "with --vehicles 1: the terminal ID to register with, as in the registry (default: the demo fleet's, T000000 + index)")
 	verbose := fs.Bool("v", false, "log every connection event")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the simulator to this file until it stops")
 	if err := fs.Parse(args); err != nil {

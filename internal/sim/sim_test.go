@@ -60,7 +60,8 @@ func TestRegisterAuthAndReports(t *testing.T) {
 		switch {
 		case e.reg != nil:
 			wantLayout := map[int]jt808.Version{2019: jt808.V2019, 2013: jt808.V2013, 2011: jt808.V2011}[proto]
-			if e.reg.Version != wantLayout || e.reg.Plate != plates[i].Plate || e.reg.PlateColor != jt808.PlateYellow {
+			if e.reg.Version != wantLayout || e.reg.Plate != plates[i].Plate || e.reg.PlateColor != jt808.PlateYellow ||
+				e.reg.TerminalID != fleet.DemoTerminalID(i) { // what `serve --demo` seeds as the device ID
 				t.Fatalf("%s registered as %+v, want layout %v plate %s", e.phone, e.reg, wantLayout, plates[i].Plate)
 			}
 			s.reg = true
@@ -326,6 +327,23 @@ func TestMainCommand(t *testing.T) {
 	if !strings.Contains(out.String(), "sim: stopped: vehicles=2 ") {
 		t.Errorf("output %q", out.String())
 	}
+	// one vehicle of a registry other than the demo's: its own plate and terminal ID
+	if err := Main(context.Background(), []string{"--vehicles", "2", "--plate", "冀A·E2E40"}, &out, &errs); err == nil {
+		t.Error("--plate with two vehicles was accepted")
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	go func() {
+		done <- Main(ctx, []string{"--gateway", g.addr(), "--vehicles", "1", "--first", "40", "--day-at-start",
+			"--plate", "冀A·E2E40", "--terminal-id", "E2E0040"}, &out, &errs)
+	}()
+	e = g.next(func(e gwEvent) bool { return e.reg != nil && e.phone == phoneKey(fleet.DemoTerminalPhone(40)) })
+	if e.reg.Plate != "冀A·E2E40" || e.reg.TerminalID != "E2E0040" {
+		t.Errorf("registered as %+v", e.reg)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestNightHeartbeats: at 03:00 the fleet rests; the terminals that stay on send heartbeats and no
@@ -363,7 +381,7 @@ func TestNightHeartbeats(t *testing.T) {
 
 func TestBacklogBounded(t *testing.T) {
 	f := &Fleet{cfg: Config{MaxBacklog: 5, Interval: 10 * time.Second, Speedup: 1}, epoch: workEpoch}
-	term, err := newTerminal(f, 0, "冀A·3K281")
+	term, err := newTerminal(f, 0, "冀A·3K281", fleet.DemoTerminalID(0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,6 +77,7 @@ type terminal struct {
 	hp    jt808.Phone
 	ver   jt808.Version
 	plate string
+	tid   string // terminal ID sent in 0x0100
 	v     *vehicle
 	jit   *rand.Rand // backoff jitter, apart from the vehicle's stream so networking cannot change reports
 
@@ -100,13 +101,13 @@ type terminal struct {
 	password atomic.Value
 }
 
-func newTerminal(f *Fleet, idx int, plate string) (*terminal, error) {
+func newTerminal(f *Fleet, idx int, plate, tid string) (*terminal, error) {
 	phone := fleet.DemoTerminalPhone(idx)
 	hp, err := jt808.ParsePhone(phone)
 	if err != nil {
 		return nil, fmt.Errorf("sim: vehicle %d: %w", idx, err)
 	}
-	t := &terminal{f: f, idx: idx, phone: phone, hp: hp, plate: plate,
+	t := &terminal{f: f, idx: idx, phone: phone, hp: hp, plate: plate, tid: tid,
 		v:     newVehicle(idx, f.cfg.Seed, f.epoch, f.cfg.Interval, f.cfg.Misbehave, workShift(f.cfg.DayAtStart, f.epoch)),
 		jit:   rand.New(rand.NewPCG(uint64(f.cfg.Seed)^0x5eed, uint64(idx))),
 		inbox: make(chan event, 16)}
@@ -549,7 +550,7 @@ func (t *terminal) inboxOrDone(ev event) bool {
 func (t *terminal) register() *jt808.Register {
 	prov := map[string]uint16{"华北": 13, "华东": 31, "华南": 44}[t.v.region]
 	r := &jt808.Register{Province: prov, City: 100, Manufacturer: "70111", Model: "TW-808T",
-		TerminalID: fleet.DemoTerminalID(t.idx), PlateColor: jt808.PlateYellow, Plate: t.plate}
+		TerminalID: t.tid, PlateColor: jt808.PlateYellow, Plate: t.plate}
 	if t.ver == jt808.V2011 {
 		r.Version = jt808.V2011
 	}

@@ -53,9 +53,12 @@ describe('help requests', () => {
     const north = findGroup(await call('/authority-app/groupInfo/findTrees', {}), '华北分公司');
     assert.ok(north, '华北分公司 in the group tree');
     const car = await call('/base-info-app/carInfo/insert', { plate, compartments: 3, groupId: north.id });
-    const term = await call('/base-info-app/terminal/insert', { phone: phoneOf(index), protocol, groupId: north.id });
+    // the gateway registers a terminal only with the registry's terminal ID and plate (PROTOCOL.md §6)
+    const deviceId = `E2E${String(index).padStart(4, '0')}`;
+    const term = await call('/base-info-app/terminal/insert', { phone: phoneOf(index), deviceId, protocol, groupId: north.id });
     await call('/base-info-app/terminal/bind', { id: term.id, carId: car.id, simId: null });
-    const proc = spawn(BINARY, ['sim', '--gateway', jt, '--vehicles', '1', '--first', String(index), '--misbehave', '0', '--help-every', '1000h'], {
+    const proc = spawn(BINARY, ['sim', '--gateway', jt, '--vehicles', '1', '--first', String(index), '--misbehave', '0', '--help-every', '1000h',
+      '--plate', plate, '--terminal-id', deviceId], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     proc.stdout.on('data', (d) => { simOut += d; });
