@@ -155,11 +155,14 @@ func (s *session) register(now time.Time, raw []byte, f jt808.Frame) bool {
 	return answer(jt808.RegisterOK, code)
 }
 
-// refused counts a refused registration or authentication, and the failure against the peer's
-// address unless the address is the reason.
+// refused counts a refused registration or authentication, and a failure against the peer's address
+// unless the address is the reason or the terminal's live session is: a claimant that got that far
+// already proved the identity (nothing left to guess), and it is what every terminal behind a carrier
+// NAT does for up to a heartbeat window after the NAT rebound, retrying all along; counting that would
+// block the whole NAT.
 func (s *session) refused(now time.Time, reason string) {
 	s.srv.m.refusals.WithLabelValues(reason).Inc()
-	if reason != refuseLimited && s.srv.fails.fail(s.host, now) {
+	if reason != refuseLimited && reason != refuseLive && s.srv.fails.fail(s.host, now) {
 		s.srv.m.blocked.Inc()
 		s.logger().Warn("address blocked: too many failed registrations and authentications",
 			"address", s.host, "limit", s.srv.cfg.FailLimit, "window", s.srv.cfg.FailWindow, "blocked_for", s.srv.cfg.FailBlock)

@@ -132,7 +132,7 @@ func TestStrangerWithPhoneOnly(t *testing.T) {
 // real terminal's session is live; the real session goes on, its code is unchanged, and one
 // identity-conflict alarm names the other connection.
 func TestTakeoverRefusedWhileLive(t *testing.T) {
-	e := start(t, Config{}, true, nil)
+	e := start(t, Config{FailLimit: 3}, true, nil) // refusals for a live session do not count as failures
 	var mu sync.Mutex
 	var raised []Conflict
 	e.srv.OnConflict(func(c Conflict) { mu.Lock(); raised = append(raised, c); mu.Unlock() })
@@ -167,6 +167,9 @@ func TestTakeoverRefusedWhileLive(t *testing.T) {
 	}
 	if got := value(t, e.srv.m.refusals.WithLabelValues(refuseLive)); got != 4 {
 		t.Errorf("refusals{live_session} = %v, want 4", got)
+	}
+	if got := value(t, e.srv.m.blocked); got != 0 {
+		t.Errorf("the address was blocked for attempts on a live session (what a rebound NAT's terminals all do)")
 	}
 	waitFor(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(raised) == 1 })
 	c := raised[0]
