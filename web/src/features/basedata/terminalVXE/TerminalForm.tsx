@@ -97,6 +97,7 @@ export function TerminalForm({ terminal, onClose, onSaved }: { terminal: Termina
           <Form.Item
             name="deviceId"
             label={t('terminal.deviceId')}
+            extra={t('terminal.deviceIdHint')}
             rules={[{ validator: (_, v: string | undefined) => (DEVICE_ID_RE.test(v?.trim() ?? '') ? Promise.resolve() : Promise.reject(new Error(t('terminal.deviceIdInvalid')))) }]}
           >
             <Input maxLength={30} autoComplete="off" />

@@ -56,6 +56,8 @@ describe('terminalVXE page', { timeout: 60_000 }, () => {
     await screen.findByText('013800001111');
     fireEvent.click(screen.getByRole('button', { name: /新增终端/ }));
     const dialog = await screen.findByRole('dialog');
+    // the gateway registers a terminal only with the ID it holds (docs/PROTOCOL.md §6)
+    expect(within(dialog).getByText(/未填写的终端无法注册/)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: SAVE }));
     expect(await within(dialog).findByText('终端手机号不能为空')).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText('终端手机号'), { target: { value: '13a' } });
