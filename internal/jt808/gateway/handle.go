@@ -138,7 +138,7 @@ func (s *session) register(now time.Time, raw []byte, f jt808.Frame) bool {
 			"sent_terminal_id", m.TerminalID, "sent_plate", m.Plate, "registry_has_terminal_id", t.DeviceID != "")
 	}
 	if live := s.srv.liveOther(t.ID, s, now); live != nil {
-		s.srv.attempted(live, s, f.Header.MsgID, now)
+		s.srv.attempted(t.ID, live, s, f.Header.MsgID, now)
 		return refuse(refuseLive, "the terminal has a live session on another connection", "terminal", t.ID, "live_peer", live.peer)
 	}
 	code := newAuthCode()
@@ -201,7 +201,7 @@ func (s *session) authenticate(now time.Time, raw []byte, f jt808.Frame) bool {
 	}
 	live := liveInfo{term: t, phone: f.Header.Phone, version: f.Header.Version, proto: f.Header.ProtoVersion}
 	if other := s.srv.claim(s, live, now); other != nil {
-		s.srv.attempted(other, s, f.Header.MsgID, now)
+		s.srv.attempted(t.ID, other, s, f.Header.MsgID, now)
 		return refuse(refuseLive, "the terminal has a live session on another connection", "terminal", t.ID, "live_peer", other.peer)
 	}
 	s.term, s.authed, s.phone = t, true, f.Header.Phone

@@ -186,12 +186,11 @@ func (s *Server) claim(sess *session, live liveInfo, now time.Time) *session {
 	return nil
 }
 
-// attempted records a refused attempt by claimer to take over live's terminal. The alarm waits until
-// live is heard from again (conflict).
-func (s *Server) attempted(live, claimer *session, msgID uint16, now time.Time) {
-	id := live.bound
+// attempted records a refused attempt by claimer to take over terminalID, whose session live is live.
+// The alarm waits until live is heard from again (conflict).
+func (s *Server) attempted(terminalID int64, live, claimer *session, msgID uint16, now time.Time) {
 	s.mu.Lock()
-	s.attempts[id]++
+	s.attempts[terminalID]++
 	s.mu.Unlock()
 	live.conflict.CompareAndSwap(nil, &conflict{peer: claimer.peer, msgID: msgID, at: now})
 }
