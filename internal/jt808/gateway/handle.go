@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"tankwatch/internal/jt808"
@@ -118,7 +119,7 @@ func (s *session) register(now time.Time, raw []byte, f jt808.Frame) bool {
 	phone := f.Header.Phone.String()
 	refuse := func(reason, why string, args ...any) bool {
 		s.refused(now, reason)
-		s.logger().Warn("registration refused: "+why, append([]any{"phone", phone, "reason", reason}, args...)...)
+		s.logger().Log(s.ctx, refusalLevel(reason), "registration refused: "+why, append([]any{"phone", phone, "reason", reason}, args...)...)
 		return answer(jt808.RegisterTerminalUnknown, "")
 	}
 	if s.srv.fails.blocked(s.host, now) {
@@ -155,6 +156,19 @@ func (s *session) register(now time.Time, raw []byte, f jt808.Frame) bool {
 	return answer(jt808.RegisterOK, code)
 }
 
+// refusalLevel is how loudly a refusal is logged: a claim of a live terminal or a wrong identity is
+// worth an operator's look; a blocked address's further attempts were announced once, at the block,
+// and would otherwise flood the log.
+func refusalLevel(reason string) slog.Level {
+	switch reason {
+	case refuseLimited:
+		return slog.LevelDebug
+	case refuseLive, refuseIdentity, refuseAuthCode:
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
+}
+
 // refused counts a refused registration or authentication, and a failure against the peer's address
 // unless the address is the reason or the terminal's live session is: a claimant that got that far
 // already proved the identity (nothing left to guess), and it is what every terminal behind a carrier
@@ -177,7 +191,7 @@ func (s *session) authenticate(now time.Time, raw []byte, f jt808.Frame) bool {
 		if reason != "" {
 			s.refused(now, reason)
 		}
-		s.logger().Warn("authentication refused: "+why, append([]any{"phone", phone, "reason", reason}, args...)...)
+		s.logger().Log(s.ctx, refusalLevel(reason), "authentication refused: "+why, append([]any{"phone", phone, "reason", reason}, args...)...)
 		s.sendAck(ack{h: f.Header, result: jt808.ResultFailure})
 		return false // close once the reply is written
 	}

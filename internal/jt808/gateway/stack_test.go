@@ -20,7 +20,7 @@ func TestSessionStacksStaySmall(t *testing.T) {
 	before := stackInuse()
 	var clients []*client // kept open
 	for i := range n {
-		term := Terminal{ID: int64(100 + i), CarID: int64(1000 + i), GroupID: 3, Phone: fmt.Sprintf("0139%08d", i), Protocol: 2013}
+		term := Terminal{ID: int64(100 + i), CarID: int64(1000 + i), GroupID: 3, Phone: fmt.Sprintf("0139%08d", i), DeviceID: fmt.Sprintf("S%06d", i), Protocol: 2013}
 		e.reg.mu.Lock()
 		e.reg.terms[term.Phone[1:]] = term
 		e.reg.mu.Unlock()
