@@ -188,6 +188,7 @@ func TestCutErrText(t *testing.T) {
 		want string
 	}{
 		{Cut{Short: true, Index: 2, ID: 0xe1, Want: 11, Have: 4}, "0x0200: jt808: data too short: entry 2 (ID 0xe1) declares 11 bytes, 4 arrived; dropped, the entries before it kept"},
+		{Cut{Short: true, Index: 1, Want: 48, Have: 28}, "0x0200: jt808: data too short: entry 1 declares 48 bytes, 28 arrived; dropped, the entries before it kept"},
 		{Cut{Short: true, Index: 1, ID: 0x31, Want: -1, Have: 1}, "0x0200: jt808: data too short: entry 1 cut short in its header (1 bytes); dropped, the entries before it kept"},
 	} {
 		if got := tc.c.Err("0x0200").Error(); got != tc.want {

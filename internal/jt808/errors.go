@@ -59,6 +59,10 @@ func (c Cut) Err(what string) error {
 		return fmt.Errorf("%s: %w: entry %d cut short in its header (%d bytes); dropped, the entries before it kept",
 			what, ErrShort, c.Index, c.Have)
 	}
-	return fmt.Errorf("%s: %w: entry %d (ID 0x%02x) declares %d bytes, %d arrived; dropped, the entries before it kept",
-		what, ErrShort, c.Index, c.ID, c.Want, c.Have)
+	id := ""
+	if c.ID != 0 { // 0 is no item or parameter of the standard: a 0x0704 position has no ID
+		id = fmt.Sprintf(" (ID 0x%02x)", c.ID)
+	}
+	return fmt.Errorf("%s: %w: entry %d%s declares %d bytes, %d arrived; dropped, the entries before it kept",
+		what, ErrShort, c.Index, id, c.Want, c.Have)
 }
