@@ -74,7 +74,9 @@ func (s *session) batch(now time.Time, f jt808.Frame, frames []telemetry.Frame) 
 	s.cut(f.Header, "", b.Cut)
 	reports := make([]telemetry.Report, len(b.Items))
 	for i := range b.Items {
-		s.cut(f.Header, fmt.Sprintf(" position %d", i), b.Items[i].Cut)
+		if b.Items[i].Cut.Short {
+			s.cut(f.Header, fmt.Sprintf(" position %d", i), b.Items[i].Cut)
+		}
 		reports[i] = s.report(now, &b.Items[i], b.Type == jt808.BatchBlindArea)
 	}
 	return s.submit(reports, frames, &ack{h: f.Header, readAt: now})
