@@ -17,6 +17,10 @@ const (
 type Batch struct {
 	Type  byte
 	Items []Location
+	// Cut is the last position, cut short by the device (its declared length, or the count, runs past
+	// the body's end) and dropped; the positions before it are kept. A last additional item cut short
+	// inside a whole position is that position's own Location.Cut.
+	Cut Cut
 }
 
 func (m *Batch) MsgID() uint16 { return MsgBatch }
@@ -40,27 +44,38 @@ func (m *Batch) AppendBody(dst []byte, v Version) ([]byte, error) {
 	return dst, nil
 }
 
+// DecodeBody decodes a 0x0704 body. It fails when no position decodes; a last position cut short is
+// dropped and recorded in m.Cut (see Cut).
 func (m *Batch) DecodeBody(b []byte, v Version) error {
 	r := reader{b: b}
 	n := int(r.u16())
 	m.Type = r.u8()
+	m.Cut = Cut{}
 	if r.err != nil {
 		return r.done("0x0704")
 	}
 	// every item takes at least 2+28 bytes: do not trust the count for the allocation
-	if n*(2+locationBaseLen) > len(r.b) {
-		return fmt.Errorf("0x0704: %w: %d items in %d bytes", ErrShort, n, len(r.b))
-	}
-	m.Items = make([]Location, n)
+	m.Items = make([]Location, 0, min(n, len(r.b)/(2+locationBaseLen)))
 	for i := range n {
-		l := int(r.u16())
-		body := r.bytes(l)
-		if r.err != nil {
-			return fmt.Errorf("0x0704 item %d: %w", i, r.err)
+		if len(r.b) < 2 {
+			m.Cut = Cut{Short: true, Index: i, Want: -1, Have: len(r.b)}
+			break
 		}
-		if err := m.Items[i].DecodeBody(body, v); err != nil {
+		l := int(r.u16())
+		if len(r.b) < l {
+			m.Cut = Cut{Short: true, Index: i, Want: l, Have: len(r.b)}
+			break
+		}
+		m.Items = append(m.Items, Location{})
+		if err := m.Items[i].DecodeBody(r.bytes(l), v); err != nil {
 			return fmt.Errorf("0x0704 item %d: %w", i, err)
 		}
+	}
+	if m.Cut.Short {
+		if len(m.Items) == 0 {
+			return m.Cut.Err("0x0704: no position")
+		}
+		return nil
 	}
 	return r.done("0x0704")
 }

@@ -130,3 +130,17 @@ func validBCD(b []byte) bool {
 	}
 	return true
 }
+
+// MarshalText gives the digits (String), so that a Phone logged by slog's JSON handler or encoded in
+// JSON reads as the number instead of an array of ten bytes.
+func (p Phone) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText is ParsePhone.
+func (p *Phone) UnmarshalText(b []byte) error {
+	v, err := ParsePhone(string(b))
+	if err != nil {
+		return err
+	}
+	*p = v
+	return nil
+}

@@ -14,7 +14,10 @@
 // alias the input buffer: copy them if the buffer is reused.
 package jt808
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors. Returned errors wrap one of these with context; test with errors.Is.
 var (
@@ -32,3 +35,34 @@ var (
 	ErrUnsupported    = errors.New("jt808: unsupported content")
 	ErrEncoding       = errors.New("jt808: string not representable in GBK")
 )
+
+// Cut records the last entry of a list that the device cut short: the body ends inside its header or
+// before the value length its header declares. Real terminals do this (a fixed buffer, a firmware that
+// counts an item it then leaves out). The lenient lists — additional items of 0x0200 (also inside
+// 0x0704 and 0x0500), positions of 0x0704 and parameters of 0x0104 — keep every entry before it, drop
+// it and record it here instead of failing: a position is not lost for a broken last item. Callers log
+// and count a Cut (Err describes it).
+type Cut struct {
+	Short bool   // an entry was cut short and dropped; the other fields are zero otherwise
+	Index int    // its place in the list: the number of entries decoded before it
+	ID    uint32 // its item or parameter ID, when that much of it arrived
+	Want  int    // value length its header declared; -1 when the header itself was cut short
+	Have  int    // bytes of it that arrived
+}
+
+// Err returns nil for no cut, else an error wrapping ErrShort that names the dropped entry.
+func (c Cut) Err(what string) error {
+	switch {
+	case !c.Short:
+		return nil
+	case c.Want < 0:
+		return fmt.Errorf("%s: %w: entry %d cut short in its header (%d bytes); dropped, the entries before it kept",
+			what, ErrShort, c.Index, c.Have)
+	}
+	id := ""
+	if c.ID != 0 { // 0 is no item or parameter of the standard: a 0x0704 position has no ID
+		id = fmt.Sprintf(" (ID 0x%02x)", c.ID)
+	}
+	return fmt.Errorf("%s: %w: entry %d%s declares %d bytes, %d arrived; dropped, the entries before it kept",
+		what, ErrShort, c.Index, id, c.Want, c.Have)
+}

@@ -162,8 +162,14 @@ func ParseHeader(b []byte) (Header, int, error) {
 		copy(h.Phone[4:], b[4:10])
 		n = 10
 	}
+	wirePhone := b[4:n] // 2013: BCD[6]; 2019: version BYTE, BCD[10]
+	if n == 15 {
+		wirePhone = b[5:n]
+	}
 	if !validBCD(h.Phone[:]) {
-		return h, 0, fmt.Errorf("%w: phone %x is not BCD", ErrPhone, h.Phone)
+		// The number as the header carries it (12 or 20 digits): the nibble that is not a digit shows as
+		// A–F where it stands, instead of a dump of the 10-byte array.
+		return h, 0, fmt.Errorf("%w: phone %X is not BCD", ErrPhone, wirePhone)
 	}
 	h.Serial = binary.BigEndian.Uint16(b[n:])
 	n += 2

@@ -49,9 +49,14 @@ func TestGenCorpus(t *testing.T) {
 	}
 	write("FuzzLocation", "five_items", hx(t, locBody5))
 	write("FuzzLocation", "south_west", hx(t, locBaseSW))
+	write("FuzzLocation", "last_item_cut", hx(t, locBaseSW+"30 01 1f e1 0b 01 02 0505"))
+	write("FuzzLocation", "last_header_cut", hx(t, locBaseSW+"30 01 1f 31"))
 	for i, tc := range messageCases() {
 		body := hx(t, tc.body)
 		write("FuzzMessages", fmt.Sprintf("case%02d", i), uint8(i), body, tc.v == V2019)
+		for j, cut := range cutSeeds(tc.want) {
+			write("FuzzMessages", fmt.Sprintf("case%02d_cut%d", i, j), uint8(i), hx(t, cut), tc.v == V2019)
+		}
 		if _, ok := tc.want.(*Register); ok {
 			write("FuzzRegister", fmt.Sprintf("case%02d", i), body, tc.v == V2019)
 		}

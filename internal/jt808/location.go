@@ -80,13 +80,15 @@ type Location struct {
 	Items     [MaxItems]Item
 	NItems    int
 	Truncated int // items beyond MaxItems, not kept
+	Cut       Cut // the last item, cut short by the device and dropped (the position and other items are kept)
 }
 
 const locationBaseLen = 28
 
 func (m *Location) MsgID() uint16 { return MsgLocation }
 
-// DecodeBody decodes a 0x0200 body into m, overwriting it. Items alias b.
+// DecodeBody decodes a 0x0200 body into m, overwriting it. Items alias b. The 28-byte base must be
+// whole; a last item cut short is dropped and recorded in m.Cut, not an error (see Cut).
 func (m *Location) DecodeBody(b []byte, _ Version) error {
 	if len(b) < locationBaseLen {
 		return fmt.Errorf("0x0200: %w: %d bytes, need %d", ErrShort, len(b), locationBaseLen)
@@ -113,14 +115,16 @@ func (m *Location) DecodeBody(b []byte, _ Version) error {
 		return fmt.Errorf("0x0200 time %x: %w", b[22:28], err)
 	}
 	m.Time = t
-	m.NItems, m.Truncated = 0, 0
+	m.NItems, m.Truncated, m.Cut = 0, 0, Cut{}
 	for p := b[locationBaseLen:]; len(p) > 0; {
 		if len(p) < 2 {
-			return fmt.Errorf("0x0200: %w: item header at end", ErrShort)
+			m.Cut = Cut{Short: true, Index: m.NItems + m.Truncated, ID: uint32(p[0]), Want: -1, Have: len(p)}
+			break
 		}
 		id, n := p[0], int(p[1])
 		if len(p) < 2+n {
-			return fmt.Errorf("0x0200: %w: item 0x%02x length %d, %d bytes left", ErrShort, id, n, len(p)-2)
+			m.Cut = Cut{Short: true, Index: m.NItems + m.Truncated, ID: uint32(id), Want: n, Have: len(p) - 2}
+			break
 		}
 		if m.NItems < MaxItems {
 			m.Items[m.NItems] = Item{ID: id, Value: p[2 : 2+n : 2+n]}
@@ -308,7 +312,7 @@ func (m *Location) DoorOpen(n int) bool {
 func (m *Location) Equal(o *Location) bool {
 	if m.Alarm != o.Alarm || m.Status != o.Status || m.Lat != o.Lat || m.Lon != o.Lon ||
 		m.Altitude != o.Altitude || m.Speed != o.Speed || m.Direction != o.Direction ||
-		!m.Time.Equal(o.Time) || m.NItems != o.NItems || m.Truncated != o.Truncated {
+		!m.Time.Equal(o.Time) || m.NItems != o.NItems || m.Truncated != o.Truncated || m.Cut != o.Cut {
 		return false
 	}
 	for i := range min(max(m.NItems, 0), MaxItems) {

@@ -54,22 +54,33 @@ func appendParams(dst []byte, ps []Param, what string) ([]byte, error) {
 	return dst, nil
 }
 
-func decodeParams(r *reader) []Param {
+// decodeParams reads count BYTE and the parameters. A last entry cut short (or a count running past
+// the body's end) ends the list: the entries before it are returned with the Cut.
+func decodeParams(r *reader) ([]Param, Cut) {
 	n := int(r.u8())
 	if r.err != nil || n == 0 {
-		return nil
+		return nil, Cut{}
 	}
 	ps := make([]Param, 0, min(n, len(r.b)/5))
-	for range n {
-		id := r.u32()
-		l := r.u8()
-		v := r.bytes(int(l))
-		if r.err != nil {
-			return ps
+	for i := range n {
+		if len(r.b) < 5 {
+			c := Cut{Short: true, Index: i, Want: -1, Have: len(r.b)}
+			if len(r.b) >= 4 {
+				c.ID = binary.BigEndian.Uint32(r.b)
+			}
+			r.b = nil
+			return ps, c
 		}
-		ps = append(ps, Param{ID: id, Value: v})
+		id := r.u32()
+		l := int(r.u8())
+		if len(r.b) < l {
+			c := Cut{Short: true, Index: i, ID: id, Want: l, Have: len(r.b)}
+			r.b = nil
+			return ps, c
+		}
+		ps = append(ps, Param{ID: id, Value: r.bytes(l)})
 	}
-	return ps
+	return ps, Cut{}
 }
 
 // SetParams is 0x8103: count BYTE, parameters (2013/2019 layout, also used for 2011).
@@ -88,9 +99,14 @@ func (m *SetParams) AppendBody(dst []byte, _ Version) ([]byte, error) {
 	return dst, nil
 }
 
+// DecodeBody is strict: the platform's own command has no excuse for a short entry.
 func (m *SetParams) DecodeBody(b []byte, _ Version) error {
 	r := reader{b: b}
-	m.Params = decodeParams(&r)
+	var cut Cut
+	m.Params, cut = decodeParams(&r)
+	if err := cut.Err("0x8103"); err != nil {
+		return err
+	}
 	return r.done("0x8103")
 }
 
@@ -99,6 +115,7 @@ func (m *SetParams) DecodeBody(b []byte, _ Version) error {
 type ParamsReply struct {
 	Serial uint16
 	Params []Param
+	Cut    Cut // the last parameter, cut short by the terminal and dropped; the others are kept
 }
 
 func (m *ParamsReply) MsgID() uint16 { return MsgParamsReply }
@@ -113,9 +130,14 @@ func (m *ParamsReply) AppendBody(dst []byte, _ Version) ([]byte, error) {
 	return dst, nil
 }
 
+// DecodeBody keeps the parameters before a last entry cut short and records it in m.Cut (see Cut).
+// The reply serial must be whole: without it the reply answers nothing.
 func (m *ParamsReply) DecodeBody(b []byte, _ Version) error {
 	r := reader{b: b}
 	m.Serial = r.u16()
-	m.Params = decodeParams(&r)
+	if r.err != nil {
+		return r.done("0x0104")
+	}
+	m.Params, m.Cut = decodeParams(&r)
 	return r.done("0x0104")
 }

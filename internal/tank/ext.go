@@ -252,7 +252,8 @@ func (p *LocalPassword) Decode(v []byte) error {
 }
 
 // Items walks a pass-through content of type PassTank (ID BYTE, length BYTE, value)* and calls fn for
-// each item; a truncated list is an error.
+// each item; a truncated list is an error. It is strict (for terminals reading the platform's
+// downlink); FromPassThrough keeps what decoded of a broken uplink list.
 func Items(content []byte, fn func(id byte, value []byte) error) error {
 	for len(content) > 0 {
 		if len(content) < 2 || len(content) < 2+int(content[1]) {
@@ -302,25 +303,47 @@ func (e *Extract) Add(id byte, v []byte) error {
 }
 
 // FromItems collects the extension from additional items given as (id, value) pairs, e.g. the items
-// of a decoded 0x0200 (jt808.Location.Items[:NItems]).
-func FromItems(n int, item func(i int) (id byte, value []byte)) (Extract, error) {
-	var e Extract
+// of a decoded 0x0200 (jt808.Location.Items[:NItems]). A malformed item of the extension drops that
+// item only: e holds every item that decoded, and err (nil when none was dropped) joins one error
+// wrapping ErrItem per dropped item (Dropped counts them). A report is not robbed of its levels or its
+// help request because its tank state was broken, nor the other way round.
+func FromItems(n int, item func(i int) (id byte, value []byte)) (e Extract, err error) {
+	var errs []error
 	for i := range n {
 		id, v := item(i)
 		if err := e.Add(id, v); err != nil {
-			return Extract{}, err
+			errs = append(errs, fmt.Errorf("item %d (0x%02X): %w", i, id, err))
 		}
 	}
-	return e, nil
+	return e, errors.Join(errs...)
 }
 
-// FromPassThrough collects the extension from a 0x0900 content of type PassTank. Other types are
-// decoded by the sensor registry.
-func FromPassThrough(content []byte) (Extract, error) {
-	var e Extract
-	err := Items(content, e.Add)
-	if err != nil {
-		return Extract{}, err
+// FromPassThrough collects the extension from a 0x0900 content of type PassTank, with FromItems' rule:
+// a malformed item, or a last item cut short, is dropped and reported in err; e holds the others.
+// Other types are decoded by the sensor registry.
+func FromPassThrough(content []byte) (e Extract, err error) {
+	var errs []error
+	for i := 0; len(content) > 0; i++ {
+		if len(content) < 2 || len(content) < 2+int(content[1]) {
+			errs = append(errs, fmt.Errorf("%w: item %d (0x%02X) cut short: %d bytes left", ErrItem, i, content[0], len(content)))
+			break
+		}
+		id, v := content[0], content[2:2+int(content[1])]
+		if err := e.Add(id, v); err != nil {
+			errs = append(errs, fmt.Errorf("item %d (0x%02X): %w", i, id, err))
+		}
+		content = content[2+len(v):]
 	}
-	return e, nil
+	return e, errors.Join(errs...)
+}
+
+// Dropped is the number of items an error of FromItems or FromPassThrough dropped (0 for nil).
+func Dropped(err error) int {
+	if err == nil {
+		return 0
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return len(j.Unwrap())
+	}
+	return 1
 }

@@ -229,7 +229,7 @@ func TestFromItemsAndPassThrough(t *testing.T) {
 	if e, err := tank.FromItems(1, func(int) (byte, []byte) { return 0x01, nil }); err != nil || !e.Empty() {
 		t.Fatalf("no extension items: %+v %v", e, err)
 	}
-	if _, err := tank.FromItems(1, func(int) (byte, []byte) { return tank.ItemTank, hx(t, "01 01") }); !errors.Is(err, tank.ErrItem) {
+	if e, err := tank.FromItems(1, func(int) (byte, []byte) { return tank.ItemTank, hx(t, "01 01") }); !errors.Is(err, tank.ErrItem) || !e.Empty() {
 		t.Fatalf("bad tank item accepted: %v", err)
 	}
 	if e, err := tank.FromPassThrough(nil); err != nil || !e.Empty() {
@@ -239,5 +239,77 @@ func TestFromItemsAndPassThrough(t *testing.T) {
 		if _, err := tank.FromPassThrough(hx(t, bad)); !errors.Is(err, tank.ErrItem) {
 			t.Errorf("%s: %v", bad, err)
 		}
+	}
+}
+
+// A malformed item of the extension drops that item, not the others (docs/PROTOCOL.md §1).
+func TestMalformedItemDropsOnlyThatItem(t *testing.T) {
+	state, _ := twoCompartments().AppendItem(nil)
+	levels := hx(t, "E2 0A 01 01 05F0 000048DA 00EB")
+	help := (&tank.Help{Type: tank.HelpUnlock, RequestID: 7}).AppendItem(nil)
+	badState := hx(t, "E1 03 01 09 00")                  // nine compartments in three bytes
+	badLevels := hx(t, "E2 0A 01 09 05F0 000048DA 00EB") // compartment 9
+	badHelp := hx(t, "E3 03 05 0001")                    // type 5
+	cat := func(items ...[]byte) [][]byte { return items }
+	cases := []struct {
+		name                 string
+		items                [][]byte
+		tank, levels, isHelp bool
+		dropped              int
+		msg                  string
+	}{
+		{"all good", cat(state, levels, help), true, true, true, 0, ""},
+		{"bad state first", cat(badState, levels, help), false, true, true, 1, "item 0 (0xE1): tank: bad extension item: tank state with 9 compartments"},
+		{"bad levels in the middle", cat(state, badLevels, help), true, false, true, 1, "item 1 (0xE2): tank: bad extension item: probe of compartment 9"},
+		{"bad help last", cat(state, levels, badHelp), true, true, false, 1, "item 2 (0xE3): tank: bad extension item: help request type 5"},
+		{"two bad", cat(badState, levels, badHelp), false, true, false, 2, "help request type 5"},
+		{"all bad", cat(badState, badLevels, badHelp), false, false, false, 3, "probe of compartment 9"},
+		// a later bad copy does not undo an earlier good one
+		{"good then bad state", cat(state, badState), true, false, false, 1, "item 1 (0xE1)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			check := func(how string, e tank.Extract, err error) {
+				t.Helper()
+				if (e.Tank != nil) != tc.tank || (e.Levels != nil) != tc.levels || (e.Help != nil) != tc.isHelp {
+					t.Errorf("%s: tank %v levels %v help %v", how, e.Tank != nil, e.Levels != nil, e.Help != nil)
+				}
+				if tc.tank && *e.Tank != *twoCompartments() || tc.levels && e.Levels.Probes[0].LevelMM != 1520 ||
+					tc.isHelp && e.Help.RequestID != 7 {
+					t.Errorf("%s: kept items changed: %+v", how, e)
+				}
+				if tank.Dropped(err) != tc.dropped || (err != nil) != (tc.dropped > 0) || err != nil && !errors.Is(err, tank.ErrItem) ||
+					err != nil && !strings.Contains(err.Error(), tc.msg) {
+					t.Errorf("%s: dropped %d, err %v; want %d with %q", how, tank.Dropped(err), err, tc.dropped, tc.msg)
+				}
+			}
+			var ids []byte
+			var vals [][]byte
+			var list []byte
+			for _, it := range tc.items {
+				ids, vals, list = append(ids, it[0]), append(vals, it[2:]), append(list, it...)
+			}
+			e, err := tank.FromItems(len(ids), func(i int) (byte, []byte) { return ids[i], vals[i] })
+			check("0x0200 items", e, err)
+			e, err = tank.FromPassThrough(list)
+			check("0x0900 list", e, err)
+		})
+	}
+}
+
+// A PassTank list whose last item is cut short keeps the items before it.
+func TestPassThroughCutLastItem(t *testing.T) {
+	state, _ := twoCompartments().AppendItem(nil)
+	help := (&tank.Help{Type: tank.HelpLock, RequestID: 3}).AppendItem(nil)
+	for _, tail := range []string{"E2 0A 01 01 05F0", "E2", "E2 0A"} {
+		list := append(append(append([]byte{}, state...), help...), hx(t, tail)...)
+		e, err := tank.FromPassThrough(list)
+		if e.Tank == nil || e.Help == nil || e.Levels != nil || tank.Dropped(err) != 1 || !errors.Is(err, tank.ErrItem) ||
+			!strings.Contains(err.Error(), "item 2 (0xE2) cut short") {
+			t.Errorf("%s: %+v %v", tail, e, err)
+		}
+	}
+	if tank.Dropped(nil) != 0 {
+		t.Error("Dropped(nil)")
 	}
 }

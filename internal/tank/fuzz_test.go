@@ -13,12 +13,24 @@ func FuzzExtract(f *testing.F) {
 	f.Add([]byte("\xe1\x0b\x01\x02\x05\x05\x01\x03\x05\x07\x00\x09\x01"))
 	f.Add([]byte("\xe2\x0a\x01\x01\x05\xf0\x00\x00\x48\xda\x00\xeb\xe3\x03\x01\x12\x34"))
 	f.Add([]byte("\xa1\x03\x06\x40\x00\x00\x4e\x20\xff\x9c"))
+	// a malformed 0xE1 between good items, then a last item cut short: both dropped, 0xE3 kept
+	f.Add([]byte("\xe1\x03\x01\x09\x00\xe3\x03\x01\x12\x34\xe2\x0a\x01\x01"))
 	reg := registry()
 	f.Fuzz(func(t *testing.T, in []byte) {
-		if e, err := tank.FromPassThrough(in); err == nil && e.Tank != nil {
+		// with or without dropped items, what was kept is whole
+		e, err := tank.FromPassThrough(in)
+		if e.Tank != nil {
 			if _, err := e.Tank.AppendItem(nil); err != nil {
 				t.Fatalf("decoded state does not encode: %v", err)
 			}
+		}
+		if e.Levels != nil {
+			if _, err := e.Levels.AppendItem(nil); err != nil {
+				t.Fatalf("decoded levels do not encode: %v", err)
+			}
+		}
+		if (err == nil) != (tank.Dropped(err) == 0) || tank.Dropped(err) > len(in) {
+			t.Fatalf("%d items dropped from %d bytes: %v", tank.Dropped(err), len(in), err)
 		}
 		var s tank.State
 		if s.Decode(in) == nil {

@@ -1,6 +1,7 @@
 package tank_test
 
 import (
+	"encoding/hex"
 	"fmt"
 	"os"
 	"regexp"
@@ -52,6 +53,7 @@ func docFrames(t *testing.T) map[string]string {
 		t.Fatal(err)
 	}
 	return map[string]string{
+		"slightlyWrong": frame(0x0028, slightlyWrong(t, loc)),
 		"passwordDown":  frame(0x0107, &jt808.PassThrough{Down: true, Type: tank.PassTank, Data: password}),
 		"passwordReply": frame(0x0026, &jt808.GeneralReply{Serial: 0x0107, ReplyID: jt808.MsgDownPassThrough, Result: 0}),
 		"passwordBad":   frame(0x0027, &jt808.GeneralReply{Serial: 0x0108, ReplyID: jt808.MsgDownPassThrough, Result: 2}),
@@ -63,6 +65,56 @@ func docFrames(t *testing.T) map[string]string {
 		"serialLevel": frame(0x0024, &jt808.PassThrough{Type: tank.PassSerial1,
 			Data: hx(t, "A1 01 05F0 000048DA 00EB")}),
 		"serialLock": frame(0x0025, &jt808.PassThrough{Type: tank.PassSerial2, Data: hx(t, "B0 02 03 03")}),
+	}
+}
+
+// rawBody is a message whose body is given as bytes: the codec never writes a broken item, devices do.
+type rawBody struct {
+	id   uint16
+	body []byte
+}
+
+func (m *rawBody) MsgID() uint16 { return m.id }
+func (m *rawBody) AppendBody(dst []byte, _ jt808.Version) ([]byte, error) {
+	return append(dst, m.body...), nil
+}
+func (m *rawBody) DecodeBody(b []byte, _ jt808.Version) error { m.body = b; return nil }
+
+// slightlyWrong is the document's example of §1's rule: the position of loc with mileage and the
+// tank state, a malformed 0xE2 (compartment 9) and a last 0xE3 cut short (3 bytes declared, 1 sent).
+func slightlyWrong(t *testing.T, loc *jt808.Location) jt808.Message {
+	t.Helper()
+	l := *loc
+	l.NItems = 2 // mileage, tank state
+	body, err := l.AppendBody(nil, jt808.V2013)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body = append(body, hx(t, "E2 0A 01 09 05F0 000048DA 00EB")...)
+	return &rawBody{id: jt808.MsgLocation, body: append(body, hx(t, "E3 03 01")...)}
+}
+
+// TestProtocolDocSlightlyWrong checks what §1 and §4 say the platform keeps of the slightlyWrong frame.
+func TestProtocolDocSlightlyWrong(t *testing.T) {
+	wire, err := hex.DecodeString(docFrames(t)["slightlyWrong"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _, err := jt808.DecodeFrame(nil, wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var loc jt808.Location
+	if err := loc.DecodeBody(f.Body, f.Header.Version); err != nil {
+		t.Fatalf("a cut last item lost the report: %v", err)
+	}
+	if mileage, ok := loc.Mileage(); !ok || mileage != 123456 || loc.Lat != 31230416 || loc.NItems != 3 ||
+		loc.Cut != (jt808.Cut{Short: true, Index: 3, ID: uint32(tank.ItemHelp), Want: 3, Have: 1}) {
+		t.Fatalf("location %+v", loc)
+	}
+	e, err := tank.FromItems(loc.NItems, func(i int) (byte, []byte) { return loc.Items[i].ID, loc.Items[i].Value })
+	if e.Tank == nil || *e.Tank != *twoCompartments() || e.Levels != nil || e.Help != nil || tank.Dropped(err) != 1 {
+		t.Fatalf("extension %+v, %v", e, err)
 	}
 }
 

@@ -48,7 +48,8 @@ type DecodedLocation struct {
 	Load      string        `json:"load"`
 	Items     []DecodedItem `json:"items"`
 	Tank      *DecodedTank  `json:"tank,omitempty"`
-	TankError string        `json:"tankError,omitempty"`
+	TankError string        `json:"tankError,omitempty"` // the tank items dropped; Tank holds the others
+	Cut       string        `json:"cut,omitempty"`       // the last item, cut short by the terminal and dropped
 }
 
 // DecodedItem is one additional item: standard ones named with a value in human units, vendor and
@@ -143,7 +144,11 @@ func decodeBody(l i18n.Lang, id uint16, v jt808.Version, b []byte) (any, error) 
 		for i := range m.Items {
 			items[i] = decodeLocation(l, &m.Items[i])
 		}
-		return map[string]any{"type": int(m.Type), "blind": m.Type == jt808.BatchBlindArea, "items": items}, nil
+		out := map[string]any{"type": int(m.Type), "blind": m.Type == jt808.BatchBlindArea, "items": items}
+		if err := m.Cut.Err("0x0704"); err != nil {
+			out["cut"] = err.Error()
+		}
+		return out, nil
 	case jt808.MsgControlReply:
 		var m jt808.ControlReply
 		if err := m.DecodeBody(b, v); err != nil {
@@ -157,9 +162,12 @@ func decodeBody(l i18n.Lang, id uint16, v jt808.Version, b []byte) (any, error) 
 		}
 		out := map[string]any{"type": fmt.Sprintf("0x%02X", m.Type), "hex": strings.ToUpper(hex.EncodeToString(m.Data))}
 		if m.Type == tank.PassTank {
-			if e, err := tank.FromPassThrough(m.Data); err != nil {
+			// the items that decoded are shown beside the error naming those dropped
+			e, err := tank.FromPassThrough(m.Data)
+			if err != nil {
 				out["tankError"] = err.Error()
-			} else {
+			}
+			if err == nil || !e.Empty() {
 				out["tank"] = decodeTank(l, e)
 			}
 		}
@@ -239,6 +247,12 @@ func histFields(v reflect.Value) any {
 			if !f.IsExported() {
 				continue
 			}
+			if c, ok := v.Field(i).Interface().(jt808.Cut); ok {
+				if c.Short { // only a cut that happened is worth a row
+					out[histCamel(f.Name)] = c.Err("last entry").Error()
+				}
+				continue
+			}
 			out[histCamel(f.Name)] = histFields(v.Field(i))
 		}
 		return out
@@ -313,8 +327,12 @@ func decodeLocation(l i18n.Lang, m *jt808.Location) *DecodedLocation {
 	e, err := tank.FromItems(m.NItems, func(i int) (byte, []byte) { return m.Items[i].ID, m.Items[i].Value })
 	if err != nil {
 		out.TankError = err.Error()
-	} else if !e.Empty() {
+	}
+	if !e.Empty() {
 		out.Tank = decodeTank(l, e)
+	}
+	if err := m.Cut.Err("0x0200"); err != nil {
+		out.Cut = err.Error()
 	}
 	return out
 }

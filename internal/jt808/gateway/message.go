@@ -60,6 +60,7 @@ func (s *session) location(now time.Time, f jt808.Frame, frames []telemetry.Fram
 	if err := loc.DecodeBody(f.Body, f.Header.Version); err != nil {
 		return s.malformedBody(f.Header, err)
 	}
+	s.cut(f.Header, "", loc.Cut)
 	r := s.report(now, loc, false)
 	*loc = jt808.Location{} // its items alias the read buffer
 	return s.submit([]telemetry.Report{r}, frames, &ack{h: f.Header, readAt: now})
@@ -70,8 +71,12 @@ func (s *session) batch(now time.Time, f jt808.Frame, frames []telemetry.Frame) 
 	if err := b.DecodeBody(f.Body, f.Header.Version); err != nil {
 		return s.malformedBody(f.Header, err)
 	}
+	s.cut(f.Header, "", b.Cut)
 	reports := make([]telemetry.Report, len(b.Items))
 	for i := range b.Items {
+		if b.Items[i].Cut.Short {
+			s.cut(f.Header, fmt.Sprintf(" position %d", i), b.Items[i].Cut)
+		}
 		reports[i] = s.report(now, &b.Items[i], b.Type == jt808.BatchBlindArea)
 	}
 	return s.submit(reports, frames, &ack{h: f.Header, readAt: now})
@@ -94,6 +99,7 @@ func (s *session) controlReply(now time.Time, f jt808.Frame, frames []telemetry.
 	if err := c.DecodeBody(f.Body, f.Header.Version); err != nil {
 		return s.malformedBody(f.Header, err)
 	}
+	s.cut(f.Header, "", c.Location.Cut)
 	r := s.report(now, &c.Location, false)
 	s.answered(jt808.MsgVehicleControl, c.Serial, 0, fmt.Sprintf("position %.6f,%.6f at %s",
 		c.Location.LatDeg(), c.Location.LonDeg(), c.Location.Time.In(jt808.CST).Format(time.DateTime)))
@@ -114,6 +120,7 @@ func (s *session) paramsReply(f jt808.Frame, frames []telemetry.Frame) bool {
 	if err := p.DecodeBody(f.Body, f.Header.Version); err != nil {
 		return s.malformedBody(f.Header, err)
 	}
+	s.cut(f.Header, "", p.Cut)
 	s.answered(jt808.MsgQueryParams, p.Serial, 0, paramsText(p.Params))
 	return s.submit(nil, frames, nil)
 }
@@ -143,8 +150,7 @@ func (s *session) report(now time.Time, loc *jt808.Location, blind bool) telemet
 		return loc.Items[i].ID, loc.Items[i].Value
 	})
 	if err != nil {
-		s.tankError(err)
-		return r
+		s.tankError(tank.Dropped(err), err) // the malformed items only: the others are kept (docs/PROTOCOL.md §1)
 	}
 	r.Tank, r.Levels, r.Help = ext.Tank, ext.Levels, ext.Help
 	if ext.Tank != nil && !blind {
@@ -154,11 +160,27 @@ func (s *session) report(now time.Time, loc *jt808.Location, blind bool) telemet
 	return r
 }
 
-func (s *session) tankError(err error) {
-	s.srv.m.tankErrors.Inc()
+// tankError counts n dropped tank items (at least one) and logs err, rate-limited per connection.
+func (s *session) tankError(n int, err error) {
+	s.srv.m.tankErrors.Add(float64(max(n, 1)))
 	s.tankBad++
 	if s.tankBad <= 5 || s.tankBad%100 == 0 {
-		s.logger().Warn("tank extension not decoded; report kept without it", "err", err, "count", s.tankBad)
+		s.logger().Warn("tank extension item dropped; the report and its other items kept", "err", err, "count", s.tankBad)
+	}
+}
+
+// cut counts and logs a last entry the terminal cut short (jt808.Cut): the message is stored and
+// acknowledged with what decoded, since a terminal answered "message error" would drop the position
+// and one not answered sends it again for ever. where names the position of a 0x0704.
+func (s *session) cut(h jt808.Header, where string, c jt808.Cut) {
+	if !c.Short {
+		return
+	}
+	s.srv.m.defects.WithLabelValues(msgLabel(h.MsgID), "cut_last_entry").Inc()
+	s.defects++
+	if s.defects <= 5 || s.defects%100 == 0 {
+		s.logger().Warn("last entry cut short by the terminal; dropped, the rest of the message kept",
+			"serial", h.Serial, "err", c.Err(fmt.Sprintf("0x%04x%s", h.MsgID, where)), "count", s.defects)
 	}
 }
 
@@ -173,11 +195,15 @@ func (s *session) passThrough(now time.Time, p *jt808.PassThrough) (telemetry.Re
 		ext, err = tank.FromPassThrough(content)
 	case s.srv.pass != nil:
 		ext, err = s.srv.pass.PassThrough(p.Type, content)
+		if err != nil {
+			ext = tank.Extract{} // a serial message is one reading: nothing of a refused one is kept
+		}
 		if err == nil && ext.Tank != nil {
 			// A lock sensor reports one slot: the rest of the tank is what the last full state said.
 			// Without one there is nothing honest to fill the other slots with, so the slot waits.
 			if s.lastTank == nil {
 				err = errors.New("lock sensor state before any full tank state (0xE1); ignored")
+				ext.Tank = nil
 			} else {
 				merged := *s.lastTank
 				merged.Merge(ext.Tank)
@@ -188,8 +214,8 @@ func (s *session) passThrough(now time.Time, p *jt808.PassThrough) (telemetry.Re
 		return telemetry.Report{}, false
 	}
 	if err != nil {
-		s.tankError(fmt.Errorf("pass-through type 0x%02x: %w", p.Type, err))
-		return telemetry.Report{}, false
+		// a PassTank list keeps the items that decoded; the registry's errors leave ext empty
+		s.tankError(tank.Dropped(err), fmt.Errorf("pass-through type 0x%02x: %w", p.Type, err))
 	}
 	if ext.Empty() {
 		return telemetry.Report{}, false

@@ -13,6 +13,7 @@ type metrics struct {
 	malformed  prometheus.Counter
 	unauthed   prometheus.Counter
 	tankErrors prometheus.Counter
+	defects    *prometheus.CounterVec
 	rejected   prometheus.Counter
 	acks       prometheus.Counter
 	ackLatency prometheus.Histogram
@@ -36,7 +37,11 @@ func newMetrics() *metrics {
 		unauthed: prometheus.NewCounter(prometheus.CounterOpts{Name: "tankwatch_jt808_unauthenticated_frames_total",
 			Help: "Frames refused (0x8001 result 1, not stored) because the session was not authenticated."}),
 		tankErrors: prometheus.NewCounter(prometheus.CounterOpts{Name: "tankwatch_jt808_tank_item_errors_total",
-			Help: "Reports stored without tank data because a tank extension item was malformed."}),
+			Help: "Malformed tank extension items dropped; the report and its other items are kept."}),
+		defects: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tankwatch_jt808_body_defects_total",
+			Help: "Messages stored and acknowledged despite a defect, by message ID and defect " +
+				"(cut_last_entry: the last item, position or parameter ran past the body and was dropped)."},
+			[]string{"msg", "defect"}),
 		rejected: prometheus.NewCounter(prometheus.CounterOpts{Name: "tankwatch_jt808_rejected_connections_total",
 			Help: "Connections closed at accept because MaxConns was reached."}),
 		acks: prometheus.NewCounter(prometheus.CounterOpts{Name: "tankwatch_jt808_acks_total",
@@ -67,7 +72,7 @@ func (m *metrics) register(r prometheus.Registerer) error {
 		return nil
 	}
 	for _, c := range []prometheus.Collector{m.sessions, m.online, m.frames, m.malformed, m.unauthed, m.tankErrors,
-		m.rejected, m.acks, m.ackLatency, m.commands, m.refusals, m.authClosed, m.conflicts, m.blocked} {
+		m.defects, m.rejected, m.acks, m.ackLatency, m.commands, m.refusals, m.authClosed, m.conflicts, m.blocked} {
 		if err := r.Register(c); err != nil {
 			return fmt.Errorf("gateway metrics: %w", err)
 		}

@@ -37,6 +37,7 @@ type session struct {
 	bad       int         // malformed frames in a row
 	malformed int         // malformed frames in total (log rate limit)
 	tankBad   int
+	defects   int         // messages kept despite a defect (log rate limit)
 	lastTank  *tank.State // the newest full tank state (0xE1), base for partial lock-sensor states
 
 	// set at authentication for Send; guarded by srv.mu

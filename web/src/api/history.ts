@@ -70,7 +70,10 @@ export interface DecodedLocation {
   load: string;
   items: DecodedItem[];
   tank?: DecodedTank;
+  /** the tank items dropped as malformed; tank holds the others */
   tankError?: string;
+  /** the last item, cut short by the terminal and dropped */
+  cut?: string;
 }
 
 export interface DecodedFrame {

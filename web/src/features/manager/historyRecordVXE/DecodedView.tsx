@@ -127,6 +127,7 @@ export function LocationView({ loc }: { loc: DecodedLocation }) {
       )}
       {loc.tank && <TankView tank={loc.tank} />}
       {loc.tankError && <Alert type="warning" showIcon message={t('rawData.tankError')} description={loc.tankError} />}
+      {loc.cut && <Alert type="warning" showIcon message={t('rawData.cutEntry')} description={loc.cut} data-testid="decoded-cut" />}
     </div>
   );
 }
@@ -162,6 +163,7 @@ export function DecodedView({ decoded }: { decoded: DecodedFrame | undefined }) 
               <LocationView loc={loc} />
             </div>
           ))}
+          {body.cut && <Alert type="warning" showIcon message={t('rawData.cutEntry')} description={body.cut} />}
         </>
       )}
       {body.kind === 'controlReply' && (

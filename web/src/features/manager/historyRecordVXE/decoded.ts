@@ -4,7 +4,7 @@ import type { DecodedLocation, DecodedTank } from '../../../api/history';
 
 export type BodyShape =
   | { kind: 'location'; location: DecodedLocation }
-  | { kind: 'batch'; type: number; blind: boolean; items: DecodedLocation[] }
+  | { kind: 'batch'; type: number; blind: boolean; items: DecodedLocation[]; cut?: string }
   | { kind: 'controlReply'; serial: number; location: DecodedLocation }
   | { kind: 'passThrough'; type: string; hex: string; tank?: DecodedTank; tankError?: string }
   | { kind: 'hex'; hex: string }
@@ -28,7 +28,8 @@ export function bodyShape(body: Record<string, unknown> | undefined | null): Bod
   if (!body) return { kind: 'none' };
   if (isLocation(body)) return { kind: 'location', location: body };
   if (Array.isArray(body.items) && 'blind' in body) {
-    return { kind: 'batch', type: Number(body.type), blind: !!body.blind, items: body.items.filter(isLocation) };
+    const cut = typeof body.cut === 'string' ? body.cut : undefined;
+    return { kind: 'batch', type: Number(body.type), blind: !!body.blind, items: body.items.filter(isLocation), cut };
   }
   if (isLocation(body.location)) return { kind: 'controlReply', serial: Number(body.serial), location: body.location };
   if (typeof body.type === 'string' && typeof body.hex === 'string') {

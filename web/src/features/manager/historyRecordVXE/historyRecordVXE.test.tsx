@@ -23,6 +23,9 @@ const location = {
     lockState: '1'.repeat(4) + '0'.repeat(124), seal: 2, sealName: '铅封破坏',
     levels: [{ compartment: 1, levelMm: 1500, volumeL: 12000, temperature: 21.5 }],
   },
+  // a slightly wrong report (docs/PROTOCOL.md §1): the good items are shown with the dropped ones named
+  tankError: 'item 2 (0xE2): tank: bad extension item: probe of compartment 9',
+  cut: '0x0200: jt808: data too short: entry 3 (ID 0xe3) declares 3 bytes, 1 arrived',
 };
 const frames: RawFrame[] = [
   { id: 3, time: '2026-03-01 16:00:02', carId: 5, plate: '沪A·6N337', terminalId: 5, phone: '013852600104', msgId: '0x0200', msgName: '位置信息汇报', serial: 3,
@@ -83,6 +86,11 @@ describe('raw data page', { timeout: 60_000 }, () => {
     expect(within(tank).getByText('1 号仓：1500 mm / 12000 L / 21.5 °C')).toBeTruthy();
     expect(within(tank).getAllByText('故障').length).toBe(1);
     expect(within(tank).getAllByText('打开').length).toBe(1);
+    expect(within(decoded).getByText('部分罐体数据格式错误，已舍弃（其余照常显示）')).toBeTruthy();
+    expect(within(decoded).getByText(/probe of compartment 9/)).toBeTruthy();
+    const cut = within(decoded).getByTestId('decoded-cut');
+    expect(within(cut).getByText('终端截断了最后一项，已舍弃（其余照常显示）')).toBeTruthy();
+    expect(within(cut).getByText(/entry 3 \(ID 0xe3\) declares 3 bytes/)).toBeTruthy();
   });
 
   it('shows why a frame could not be decoded', async () => {
@@ -108,6 +116,7 @@ describe('decoded body helpers', () => {
   it('tells the body forms apart', () => {
     expect(bodyShape(location).kind).toBe('location');
     expect(bodyShape({ type: 1, blind: true, items: [location] })).toMatchObject({ kind: 'batch', blind: true, items: [location] });
+    expect(bodyShape({ type: 1, blind: false, items: [location], cut: 'entry 1 declares 48 bytes' })).toMatchObject({ kind: 'batch', cut: 'entry 1 declares 48 bytes' });
     expect(bodyShape({ serial: 4, location })).toMatchObject({ kind: 'controlReply', serial: 4 });
     expect(bodyShape({ type: '0xF1', hex: 'E1', tankError: 'bad' })).toMatchObject({ kind: 'passThrough', type: '0xF1', tankError: 'bad' });
     expect(bodyShape({ hex: '0102' })).toEqual({ kind: 'hex', hex: '0102' });
