@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
 	"path"
 	"strings"
@@ -246,12 +245,11 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 		return fmt.Errorf("--trusted-proxies: %w", err)
 	}
 	httpx.SetTrustedProxies(proxies)
-	ln, err := net.Listen("tcp", cfg.HTTP)
+	ln, err := a.ListenHTTP(cfg.HTTP)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: a.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
-		WriteTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	srv := a.HTTPServer(a.Handler())
 	log.Info("tankwatch listening", "addr", "http://"+ln.Addr().String(), "version", Version, "store", d.Kind,
 		"console", a.console != nil, "theme", cfg.Theme, "demo", cfg.Demo)
 	go a.purgeTokens(ctx)
