@@ -89,6 +89,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.Audit = audit.New(d)
 	a.Org = org.New(d, org.Config{Theme: cfg.Theme, Title: cfg.Title, SupplyChainURL: cfg.SupplyChainURL, MapTiles: cfg.MapTiles}, a.Tokens, a.Audit)
 	a.Auth = auth.NewService(a.Tokens, a.Org, a.Audit)
+	a.Org.Logins = a.Auth.Limiter
 	a.Fleet = fleet.New(d, a.Audit)
 	a.buildMessaging() // first: the broker is the Publisher of the services built after it
 	a.Stations = station.New(d, a.Audit)
