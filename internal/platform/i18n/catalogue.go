@@ -15,6 +15,9 @@ var catalogue = map[string][3]string{
 	"notFound":       {"记录不存在", "記錄不存在", "Record not found"},
 	"internal":       {"服务器内部错误，请稍后再试", "伺服器內部錯誤，請稍後再試", "Internal server error, please try again later"},
 	"route.notFound": {"接口不存在", "介面不存在", "No such API"},
+	"route.method":   {"该接口不支持此请求方法", "該介面不支援此請求方法", "This API does not accept this request method"},
+	"body.encoding":  {"请求内容不是有效的 UTF-8 文本", "請求內容不是有效的 UTF-8 文字", "The request body is not valid UTF-8 text"},
+	"body.nul":       {"请求内容不能包含空字符（NUL）", "請求內容不能包含空字元（NUL）", "The request body must not contain NUL characters"},
 
 	"field.required": {"%s不能为空", "%s不能為空", "%s cannot be empty"},
 	"field.length":   {"%s长度应为 %d–%d 个字符", "%s長度應為 %d–%d 個字元", "%s must be %d–%d characters long"},
