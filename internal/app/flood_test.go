@@ -128,6 +128,12 @@ func TestHTTPFloodMeasure(t *testing.T) {
 		login = "admin:admin123"
 	}
 	account, password, _ := strings.Cut(login, ":")
+	sources, _ := strconv.Atoi(os.Getenv("TANKWATCH_FLOOD_SOURCES"))
+	if sources <= 0 || sources > 250 {
+		sources = 200
+	}
+	metrics := os.Getenv("TANKWATCH_FLOOD_METRICS") // the server's --metrics address, for the device side
+	before := metricValue(metrics, "tankwatch_history_committed_reports_total")
 	var (
 		mu    sync.Mutex
 		conns []net.Conn
@@ -141,7 +147,7 @@ func TestHTTPFloodMeasure(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			c, err := hostile(fmt.Sprintf("127.0.0.%d", 2+i%200), target, i)
+			c, err := hostile(fmt.Sprintf("127.0.0.%d", 2+i%sources), target, i)
 			if err != nil {
 				fails.Add(1)
 				return
@@ -184,6 +190,39 @@ func TestHTTPFloodMeasure(t *testing.T) {
 		res.Body.Close()
 		loginOK = strings.Contains(string(b), `"code":1`)
 	}
-	t.Logf("flood of %d from 200 addresses: %d held, %d closed by the server, %d dials failed on the client; login from 127.0.0.1 ok=%v in %v (err %v)",
-		n, held.Load(), refused.Load(), fails.Load(), loginOK, time.Since(start).Round(time.Millisecond), err)
+	t.Logf("flood of %d from %d addresses: %d held, %d closed by the server, %d dials failed on the client; login from 127.0.0.1 ok=%v in %v (err %v)",
+		n, sources, held.Load(), refused.Load(), fails.Load(), loginOK, time.Since(start).Round(time.Millisecond), err)
+	if metrics != "" {
+		// the gateway keeps committing the simulator's reports while the flood is held
+		deadline := time.Now().Add(time.Minute)
+		after := metricValue(metrics, "tankwatch_history_committed_reports_total")
+		for after <= before && time.Now().Before(deadline) {
+			time.Sleep(500 * time.Millisecond)
+			after = metricValue(metrics, "tankwatch_history_committed_reports_total")
+		}
+		t.Logf("device side during the flood: committed reports %v -> %v, jt808 sessions %v; HTTP open %v, refused total-cap %v, address-cap %v",
+			before, after, metricValue(metrics, "tankwatch_jt808_sessions"), metricValue(metrics, "tankwatch_http_open_connections"),
+			metricValue(metrics, `tankwatch_http_rejected_connections_total{cap="total"}`),
+			metricValue(metrics, `tankwatch_http_rejected_connections_total{cap="address"}`))
+	}
+}
+
+// metricValue reads one sample from a Prometheus text endpoint at addr (-1 when unavailable).
+func metricValue(addr, name string) float64 {
+	if addr == "" {
+		return -1
+	}
+	res, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		return -1
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			f, _ := strconv.ParseFloat(v, 64)
+			return f
+		}
+	}
+	return -1
 }
