@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"tankwatch/internal/app/apptest"
 	"tankwatch/internal/platform/config"
 )
@@ -87,8 +89,30 @@ func TestHTTPFloodFromOneAddress(t *testing.T) {
 		t.Fatalf("stats after login: %+v", s)
 	}
 
-	// A terminal connects to the gateway and its reports are committed.
+	// A live WebSocket (hijacked from the HTTP server) counts while open and gives its place back
+	// when closed.
 	tok := e.Login("admin", "admin123")
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.3")}}
+	wsClient := &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, "ws://"+addr+"/ws/live?token="+tok, &websocket.DialOptions{HTTPClient: wsClient})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.Write(ctx, websocket.MessageText, []byte(`{"type":"select","all":true}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, b, err := ws.Read(ctx); err != nil || !strings.Contains(string(b), `"snapshot"`) {
+		t.Fatalf("live snapshot during the flood: %.100s %v", b, err)
+	}
+	if n := ln.Stats().ByAddr["127.0.0.3"]; n != 1 {
+		t.Fatalf("open WebSocket counted %d times", n)
+	}
+	_ = ws.Close(websocket.StatusNormalClosure, "")
+	apptest.WaitFor(t, "the closed WebSocket to give its place back", func() bool { return ln.Stats().ByAddr["127.0.0.3"] == 0 })
+
+	// A terminal connects to the gateway and its reports are committed.
 	term := e.DemoTerminal(tok)
 	before := e.App.Devices.Writer.Stats().CommittedReports
 	e.Drive(t, term.ID)
