@@ -30,7 +30,7 @@ type Config struct {
 	TrustedProxies string // reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client
 	HTTPMaxConns   int    // HTTP connections held at once, WebSockets included (0: from the open-file limit)
 	HTTPMaxPerIP   int    // HTTP connections held at once for one peer address (trusted proxies exempt)
-	Metrics        string // Prometheus /metrics listen address; empty: /metrics only to a token with the monitoring permission
+	Metrics        string // Prometheus /metrics listen address; empty: /metrics on the HTTP port, only to a token with 06-11
 
 	// Devices and history.
 	JT808            string        // JT/T 808 gateway listen address; empty disables the gateway
