@@ -15,12 +15,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-10000}; speedup=${2:-1}; secs=${3:-60}; dsn=${4:-}
 [ -n "${PROFILE:-}" ] && mkdir -p "$PROFILE"
-data=$(mktemp -d); http=127.0.0.1:18182; gw=127.0.0.1:18809
+data=$(mktemp -d); http=127.0.0.1:18182; gw=127.0.0.1:18809; metrics=127.0.0.1:18184
 if [ -n "$dsn" ]; then
   db=$(echo "$dsn" | sed -E 's|^[a-z]+://[^/]*/([^?]*).*$|\1|'); admin=$(echo "$dsn" | sed -E 's|^([a-z]+://[^/]*/)[^?]*(.*)$|\1postgres\2|')
   psql "$admin" -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
 fi
-./bin/tankwatch serve --demo --demo-sim=false --demo-vehicles "$n" --data "$data" --db "$dsn" --http "$http" --jt808 "$gw" \
+./bin/tankwatch serve --demo --demo-sim=false --demo-vehicles "$n" --data "$data" --db "$dsn" --http "$http" --jt808 "$gw" --metrics "$metrics" \
   --log-format json ${PROFILE:+--pprof 127.0.0.1:18183} >"$data/server.log" 2>&1 &
 srv=$!
 cleanup() { kill -INT "$sim" 2>/dev/null || true; sleep 1; kill "$srv" 2>/dev/null || true; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] && cp "$data"/*.log "$KEEP"/ ; rm -rf "$data"; }
@@ -30,7 +30,7 @@ for _ in $(seq 600); do curl -fs "http://$http/readyz" >/dev/null 2>&1 && break;
   ${PROFILE:+--cpuprofile "$PROFILE/sim.prof"} >"$data/sim.log" 2>&1 &
 sim=$!
 sleep 1; kill -0 "$sim" 2>/dev/null || { cat "$data/sim.log" >&2; exit 1; }
-metric() { curl -fs "http://$http/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
+metric() { curl -fs "http://$metrics/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
 rss() { awk '/VmRSS/ { print int($2 / 1024) }' "/proc/$srv/status"; }
 # let every terminal connect and authenticate before measuring
 for _ in $(seq 300); do

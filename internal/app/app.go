@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
 	"path"
 	"strings"
@@ -57,6 +56,7 @@ type App struct {
 	now      func() time.Time
 	registry *prometheus.Registry
 	console  fs.FS
+	mux      *http.ServeMux // the routes, for telling an unknown path (404) from a wrong method (405)
 }
 
 // NewLogger returns the slog logger for format ("text" or "json").
@@ -90,6 +90,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.Audit = audit.New(d)
 	a.Org = org.New(d, org.Config{Theme: cfg.Theme, Title: cfg.Title, SupplyChainURL: cfg.SupplyChainURL, MapTiles: cfg.MapTiles}, a.Tokens, a.Audit)
 	a.Auth = auth.NewService(a.Tokens, a.Org, a.Audit)
+	a.Org.Logins = a.Auth.Limiter
 	a.Fleet = fleet.New(d, a.Audit)
 	a.buildMessaging() // first: the broker is the Publisher of the services built after it
 	a.Stations = station.New(d, a.Audit)
@@ -131,7 +132,7 @@ func (a *App) Routes() []httpx.Route {
 
 func (a *App) systemRoutes() []httpx.Route {
 	metrics := promhttp.HandlerFor(a.registry, promhttp.HandlerOpts{})
-	return []httpx.Route{
+	rs := []httpx.Route{
 		{Method: "GET", Path: "/healthz", Access: httpx.PublicAccess, Handler: func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			_, _ = io.WriteString(w, "ok\n")
@@ -147,16 +148,24 @@ func (a *App) systemRoutes() []httpx.Route {
 			}
 			_, _ = io.WriteString(w, "ready\n")
 		}},
-		{Method: "GET", Path: "/metrics", Access: httpx.PublicAccess, Handler: metrics.ServeHTTP},
 		{Method: "GET", Path: "/", Access: httpx.PublicAccess, Handler: a.serveConsole},
 	}
+	if a.Cfg.Metrics == "" {
+		// no --metrics listener: on the public port, only to a token with 系统配置 (06-11), the
+		// operators' page (docs/DECISIONS.md D27)
+		rs = append(rs, httpx.Route{Method: "GET", Path: "/metrics", Access: httpx.Needs("06-11"), Handler: metrics.ServeHTTP})
+	}
+	return rs
 }
 
-// Handler is the complete HTTP handler: routes, middleware, metrics.
+// Handler is the complete HTTP handler: routes, middleware, metrics, security headers.
 func (a *App) Handler() http.Handler {
 	mux := http.NewServeMux()
 	httpx.Mount(mux, a.Auth.Guard, a.Routes())
-	return httpx.Wrap(mux, httpx.NewMetrics(a.registry), a.Log)
+	// every other method on an unknown path: a JSON 404 (not ServeMux's 405 for the console's "GET /")
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { notFound(mux, w, r) })
+	a.mux = mux
+	return httpx.SecurityHeaders(httpx.Wrap(mux, httpx.NewMetrics(a.registry), a.Log), TileHosts(a.Cfg.MapTiles))
 }
 
 const notBuiltPage = `<!doctype html>
@@ -173,7 +182,7 @@ const notBuiltPage = `<!doctype html>
 func (a *App) serveConsole(w http.ResponseWriter, r *http.Request) {
 	if a.console == nil {
 		if r.URL.Path != "/" && r.URL.Path != "/index.html" {
-			httpx.Fail(w, r, &httpx.Error{Status: http.StatusNotFound, Key: "route.notFound"})
+			notFound(a.mux, w, r)
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -187,7 +196,7 @@ func (a *App) serveConsole(w http.ResponseWriter, r *http.Request) {
 	}
 	b, err := fs.ReadFile(a.console, name)
 	if err != nil {
-		httpx.Fail(w, r, &httpx.Error{Status: http.StatusNotFound, Key: "route.notFound"})
+		notFound(a.mux, w, r)
 		return
 	}
 	if strings.HasPrefix(name, "assets/") {
@@ -246,17 +255,22 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 		return fmt.Errorf("--trusted-proxies: %w", err)
 	}
 	httpx.SetTrustedProxies(proxies)
-	ln, err := net.Listen("tcp", cfg.HTTP)
+	ln, err := a.ListenHTTP(cfg.HTTP)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: a.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
-		WriteTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	srv := a.HTTPServer(a.Handler())
 	log.Info("tankwatch listening", "addr", "http://"+ln.Addr().String(), "version", Version, "store", d.Kind,
 		"console", a.console != nil, "theme", cfg.Theme, "demo", cfg.Demo)
 	go a.purgeTokens(ctx)
 	if cfg.Pprof != "" {
 		if err := servePprof(ctx, cfg.Pprof, log); err != nil {
+			_ = ln.Close()
+			return err
+		}
+	}
+	if cfg.Metrics != "" {
+		if err := serveMetrics(ctx, cfg.Metrics, a.registry, log); err != nil {
 			_ = ln.Close()
 			return err
 		}

@@ -173,6 +173,7 @@ func foreignCalls(f fixture) map[string][]call {
 		},
 		"GET /authority-app/userInfo/resetPassword": {{query: q("id", f.foreignUser)}},
 		"POST /authority-app/userInfo/updateStatus": {{body: map[string]any{"id": f.foreignUser, "status": 0}}},
+		"POST /authority-app/userInfo/unlock":       {{body: map[string]any{"id": f.foreignUser}}},
 		"GET /authority-app/roleInfo/detail":        {{query: q("id", f.northRole)}},
 		"POST /authority-app/roleInfo/insert":       {{body: map[string]any{"name": "x", "groupId": f.north}}},
 		"POST /authority-app/roleInfo/update": {

@@ -30,6 +30,8 @@ const (
 	ActionStatus         = "status"
 	ActionLogo           = "logo"
 	ActionSettings       = "settings"
+	ActionLock           = "lock"   // sign-in locked for an address after repeated wrong passwords
+	ActionUnlock         = "unlock" // an administrator lifted the sign-in locks of a user
 )
 
 // OpLog is one operation log row.

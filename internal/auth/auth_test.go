@@ -73,18 +73,43 @@ func TestRateLimit(t *testing.T) {
 	c := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	l := NewLimiter()
 	l.Now = c.now
-	for i := 0; i < MaxAccountFailures; i++ {
-		if !l.Allowed("alice", "10.0.0.1") {
-			t.Fatalf("refused after %d failures", i)
+	for i := 0; i < MaxPairFailures; i++ {
+		if v := l.Check("alice", "10.0.0.1"); !v.Allowed() || v.Delay != 0 {
+			t.Fatalf("after %d failures: %+v", i, v)
 		}
-		l.Failed(" Alice ", "10.0.0.1")
+		if locked := l.Failed(" Alice ", "10.0.0.1"); locked != (i == MaxPairFailures-1) {
+			t.Fatalf("failure %d reported locked=%v", i, locked)
+		}
 		c.advance(time.Minute)
 	}
-	if l.Allowed("alice", "10.0.0.2") {
-		t.Fatal("account not limited after 5 failures (from any address)")
+	if v := l.Check("alice", "10.0.0.1"); !v.Locked {
+		t.Fatalf("account not locked for the address after 5 failures: %+v", v)
+	}
+	// another address is slowed down, never locked
+	if v := l.Check("ALICE", "10.0.0.2"); !v.Allowed() || v.Delay != time.Second {
+		t.Fatalf("another address: %+v, want allowed after 1s", v)
+	}
+	if got := l.LockedFrom("alice"); len(got) != 1 || got[0] != "10.0.0.1" {
+		t.Fatalf("locked from %v", got)
 	}
 	if !l.Allowed("bob", "10.0.0.1") {
 		t.Fatal("another account limited by the address after 5 failures")
+	}
+	// guesses from further addresses double the delay, up to MaxDelay; each address locks alone
+	want := []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second}
+	for i, w := range want {
+		l.Failed("alice", "10.0.1."+string(rune('0'+i)))
+		if v := l.Check("alice", "10.0.0.2"); !v.Allowed() || v.Delay != w {
+			t.Fatalf("after %d more failures: %+v, want delay %v", i+1, v, w)
+		}
+	}
+	// success from 10.0.0.2 ends the slow-down but not 10.0.0.1's lock
+	l.Succeeded("alice", "10.0.0.2")
+	if v := l.Check("alice", "10.0.0.2"); !v.Allowed() || v.Delay != 0 {
+		t.Fatalf("after success: %+v", v)
+	}
+	if l.Allowed("alice", "10.0.0.1") {
+		t.Fatal("a success elsewhere lifted the lock")
 	}
 	// the first failure leaves the 15-minute window at 15 minutes after it
 	c.advance(LimitWindow - 5*time.Minute - time.Second)
@@ -95,16 +120,22 @@ func TestRateLimit(t *testing.T) {
 	if !l.Allowed("alice", "10.0.0.1") {
 		t.Fatal("still refused after the oldest failure left the window")
 	}
-	// success clears the account
-	l.Succeeded("alice")
-	if !l.Allowed("alice", "10.0.0.1") {
-		t.Fatal("refused after success")
+	// an administrator's unlock lifts every address at once
+	for range MaxPairFailures {
+		l.Failed("carol", "10.0.0.7")
+		l.Failed("carol", "10.0.0.8")
+	}
+	if got := l.Unlock("Carol"); len(got) != 2 {
+		t.Fatalf("unlock returned %v", got)
+	}
+	if v := l.Check("carol", "10.0.0.7"); !v.Allowed() || v.Delay != 0 {
+		t.Fatalf("after unlock: %+v", v)
 	}
 	// address limit: 20 failures over many accounts
 	for i := 0; i < MaxAddressFailures; i++ {
 		l.Failed("user"+string(rune('a'+i)), "10.9.9.9")
 	}
-	if l.Allowed("someone-new", "10.9.9.9") {
+	if v := l.Check("someone-new", "10.9.9.9"); !v.AddrBlocked {
 		t.Fatal("address not limited after 20 failures")
 	}
 	if !l.Allowed("someone-new", "10.9.9.8") {

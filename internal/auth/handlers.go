@@ -48,8 +48,16 @@ func (s *Service) Login(r *http.Request, req LoginRequest) (any, error) {
 		return nil, httpx.Required("password")
 	}
 	ip := httpx.ClientIP(r)
-	if !s.Limiter.Allowed(account, ip) {
+	switch v := s.Limiter.Check(account, ip); {
+	case v.Locked:
+		return nil, httpx.Biz("login.locked", int(LimitWindow.Minutes()))
+	case v.AddrBlocked:
 		return nil, httpx.Biz("login.rateLimited")
+	case v.Delay > 0:
+		// guessed at from other addresses: slow down, but let the right password in
+		if err := s.Limiter.Sleep(ctx, v.Delay); err != nil {
+			return nil, httpx.Biz("login.rateLimited")
+		}
 	}
 	acc, err := s.Guard.Accounts.FindAccount(ctx, account)
 	if err != nil {
@@ -61,7 +69,9 @@ func (s *Service) Login(r *http.Request, req LoginRequest) (any, error) {
 	}
 	ok, _ := VerifyPassword(hash, req.Password)
 	if acc == nil || !ok {
-		s.Limiter.Failed(account, ip)
+		if s.Limiter.Failed(account, ip) && acc != nil {
+			s.recordLock(r, acc, ip)
+		}
 		return nil, httpx.Biz("login.wrong")
 	}
 	if acc.Status != 1 {
@@ -71,7 +81,7 @@ func (s *Service) Login(r *http.Request, req LoginRequest) (any, error) {
 	if acc.ExpireAt != 0 && acc.ExpireAt <= now.UnixMilli() {
 		return nil, httpx.Biz("login.expired")
 	}
-	s.Limiter.Succeeded(account)
+	s.Limiter.Succeeded(account, ip)
 	token, err := s.Guard.Tokens.Issue(ctx, acc.UserID)
 	if err != nil {
 		return nil, err
@@ -85,6 +95,17 @@ func (s *Service) Login(r *http.Request, req LoginRequest) (any, error) {
 	}
 	s.Audit.Record(ctx, r, p, audit.Entry{Module: audit.ModuleAuth, Action: audit.ActionLogin, Target: acc.Name, TargetID: acc.UserID})
 	return s.Guard.Accounts.Session(ctx, acc.UserID, token)
+}
+
+// recordLock writes the operation log row of a lockout: under the locked user's name and group, so
+// the administrators who can unlock them see it, with the address the guesses came from.
+func (s *Service) recordLock(r *http.Request, acc *Account, ip string) {
+	actor, err := s.Guard.Accounts.Principal(r.Context(), acc.UserID)
+	if err != nil || actor == nil {
+		actor = &httpx.Principal{UserID: acc.UserID, UserName: acc.Name}
+	}
+	s.Audit.Record(r.Context(), r, actor, audit.Entry{Module: audit.ModuleAuth, Action: audit.ActionLock,
+		Target: acc.Name, TargetID: acc.UserID, Detail: ip})
 }
 
 func (s *Service) handleLogin(w http.ResponseWriter, r *http.Request) {

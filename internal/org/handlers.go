@@ -93,6 +93,19 @@ func (s *Service) Routes() []httpx.Route {
 				}
 				return map[string]string{"password": pw}, nil
 			})},
+		{Method: "POST", Path: "/authority-app/userInfo/unlock", Access: httpx.Needs("06-08-02"), Scoped: true,
+			Handler: func(w http.ResponseWriter, r *http.Request) {
+				var in statusBody
+				if err := httpx.Decode(w, r, &in); err != nil {
+					httpx.Fail(w, r, err)
+					return
+				}
+				if err := s.UnlockUser(r, in.ID); err != nil {
+					httpx.Fail(w, r, err)
+					return
+				}
+				httpx.OKMsg(w, r, "user.unlocked", nil)
+			}},
 		{Method: "POST", Path: "/authority-app/userInfo/updateStatus", Access: httpx.Needs("06-08-05"), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, in statusBody) (any, error) { return s.UpdateStatus(r, in.ID, in.Status) })},
 

@@ -109,6 +109,9 @@ type UserView struct {
 	ExpireAt    httpx.Time `json:"expireAt"`
 	LastLoginAt httpx.Time `json:"lastLoginAt"`
 	CreatedAt   httpx.Time `json:"createdAt"`
+	// Locked: sign-in is locked for some address after repeated wrong passwords (an administrator
+	// with userInfo-edit can unlock it).
+	Locked bool `json:"locked"`
 }
 
 func ms(p *int64) httpx.Time {

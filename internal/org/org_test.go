@@ -58,11 +58,12 @@ func TestLogin(t *testing.T) {
 		e.MustOK("POST", "/authority-app/userInfo/update", admin, map[string]any{"id": id, "name": "temp", "groupId": g["华南分公司"], "status": 1, "expireAt": past})
 		expectFail(t, login("temp", "secret1"), "账号已过期，请联系管理员")
 
-		// rate limit: 5 failures lock the account for 15 minutes, even with the right password
+		// rate limit: 5 failures lock the account for 15 minutes from this address, even with the right
+		// password (other addresses: internal/app TestLoginLockoutIsPerAddress)
 		for i := 0; i < 5; i++ {
 			expectFail(t, login("dispatcher", "wrong"), "用户名或密码错误")
 		}
-		expectFail(t, login("dispatcher", "dispatch123"), "登录尝试过于频繁，请稍后再试")
+		expectFail(t, login("dispatcher", "dispatch123"), "密码错误次数过多，此账号已在本地址锁定 15 分钟，请稍后再试或联系管理员解锁")
 		e.Clock.Advance(15*time.Minute + time.Second)
 		e.Login("dispatcher", "dispatch123")
 

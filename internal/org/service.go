@@ -31,6 +31,8 @@ type Service struct {
 	tokens *auth.Tokens
 	audit  *audit.Log
 	Now    func() time.Time
+	// Logins is the sign-in limiter: the users list shows who is locked, and unlock lifts it.
+	Logins *auth.Limiter
 }
 
 // New returns the organisation service.

@@ -329,6 +329,22 @@ func (s *Service) ResetPassword(r *http.Request, id int64) (string, error) {
 	return pw, nil
 }
 
+// UnlockUser lifts the sign-in locks of a user in the caller's scope (every address) and records it
+// with the addresses that were locked.
+func (s *Service) UnlockUser(r *http.Request, id int64) error {
+	ctx, p := r.Context(), httpx.Caller(r)
+	u, err := s.scopedUser(ctx, s.db, p, id)
+	if err != nil {
+		return err
+	}
+	if s.Logins == nil {
+		return nil
+	}
+	addrs := s.Logins.Unlock(u.Name)
+	s.record(r, audit.ModuleUser, audit.ActionUnlock, u.Name, u.ID, strings.Join(addrs, ", "))
+	return nil
+}
+
 // UpdateStatus enables (1) or disables (0) a user; disabling revokes their tokens.
 func (s *Service) UpdateStatus(r *http.Request, id int64, status *int) (*UserView, error) {
 	ctx, p := r.Context(), httpx.Caller(r)
@@ -520,6 +536,9 @@ func (s *Service) userViews(ctx context.Context, rows []userRow) ([]*UserView, e
 		v := &UserView{ID: r.ID, Name: r.Name, NickName: r.NickName, Phone: r.Phone, Email: r.Email, Platform: r.Platform,
 			GroupID: r.GroupID, GroupName: r.GroupName, RoleIDs: []int64{}, RoleNames: []string{}, Status: r.Status,
 			ExpireAt: ms(r.ExpireAt), LastLoginAt: ms(r.LastLoginAt), CreatedAt: httpx.Time(r.CreatedAt)}
+		if s.Logins != nil {
+			v.Locked = len(s.Logins.LockedFrom(r.Name)) > 0
+		}
 		for _, l := range links {
 			if l.UserID == r.ID {
 				v.RoleIDs = append(v.RoleIDs, l.RoleID)

@@ -28,6 +28,9 @@ type Config struct {
 	LogFormat      string
 	Pprof          string // profiling listen address (net/http/pprof); empty: off
 	TrustedProxies string // reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client
+	HTTPMaxConns   int    // HTTP connections held at once, WebSockets included (0: from the open-file limit)
+	HTTPMaxPerIP   int    // HTTP connections held at once for one peer address (trusted proxies exempt)
+	Metrics        string // Prometheus /metrics listen address; empty: /metrics on the HTTP port, only to a token with 06-11
 
 	// Devices and history.
 	JT808            string        // JT/T 808 gateway listen address; empty disables the gateway
@@ -184,6 +187,9 @@ func BindServe(b *Binder, c *Config) {
 	b.String(&c.LogFormat, "log-format", "text", "log format: text or json")
 	b.String(&c.Pprof, "pprof", "", "serve Go profiles (net/http/pprof) on this address, e.g. 127.0.0.1:6060; empty: off. Never expose it: it is unauthenticated")
 	b.String(&c.TrustedProxies, "trusted-proxies", "", "reverse proxies whose X-Forwarded-For names the client, e.g. 127.0.0.1,10.0.0.0/8 (empty: the peer address is the client)")
+	b.Int(&c.HTTPMaxConns, "http-max-conns", 0, "HTTP connections (WebSockets included) held at once; more are closed at accept (0: the open-file limit's fifth kept for HTTP by --max-terminals, less 128 for the database and logs, at most 10000)")
+	b.Int(&c.HTTPMaxPerIP, "http-max-conns-per-ip", 256, "HTTP connections held at once for one client address; more are closed at accept (trusted proxies are held only to --http-max-conns)")
+	b.String(&c.Metrics, "metrics", "", "serve Prometheus /metrics unauthenticated on this address, e.g. 127.0.0.1:9090; empty: on the HTTP port, only to a token with the system-configuration permission 06-11")
 	b.String(&c.JT808, "jt808", "127.0.0.1:8808", "JT/T 808 gateway listen address (empty: no gateway)")
 	b.Duration(&c.TerminalIdle, "terminal-idle", 5*time.Minute, "disconnect a terminal that sends nothing for this long")
 	b.Int(&c.MaxTerminals, "max-terminals", 0, "terminal connections served at once; more are closed at accept (0: 20000, or less so that a fifth of the open-file limit stays free for HTTP and browsers)")
@@ -236,6 +242,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--jt808-auth-timeout, --jt808-heartbeat-window, --jt808-fail-block and --jt808-conflict-alarm-every cannot be negative")
 	case c.JT808FailLimit < 0:
 		return fmt.Errorf("--jt808-fail-limit cannot be negative")
+	case c.HTTPMaxConns < 0:
+		return fmt.Errorf("--http-max-conns cannot be negative")
+	case c.HTTPMaxPerIP < 0:
+		return fmt.Errorf("--http-max-conns-per-ip cannot be negative")
 	case c.HistoryQueue < 100:
 		return fmt.Errorf("--history-queue must be at least 100")
 	case c.RawRetentionDays < 0:

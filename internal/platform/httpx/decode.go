@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxBody is the largest accepted request body.
@@ -31,6 +32,9 @@ func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
 func DecodeBytes(body []byte, dst any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		body = []byte("{}")
+	}
+	if err := checkText(body); err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
@@ -100,4 +104,27 @@ func PathID(r *http.Request, name string) (int64, error) {
 		return 0, Biz("param.invalid", name)
 	}
 	return id, nil
+}
+
+// checkText refuses a body that is not valid UTF-8 or holds a NUL, raw or escaped as \u0000:
+// encoding/json would quietly replace the bad bytes or keep the NUL, and PostgreSQL refuses both in
+// text columns, so the request would end as a 500 instead of a 400 that says what is wrong.
+func checkText(body []byte) error {
+	if !utf8.Valid(body) {
+		return BadRequest("body.encoding")
+	}
+	if bytes.IndexByte(body, 0) >= 0 {
+		return BadRequest("body.nul")
+	}
+	// \u0000 inside a string: a backslash that is itself escaped (\\u0000) is text, not an escape
+	for i := 0; i+5 < len(body); i++ {
+		if body[i] != '\\' {
+			continue
+		}
+		if body[i+1] == 'u' && string(body[i+2:i+6]) == "0000" {
+			return BadRequest("body.nul")
+		}
+		i++ // skip the escaped character
+	}
+	return nil
 }

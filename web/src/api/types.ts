@@ -94,6 +94,8 @@ export interface User {
   expireAt: string | null;
   lastLoginAt: string | null;
   createdAt: string;
+  /** sign-in locked for some address after repeated wrong passwords */
+  locked?: boolean;
 }
 
 export interface Role {

@@ -35,4 +35,5 @@ export const insertUser = (body: UserInsert) => post<User>('/authority-app/userI
 export const updateUser = (body: UserUpdate) => post<User>('/authority-app/userInfo/update', body);
 export const deleteUsers = (ids: number[]) => post<number>('/authority-app/userInfo/deleteByIds', { ids }, false);
 export const resetPassword = (id: number) => get<{ password: string }>('/authority-app/userInfo/resetPassword', { id });
+export const unlockUser = (id: number) => post<null>('/authority-app/userInfo/unlock', { id });
 export const updateUserStatus = (id: number, status: 0 | 1) => post<User>('/authority-app/userInfo/updateStatus', { id, status });

@@ -19,6 +19,7 @@ export interface UserActions {
   onDetail: (u: User) => void;
   onResetPassword: (u: User) => void;
   onToggleStatus: (u: User) => void;
+  onUnlock: (u: User) => void;
 }
 
 const muted = (v: string | null | undefined) => v || <span className="tw-muted">—</span>;
@@ -51,9 +52,10 @@ export function userColumns(t: TFunction, a: UserActions): ColumnsType<User> {
       dataIndex: 'status',
       key: 'status',
       sorter: true,
-      width: 100,
-      render: (s: number, u) =>
-        a.canStatus ? (
+      width: 130,
+      render: (s: number, u) => (
+        <Space size={4} wrap>
+          {a.canStatus ? (
           <Switch
             size="small"
             checked={s === 1}
@@ -65,9 +67,25 @@ export function userColumns(t: TFunction, a: UserActions): ColumnsType<User> {
               a.onToggleStatus(u);
             }}
           />
-        ) : (
-          <StatusTag status={s} />
-        ),
+          ) : (
+            <StatusTag status={s} />
+          )}
+          {u.locked && (
+            <Tooltip title={t('userInfo.lockedHint')}>
+              <Tag color="warning" style={{ marginInlineEnd: 0 }}>
+                {t('userInfo.locked')}
+              </Tag>
+            </Tooltip>
+          )}
+          {u.locked && (
+            <AuthButton code="edit">
+              <Button type="link" size="small" style={{ paddingInline: 0 }} onClick={() => a.onUnlock(u)}>
+                {t('userInfo.unlock')}
+              </Button>
+            </AuthButton>
+          )}
+        </Space>
+      ),
     },
     { title: t('userInfo.phone'), dataIndex: 'phone', key: 'phone', width: 125, render: muted },
     { title: t('userInfo.email'), dataIndex: 'email', key: 'email', width: 180, ellipsis: true, render: muted },

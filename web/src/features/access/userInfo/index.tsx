@@ -3,7 +3,7 @@ import { App, Button, Form, Input, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../api/types';
-import { deleteUsers, pageUsers, resetPassword, updateUserStatus, type UserQuery } from '../../../api/user';
+import { deleteUsers, pageUsers, resetPassword, unlockUser, updateUserStatus, type UserQuery } from '../../../api/user';
 import { AuthButton, useAuth } from '../../../components/AuthButton';
 import { GroupSelect } from '../../../components/GroupSelect';
 import { BatchDeleteButton } from '../../../components/BatchDeleteButton';
@@ -77,6 +77,24 @@ export default function UserInfoPage() {
     });
   };
 
+  const doUnlock = (u: User, reload: () => void) => {
+    api.modal.confirm({
+      title: t('userInfo.unlock'),
+      content: t('userInfo.unlockConfirm', { name: u.name }),
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        try {
+          await unlockUser(u.id);
+          void api.message.success(t('common.operationSuccess'));
+          reload();
+        } catch {
+          // server message already shown
+        }
+      },
+    });
+  };
+
   return (
     <>
       <ListPage<User, UserFilters>
@@ -143,6 +161,7 @@ export default function UserInfoPage() {
             onDetail: (u) => setDetailId(u.id),
             onResetPassword: (u) => doResetPassword(u, reload),
             onToggleStatus: (u) => doToggleStatus(u, reload),
+            onUnlock: (u) => doUnlock(u, reload),
           })
         }
       />

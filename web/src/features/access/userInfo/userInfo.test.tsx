@@ -16,6 +16,7 @@ const api = vi.hoisted(() => ({
   deleteUsers: vi.fn(),
   resetPassword: vi.fn(),
   updateUserStatus: vi.fn(),
+  unlockUser: vi.fn(),
   userDetail: vi.fn(),
 }));
 vi.mock('../../../api/user', async (orig) => ({ ...(await orig<typeof import('../../../api/user')>()), ...api }));
@@ -116,5 +117,24 @@ describe('userInfo page', { timeout: 60_000 }, () => {
     expect(await screen.findByText(/确定要停用用户“zhang”吗/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
     await waitFor(() => expect(api.updateUserStatus).toHaveBeenCalledWith(7, 0));
+  });
+
+  it('shows a locked user with 已锁定 and unlocks them after confirmation (edit permission only)', async () => {
+    api.pageUsers.mockResolvedValue({ list: [users[0], { ...users[1], locked: true }], total: 2, pageNum: 1, pageSize: 10 } satisfies Page<User>);
+    api.unlockUser.mockResolvedValue(null);
+    const view = renderPage(<UserInfoPage />, 'userInfo', ['detail']);
+    let row = (await screen.findByText('li')).closest('tr')!;
+    expect(within(row).getByText('已锁定')).toBeTruthy();
+    expect(within(row).queryByRole('button', { name: '解锁' })).toBeNull();
+    expect(within((screen.getByText('zhang')).closest('tr')!).queryByText('已锁定')).toBeNull();
+    view.unmount();
+
+    renderPage(<UserInfoPage />, 'userInfo', ALL);
+    row = (await screen.findByText('li')).closest('tr')!;
+    fireEvent.click(within(row).getByRole('button', { name: '解锁' }));
+    expect(await screen.findByText(/确定要解锁用户“li”的登录吗/)).toBeTruthy();
+    expect(api.unlockUser).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(api.unlockUser).toHaveBeenCalledWith(8));
   });
 });
