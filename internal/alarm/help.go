@@ -285,7 +285,7 @@ func (h *HelpService) Record(ctx context.Context, r *telemetry.Report) (*HelpVie
 		}
 	}
 	if h.Geo != nil && (m.Lat != 0 || m.Lon != 0) {
-		gctx, cancel := context.WithTimeout(geo.WithCompany(ctx, httpx.CompanyPath(car.GroupPath)), 3*time.Second)
+		gctx, cancel := context.WithTimeout(geo.WithScope(ctx, car.GroupPath), 3*time.Second)
 		addr, err := h.Geo.Reverse(gctx, float64(m.Lon)/1e6, float64(m.Lat)/1e6, i18n.ZhCN)
 		cancel()
 		if err != nil {
@@ -323,7 +323,7 @@ func (h *HelpService) push(ctx context.Context, groupPath string, v *HelpView) {
 	})
 	data := v.data()
 	// spec §3's address is the simplified-Chinese one; the other consoles show theirs
-	cctx := geo.WithCompany(ctx, httpx.CompanyPath(groupPath))
+	cctx := geo.WithScope(ctx, groupPath)
 	for _, l := range i18n.Langs {
 		if l != i18n.ZhCN {
 			if a := h.addressIn(cctx, l, v); a != "" {

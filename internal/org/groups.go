@@ -399,7 +399,8 @@ func parseLogo(s string) (ctype, data string, err error) {
 }
 
 // EditLook sets a group's title, logo and theme. With groupInfo-logo (06-04-05) any group in scope;
-// with updateLogo-edit (06-13-01) the caller's own top group.
+// with updateLogo-edit (06-13-01) the caller's own group. The platform group's look is what every
+// tenant below it inherits, so only a platform administrator changes it (D29).
 func (s *Service) EditLook(r *http.Request, in LogoInput) (*GroupView, error) {
 	ctx, p := r.Context(), httpx.Caller(r)
 	if in.ID <= 0 {
@@ -412,9 +413,8 @@ func (s *Service) EditLook(r *http.Request, in LogoInput) (*GroupView, error) {
 	if g == nil {
 		return nil, httpx.ErrNotFound
 	}
-	ownTop := PathIDs(p.GroupPath)[0] == g.ID
-	if !(p.Has("06-04-05") && p.InScope(g.Path)) && !(p.Has("06-13-01") && ownTop) {
-		return nil, httpx.ErrScope
+	if err := lookAllowed(p, g, s.isPlatformGroup(ctx, g)); err != nil {
+		return nil, err
 	}
 	cols := []string{}
 	if in.Title != nil {
@@ -452,6 +452,31 @@ func (s *Service) EditLook(r *http.Request, in LogoInput) (*GroupView, error) {
 	}
 	s.record(r, audit.ModuleGroup, audit.ActionLogo, g.Name, g.ID, strings.Join(cols, ","))
 	return g.view(), nil
+}
+
+// isPlatformGroup reports whether g is the platform group (on a store error it answers yes, so that
+// the stricter rule applies).
+func (s *Service) isPlatformGroup(ctx context.Context, g *Group) bool {
+	if g.ParentID != nil {
+		return false
+	}
+	id, err := s.PlatformGroupID(ctx, s.db)
+	return err != nil || id == g.ID
+}
+
+// lookAllowed is the rule of EditLook: the platform group only for a platform administrator (either
+// code), any other group in scope with groupInfo-logo or the caller's own group with updateLogo-edit.
+func lookAllowed(p *httpx.Principal, g *Group, platformGroup bool) error {
+	if platformGroup {
+		if p.PlatformAdmin("06-04-05") || p.PlatformAdmin("06-13-01") {
+			return nil
+		}
+		return httpx.ErrPlatformOnly
+	}
+	if (p.Has("06-04-05") && p.InScope(g.Path)) || (p.Has("06-13-01") && g.ID == p.GroupID) {
+		return nil
+	}
+	return httpx.ErrScope
 }
 
 // handleLogo serves a group's custom logo (public: the login page and header show it).

@@ -54,7 +54,7 @@ func buildIndex(rows []stationRow) *index {
 		if r.StationType == TypeDepot {
 			kind = "depot"
 		}
-		x.places = append(x.places, geo.Place{Name: r.Name, Kind: kind, Lat: f.Center.Lat, Lon: f.Center.Lng, Company: companyOf(r.GroupPath)})
+		x.places = append(x.places, geo.Place{Name: r.Name, Kind: kind, Lat: f.Center.Lat, Lon: f.Center.Lng, GroupPath: r.GroupPath})
 		co := companyOf(r.GroupPath)
 		cells := x.companies[co]
 		if cells == nil {
