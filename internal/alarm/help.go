@@ -53,9 +53,10 @@ type HelpGeocoder interface {
 	Reverse(ctx context.Context, lng, lat float64, lang i18n.Lang) (string, error)
 }
 
-// HelpStations tells which station a point lies in (the station registry, when there is one).
+// HelpStations tells which station a point lies in among those the car's group may see named (the
+// station registry, when there is one): a sibling subsidiary's station is never named in a record (D29).
 type HelpStations interface {
-	StationAt(groupPath string, lat, lon int32) (id int64, name string, ok bool)
+	StationVisibleAt(groupPath string, lat, lon int32) (id int64, name string, ok bool)
 }
 
 // HelpCars gives the registry's view of a car and its last position (telemetry.Live).
@@ -280,7 +281,7 @@ func (h *HelpService) Record(ctx context.Context, r *telemetry.Report) (*HelpVie
 		m.Lat, m.Lon, m.Speed = car.lat, car.lon, int(car.speed)
 	}
 	if h.Stations != nil && (m.Lat != 0 || m.Lon != 0) {
-		if id, name, ok := h.Stations.StationAt(car.GroupPath, m.Lat, m.Lon); ok {
+		if id, name, ok := h.Stations.StationVisibleAt(car.GroupPath, m.Lat, m.Lon); ok {
 			m.StationID, m.StationName = id, name
 		}
 	}

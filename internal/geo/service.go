@@ -20,8 +20,8 @@ import (
 type Place struct {
 	Name, Kind string
 	Lat, Lon   float64 // WGS-84
-	// GroupPath is the owning group's path; only users whose data scope holds it see the name (a
-	// station is its group's data: a sibling subsidiary of the same company never sees it).
+	// GroupPath is the owning group's path; only users of that group's lineage see the name (Visible: a
+	// station is its group's data, a sibling subsidiary of the same company never sees it).
 	GroupPath string
 }
 
@@ -45,9 +45,11 @@ func scopeFrom(ctx context.Context) string {
 	return ""
 }
 
-// visible reports whether a place of groupPath may be named to scope (a path like "/1/3/").
-func visible(groupPath, scope string) bool {
-	return scope != "" && strings.HasPrefix(groupPath, scope)
+// Visible reports whether a place of groupPath may be named to scope (a path like "/1/3/"): the
+// place's group is in the scope's subtree, or above it (a parent's depot, where the scope's own cars
+// load). A sibling subsidiary's or another company's place never is (D29).
+func Visible(groupPath, scope string) bool {
+	return scope != "" && groupPath != "" && (strings.HasPrefix(groupPath, scope) || strings.HasPrefix(scope, groupPath))
 }
 
 // Config configures the online provider.
@@ -181,10 +183,10 @@ func (t *table) name(i int, lang i18n.Lang) string {
 	return string(b)
 }
 
-// withPlace appends the nearest place in scope within maxPlaceKm: its name, the distance and the
-// direction from the place to the point. A place outside the scope — another company's, a sibling
-// subsidiary's, or a parent group's — is never named (its name and position are that group's data,
-// D23, D29); the neutral administrative area is all that is said then.
+// withPlace appends the nearest place Visible to scope within maxPlaceKm: its name, the distance and
+// the direction from the place to the point. Another company's or a sibling subsidiary's place is
+// never named (its name and position are that group's data, D23, D29); the neutral administrative
+// area is all that is said then.
 func (s *Service) withPlace(t *table, base string, lng, lat float64, lang i18n.Lang, scope string) string {
 	if s.places == nil || scope == "" {
 		return base
@@ -195,7 +197,7 @@ func (s *Service) withPlace(t *table, base string, lng, lat float64, lang i18n.L
 	const latWindow = maxPlaceKm / 100.0
 	for i := range places {
 		p := &places[i]
-		if !visible(p.GroupPath, scope) || math.Abs(p.Lat-lat) > latWindow || !Valid(p.Lon, p.Lat) {
+		if !Visible(p.GroupPath, scope) || math.Abs(p.Lat-lat) > latWindow || !Valid(p.Lon, p.Lat) {
 			continue
 		}
 		if d := haversineKm(p.Lat, p.Lon, lat, lng); d < bestKm {

@@ -77,9 +77,9 @@ func TestPlaceAtAndTooFar(t *testing.T) {
 	}
 }
 
-// TestPlacesOutsideTheScopeAreNotNamed: a place is named only to users whose data scope holds its group
-// — never to another company, a sibling subsidiary of the same company, or a parent group's user who
-// is not above it (D23, D29).
+// TestPlacesOutsideTheScopeAreNotNamed: a place is named only to users of its group's lineage (its
+// subtree, or below it: a parent's depot is where a sub-group's cars load) — never to another company
+// or a sibling subsidiary of the same company (D23, D29).
 func TestPlacesOutsideTheScopeAreNotNamed(t *testing.T) {
 	other := Place{Name: "另一公司油库", Kind: "depot", Lat: 38.0301, Lon: 114.5301, GroupPath: "/9/12/"}
 	sibling := Place{Name: "华北分公司加油站", Kind: "station", Lat: 38.0302, Lon: 114.5302, GroupPath: "/1/4/"}
@@ -98,7 +98,7 @@ func TestPlacesOutsideTheScopeAreNotNamed(t *testing.T) {
 		{"a signed-in user of that group", user("/1/3/"), area + "，位于中石化石家庄油库"},
 		{"a user of the company's top group sees all its groups' places", user("/1/"), area + "，位于华北分公司加油站"},
 		{"a user of a sibling subsidiary: only its own", user("/1/4/"), area + "，位于华北分公司加油站"},
-		{"a user of a sub-group below the depot's group", user("/1/3/7/"), area},
+		{"a user of a sub-group below the depot's group", user("/1/3/7/"), area + "，位于中石化石家庄油库"},
 		{"a user of the other company", user("/9/12/"), area + "，位于另一公司油库"},
 		{"another group of the other company", user("/9/13/"), area},
 		{"a scope with no places", WithScope(context.Background(), "/5/"), area},

@@ -108,6 +108,25 @@ func (s *Service) StationAt(groupPath string, lat, lon int32) (id int64, name st
 	return 0, "", false
 }
 
+// StationVisibleAt is StationAt limited to the stations that may be named to groupPath's users
+// (geo.Visible: its own subtree's and its parents', never a sibling subsidiary's): what a record shown
+// to them, a help record, may name (D29). Fences themselves stay company-wide (StationAt).
+func (s *Service) StationVisibleAt(groupPath string, lat, lon int32) (id int64, name string, ok bool) {
+	x := s.idx.Load()
+	cells := x.companies[companyOf(groupPath)]
+	if cells == nil {
+		return 0, "", false
+	}
+	p := Point{float64(lon) / 1e6, float64(lat) / 1e6}
+	for _, i := range cells[cellKey{floorDiv(lat, cellMicro), floorDiv(lon, cellMicro)}] {
+		e := &x.entries[i]
+		if geo.Visible(e.groupPath, groupPath) && e.fence.Contains(p) {
+			return e.id, e.name, true
+		}
+	}
+	return 0, "", false
+}
+
 // Places are the registered stations as named places for addresses ("3 km north-east of …"). The
 // slice is shared: callers must not change it.
 func (s *Service) Places() []geo.Place { return s.idx.Load().places }
