@@ -46,6 +46,12 @@ func (in *GroupInput) clean() error {
 	if in.Name == "" {
 		return httpx.Required("groupName")
 	}
+	if err := checkPlain("groupName", in.Name); err != nil {
+		return err
+	}
+	if err := checkPlain("contact", in.Contact); err != nil {
+		return err
+	}
 	if in.Code != "" && !groupCodeRe.MatchString(in.Code) {
 		return httpx.Invalid("groupCode")
 	}
@@ -85,6 +91,9 @@ func (s *Service) AddGroup(r *http.Request, in GroupInput, parentRequired bool) 
 		if parent != nil {
 			g.ParentID = &parent.ID
 		}
+		if err := s.groupNameFree(ctx, tx, g.Name, g.ParentID, 0); err != nil {
+			return err
+		}
 		return insertGroup(ctx, tx, g, parent)
 	})
 	if err != nil {
@@ -111,6 +120,32 @@ func insertGroup(ctx context.Context, idb bun.IDB, g *Group, parent *Group) erro
 	}
 	if _, err := q.Exec(ctx); err != nil {
 		return db.UniqueAs(err, httpx.Biz("group.codeExists"))
+	}
+	return nil
+}
+
+// groupNameFree refuses a second group of the same name under one parent (two "上海车队" side by side
+// cannot be told apart in a tree, a filter or an export), except is the group being edited. On
+// PostgreSQL the table is locked against other writers first, so two such inserts cannot both pass
+// the check (SQLite transactions are serialised already).
+func (s *Service) groupNameFree(ctx context.Context, tx bun.Tx, name string, parentID *int64, except int64) error {
+	if s.db.IsPostgres() {
+		if _, err := tx.ExecContext(ctx, "LOCK TABLE org_groups IN SHARE ROW EXCLUSIVE MODE"); err != nil {
+			return err
+		}
+	}
+	q := tx.NewSelect().Model((*Group)(nil)).Where("name = ?", name).Where("id <> ?", except)
+	if parentID == nil {
+		q = q.Where("parent_id IS NULL")
+	} else {
+		q = q.Where("parent_id = ?", *parentID)
+	}
+	n, err := q.Count(ctx)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		return httpx.Biz("group.nameExists", name)
 	}
 	return nil
 }
@@ -148,6 +183,13 @@ func (s *Service) EditGroup(r *http.Request, in GroupInput) (*GroupView, error) 
 			if strings.HasPrefix(parent.Path, g.Path) {
 				return httpx.Biz("group.moveInto")
 			}
+		}
+		target := g.ParentID
+		if move {
+			target = &parent.ID
+		}
+		if err := s.groupNameFree(ctx, tx, g.Name, target, g.ID); err != nil {
+			return err
 		}
 		if _, err := tx.NewUpdate().Model(g).Column(cols...).WherePK().Exec(ctx); err != nil {
 			return db.UniqueAs(err, httpx.Biz("group.codeExists"))
@@ -328,7 +370,7 @@ type GroupChildrenQuery struct {
 
 var groupSort = map[string]string{"name": "g.name", "code": "g.code", "id": "g.id", "createdAt": "g.created_at"}
 
-// GroupChildrenPage pages the subtree of id.
+// GroupChildrenPage pages the sub-groups of id: its subtree, the group itself left out.
 func (s *Service) GroupChildrenPage(ctx context.Context, p *httpx.Principal, q GroupChildrenQuery) (httpx.Page[*GroupView], error) {
 	var zero httpx.Page[*GroupView]
 	if err := q.Normalize(); err != nil {
@@ -346,7 +388,8 @@ func (s *Service) GroupChildrenPage(ctx context.Context, p *httpx.Principal, q G
 		return zero, err
 	}
 	var gs []Group
-	sel := s.db.NewSelect().Model(&gs).ExcludeColumn("logo").Where("g.path LIKE ?", g.Path+"%")
+	// the sub-groups (下级组织) of g: its subtree without g itself
+	sel := s.db.NewSelect().Model(&gs).ExcludeColumn("logo").Where("g.path LIKE ?", g.Path+"%").Where("g.id <> ?", g.ID)
 	if n := strings.TrimSpace(q.Name); n != "" {
 		sel = sel.Where("g.name LIKE ?", "%"+n+"%")
 	}
@@ -420,6 +463,9 @@ func (s *Service) EditLook(r *http.Request, in LogoInput) (*GroupView, error) {
 	if in.Title != nil {
 		t := strings.TrimSpace(*in.Title)
 		if err := maxLen("title", t, 64); err != nil {
+			return nil, err
+		}
+		if err := checkPlain("title", t); err != nil {
 			return nil, err
 		}
 		g.Title = t

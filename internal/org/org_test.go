@@ -105,7 +105,7 @@ func TestUsers(t *testing.T) {
 			return m
 		}
 		expectFail(t, ins(base("name", " ")), "账号不能为空")
-		expectFail(t, ins(base("name", "w")), "账号长度应为 2–32 个字符")
+		expectFail(t, ins(base("name", "wa")), "账号只能包含字母、数字和 _ . - @，长度为 3–32 个字符")
 		expectFail(t, ins(base("password", "")), "密码不能为空")
 		expectFail(t, ins(base("password", "12345")), "密码长度应为 6–64 个字符")
 		expectFail(t, ins(base("phone", "12345")), "手机号格式不正确")

@@ -262,8 +262,8 @@ var (
 // CreateAdmin creates a super administrator in the top group (tankwatch admin create).
 func (s *Service) CreateAdmin(ctx context.Context, name, password string) error {
 	name = strings.TrimSpace(name)
-	if len(name) < 2 || len(name) > 32 {
-		return errors.New("--name must be 2–32 characters")
+	if !accountRe.MatchString(name) {
+		return errors.New("--name must be 3–32 letters, digits or _ . - @")
 	}
 	if len(password) < MinPasswordLen {
 		return fmt.Errorf("--password must be at least %d characters", MinPasswordLen)
