@@ -524,6 +524,20 @@ func TestTenantMatrix(t *testing.T) {
 		e.MustOK("POST", "/alarm-app/controlMode/save", f.eastTok, control(f.east))
 		e.MustOK("POST", "/base-info-app/sensor/add", f.eastTok, map[string]any{"name": "同型液位", "identification": "C1", "decoder": "level"})
 		e.MustOK("POST", "/base-info-app/sensor/update", f.eastTok, map[string]any{"id": eastSensor, "name": "华东锁", "identification": "D2", "decoder": "lock"})
+		// an insert naming another group's row by id creates a row of its own (db.Save never writes by a
+		// caller's id on insert): 华北's sensor stays as it was
+		mine := newID(e, f.eastTok, "/base-info-app/sensor/add", map[string]any{"id": f.northSensor, "name": "华东液位", "identification": "D3", "decoder": "level"})
+		if mine == f.northSensor {
+			t.Error("sensor/add with another group's id wrote that row")
+		}
+		var north struct {
+			GroupID int64  `bun:"group_id"`
+			Name    string `bun:"name"`
+		}
+		if err := e.DB.NewSelect().Table("sensors").Column("group_id", "name").Where("id = ?", f.northSensor).Scan(t.Context(), &north); err != nil ||
+			north.GroupID != f.north || north.Name != "液位探杆" {
+			t.Errorf("华北's sensor after an add naming its id: %+v %v", north, err)
+		}
 		if x, err := e.App.Sensors.PassThrough(tank.PassSerial1, []byte{0xC1, 0x01, 0x05, 0xF0, 0, 0, 0x48, 0xDA, 0x00, 0xEB}); err != nil || x.Levels == nil {
 			t.Errorf("C1 registered by two groups alike: %+v %v", x, err)
 		}

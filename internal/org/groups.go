@@ -125,7 +125,7 @@ func insertGroup(ctx context.Context, idb bun.IDB, g *Group, parent *Group) erro
 }
 
 // groupNameFree refuses a second group of the same name under one parent (two "上海车队" side by side
-// cannot be told apart in a tree, a filter or an export), except is the group being edited. On
+// cannot be told apart in a tree, a filter or an export); except is the group being edited. On
 // PostgreSQL the table is locked against other writers first, so two such inserts cannot both pass
 // the check (SQLite transactions are serialised already).
 func (s *Service) groupNameFree(ctx context.Context, tx bun.Tx, name string, parentID *int64, except int64) error {
