@@ -5,7 +5,9 @@ import "testing"
 // TestSensorClash: which registrations of two different groups cannot both be decoded as registered
 // (the gateway looks identifications up across all groups, longest prefix first; D29).
 func TestSensorClash(t *testing.T) {
-	s := func(id, dec string, length int) *Sensor { return &Sensor{Identification: id, Decoder: dec, Length: length} }
+	s := func(id, dec string, length int) *Sensor {
+		return &Sensor{Identification: id, Decoder: dec, Length: length}
+	}
 	for _, c := range []struct {
 		name string
 		a, b *Sensor
