@@ -69,7 +69,8 @@ func (s *Service) Routes() []httpx.Route {
 		// the type list feeds the filters of every alarm page and the monitoring detail
 		{Method: "POST", Path: typePrefix + "list", Access: httpx.Needs("02", "04"),
 			Handler: httpx.JSON(func(r *http.Request, _ struct{}) (any, error) { return s.Types(httpx.Lang(r)), nil })},
-		{Method: "POST", Path: typePrefix + "update", Access: httpx.Needs("02-02"),
+		// alarm types and their levels are platform-wide: policeType-edit, held in the platform group (D29)
+		{Method: "POST", Path: typePrefix + "update", Access: httpx.Needs(TypeEditCode),
 			Handler: httpx.JSON(func(r *http.Request, in TypeInput) (any, error) { return s.UpdateType(r, in) })},
 		{Method: "POST", Path: controlPrefix + "get", Access: httpx.Needs("02-01"), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, q ControlQuery) (any, error) {

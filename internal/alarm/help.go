@@ -53,9 +53,10 @@ type HelpGeocoder interface {
 	Reverse(ctx context.Context, lng, lat float64, lang i18n.Lang) (string, error)
 }
 
-// HelpStations tells which station a point lies in (the station registry, when there is one).
+// HelpStations tells which station a point lies in among those the car's group may see named (the
+// station registry, when there is one): a sibling subsidiary's station is never named in a record (D29).
 type HelpStations interface {
-	StationAt(groupPath string, lat, lon int32) (id int64, name string, ok bool)
+	StationVisibleAt(groupPath string, lat, lon int32) (id int64, name string, ok bool)
 }
 
 // HelpCars gives the registry's view of a car and its last position (telemetry.Live).
@@ -280,12 +281,12 @@ func (h *HelpService) Record(ctx context.Context, r *telemetry.Report) (*HelpVie
 		m.Lat, m.Lon, m.Speed = car.lat, car.lon, int(car.speed)
 	}
 	if h.Stations != nil && (m.Lat != 0 || m.Lon != 0) {
-		if id, name, ok := h.Stations.StationAt(car.GroupPath, m.Lat, m.Lon); ok {
+		if id, name, ok := h.Stations.StationVisibleAt(car.GroupPath, m.Lat, m.Lon); ok {
 			m.StationID, m.StationName = id, name
 		}
 	}
 	if h.Geo != nil && (m.Lat != 0 || m.Lon != 0) {
-		gctx, cancel := context.WithTimeout(geo.WithCompany(ctx, httpx.CompanyPath(car.GroupPath)), 3*time.Second)
+		gctx, cancel := context.WithTimeout(geo.WithScope(ctx, car.GroupPath), 3*time.Second)
 		addr, err := h.Geo.Reverse(gctx, float64(m.Lon)/1e6, float64(m.Lat)/1e6, i18n.ZhCN)
 		cancel()
 		if err != nil {
@@ -323,7 +324,7 @@ func (h *HelpService) push(ctx context.Context, groupPath string, v *HelpView) {
 	})
 	data := v.data()
 	// spec §3's address is the simplified-Chinese one; the other consoles show theirs
-	cctx := geo.WithCompany(ctx, httpx.CompanyPath(groupPath))
+	cctx := geo.WithScope(ctx, groupPath)
 	for _, l := range i18n.Langs {
 		if l != i18n.ZhCN {
 			if a := h.addressIn(cctx, l, v); a != "" {

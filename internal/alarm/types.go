@@ -126,8 +126,15 @@ type TypeInput struct {
 	Push    *bool  `json:"push"`
 }
 
-// UpdateType changes a type's level, group, enabled and push flags.
+// TypeEditCode is the button code of changing alarm types (policeType-edit).
+const TypeEditCode = "02-02-01"
+
+// UpdateType changes a type's level, group, enabled and push flags. The types are one table for the
+// whole platform (every tenant's alarms are judged by them), so only a platform administrator may.
 func (s *Service) UpdateType(r *http.Request, in TypeInput) (*TypeView, error) {
+	if !httpx.Caller(r).PlatformAdmin(TypeEditCode) {
+		return nil, httpx.ErrPlatformOnly
+	}
 	in.Code = strings.TrimSpace(in.Code)
 	if in.Code == "" {
 		return nil, httpx.Required("alarmType")

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net/url"
 	"reflect"
@@ -434,3 +435,127 @@ func TestAuthorizationMatrix(t *testing.T) {
 }
 
 var _ = app.Version
+
+// TestTenantMatrix: a subsidiary's administrator — holding every code, policeType-edit included — is
+// refused every platform-wide setting (the platform group's title, logo and theme, alarm types and
+// levels, the platform group's control mode, sensor identifications clashing with another group's)
+// with nothing changed, and may do the same to their own group; the platform administrator may change
+// them; the platform's dispatcher (no policeType-edit) may not change alarm types (D29).
+func TestTenantMatrix(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		f := setup(t, e)
+		if err := e.App.Alarms.Service.Load(t.Context()); err != nil { // the engine is not started here
+			t.Fatal(err)
+		}
+		admin := e.Login("admin", "admin123")
+		dispatcher := e.Login("dispatcher", "dispatch123")
+		root := e.Groups(admin)[org.DemoTopGroup]
+		logo := "data:image/png;base64," + base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\nlogo"))
+		speeding := func(level int, enabled bool) map[string]any {
+			return map[string]any{"code": "speeding", "level": level, "group": "driving", "enabled": enabled, "push": true}
+		}
+		control := func(groupID int64) map[string]any {
+			return map[string]any{"groupId": groupID, "watched": []string{"speeding"}, "speedLimit": 60, "parkingMinutes": 60,
+				"offlineMinutes": 30, "levelDropLitres": 50}
+		}
+		type attempt struct {
+			name, path string
+			body       map[string]any
+			status     int
+			msg        [3]string // zh-CN, zh-TW, en-US
+		}
+		platformOnly := [3]string{"这是全平台的设置，只有平台管理员可以修改", "這是全平台的設定，只有平台管理員可以修改",
+			"This is a platform-wide setting; only a platform administrator can change it"}
+		forbidden := [3]string{"没有权限执行此操作", "沒有權限執行此操作", "You do not have permission for this action"}
+		scope := [3]string{"该记录不在您的数据范围内", "該記錄不在您的資料範圍內", "This record is outside your data scope"}
+		taken := func(id string) [3]string {
+			return [3]string{
+				"外设识别ID " + id + " 与其他组织已登记的传感器冲突（识别ID相同但解码方式或报文长度不同，或一个是另一个的前缀），终端上报的数据将无法正确解码，请核对识别ID",
+				"外設識別ID " + id + " 與其他組織已登記的感測器衝突（識別ID相同但解碼方式或報文長度不同，或一個是另一個的前綴），終端上報的資料將無法正確解碼，請核對識別ID",
+				"Peripheral identification ID " + id + " clashes with a sensor registered by another group (the same ID with another decoder or message length, or one ID is a prefix of the other), so terminal reports could not be decoded correctly; check the ID"}
+		}
+		eastSensor := newID(e, f.eastTok, "/base-info-app/sensor/add", map[string]any{"name": "华东锁", "identification": "D1", "decoder": "lock"})
+		refusals := []attempt{
+			{"title of the platform group", "/authority-app/groupInfo/editImgAndTittle", map[string]any{"id": root, "title": "华东说了算"}, 403, platformOnly},
+			{"logo of the platform group", "/authority-app/groupInfo/editImgAndTittle", map[string]any{"id": root, "logo": logo}, 403, platformOnly},
+			{"theme of the platform group", "/authority-app/groupInfo/editImgAndTittle", map[string]any{"id": root, "theme": "escort"}, 403, platformOnly},
+			{"an alarm type switched off", "/alarm-app/alarmType/update", speeding(3, false), 403, platformOnly},
+			{"an alarm level", "/alarm-app/alarmType/update", speeding(1, true), 403, platformOnly},
+			{"the platform group's control mode", "/alarm-app/controlMode/save", control(root), 403, scope},
+			{"a sensor ID of 华北 with another decoder", "/base-info-app/sensor/add", map[string]any{"name": "x", "identification": "C1", "decoder": "lock"}, 200, taken("C1")},
+			{"a sensor ID of 华北 with another length", "/base-info-app/sensor/add", map[string]any{"name": "x", "identification": "C1", "decoder": "level", "length": 10}, 200, taken("C1")},
+			{"a sensor ID extending 华北's", "/base-info-app/sensor/add", map[string]any{"name": "x", "identification": "C1FF", "decoder": "lock"}, 200, taken("C1FF")},
+			{"a sensor ID that 华北's extends", "/base-info-app/sensor/add", map[string]any{"name": "x", "identification": "C1", "decoder": "lock", "groupId": f.shanghai}, 200, taken("C1")},
+			{"an own sensor renamed onto 华北's ID", "/base-info-app/sensor/update", map[string]any{"id": eastSensor, "name": "华东锁", "identification": "C1", "decoder": "lock"}, 200, taken("C1")},
+		}
+		for _, a := range refusals {
+			before := dbtest.Snapshot(t, e.DB, stateTables...)
+			for i, lang := range []string{"zh-CN", "zh-TW", "en-US"} {
+				e.Lang = lang
+				r := e.Call("POST", a.path, f.eastTok, a.body)
+				if r.Status != a.status || r.Code != 0 || r.Message != a.msg[i] {
+					t.Errorf("subsidiary administrator, %s (%s): %d %s, want %d %q", a.name, lang, r.Status, r.Body, a.status, a.msg[i])
+				}
+			}
+			e.Lang = ""
+			if after := dbtest.Snapshot(t, e.DB, stateTables...); !reflect.DeepEqual(before, after) {
+				t.Errorf("subsidiary administrator, %s: the store changed", a.name)
+			}
+		}
+		// 华北's level probe C1 still decodes: nothing of another group was overwritten or dropped
+		if x, err := e.App.Sensors.PassThrough(tank.PassSerial1, []byte{0xC1, 0x01, 0x05, 0xF0, 0, 0, 0x48, 0xDA, 0x00, 0xEB}); err != nil || x.Levels == nil {
+			t.Errorf("华北's sensor no longer decodes: %+v %v", x, err)
+		}
+
+		// the platform's dispatcher lacks policeType-edit
+		before := dbtest.Snapshot(t, e.DB, stateTables...)
+		if r := e.Call("POST", "/alarm-app/alarmType/update", dispatcher, speeding(1, true)); r.Status != 403 || r.Message != forbidden[0] {
+			t.Errorf("dispatcher changed an alarm type: %d %s", r.Status, r.Body)
+		}
+		if r := e.Call("POST", "/authority-app/groupInfo/editImgAndTittle", dispatcher, map[string]any{"id": root, "title": "x"}); r.Status != 403 || r.Message != forbidden[0] {
+			t.Errorf("dispatcher changed the platform title: %d %s", r.Status, r.Body)
+		}
+		if after := dbtest.Snapshot(t, e.DB, stateTables...); !reflect.DeepEqual(before, after) {
+			t.Error("the dispatcher's refused calls changed the store")
+		}
+
+		// the subsidiary administrator does the same to their own group
+		e.MustOK("POST", "/authority-app/groupInfo/editImgAndTittle", f.eastTok, map[string]any{"id": f.east, "title": "华东平台", "logo": logo, "theme": "escort"})
+		e.MustOK("POST", "/alarm-app/controlMode/save", f.eastTok, control(f.east))
+		e.MustOK("POST", "/base-info-app/sensor/add", f.eastTok, map[string]any{"name": "同型液位", "identification": "C1", "decoder": "level"})
+		e.MustOK("POST", "/base-info-app/sensor/update", f.eastTok, map[string]any{"id": eastSensor, "name": "华东锁", "identification": "D2", "decoder": "lock"})
+		// an insert naming another group's row by id creates a row of its own (db.Save never writes by a
+		// caller's id on insert): 华北's sensor stays as it was
+		mine := newID(e, f.eastTok, "/base-info-app/sensor/add", map[string]any{"id": f.northSensor, "name": "华东液位", "identification": "D3", "decoder": "level"})
+		if mine == f.northSensor {
+			t.Error("sensor/add with another group's id wrote that row")
+		}
+		var north struct {
+			GroupID int64  `bun:"group_id"`
+			Name    string `bun:"name"`
+		}
+		if err := e.DB.NewSelect().Table("sensors").Column("group_id", "name").Where("id = ?", f.northSensor).Scan(t.Context(), &north); err != nil ||
+			north.GroupID != f.north || north.Name != "液位探杆" {
+			t.Errorf("华北's sensor after an add naming its id: %+v %v", north, err)
+		}
+		if x, err := e.App.Sensors.PassThrough(tank.PassSerial1, []byte{0xC1, 0x01, 0x05, 0xF0, 0, 0, 0x48, 0xDA, 0x00, 0xEB}); err != nil || x.Levels == nil {
+			t.Errorf("C1 registered by two groups alike: %+v %v", x, err)
+		}
+
+		// the platform administrator changes the platform-wide settings
+		e.MustOK("POST", "/authority-app/groupInfo/editImgAndTittle", admin, map[string]any{"id": root, "title": "平台标题", "logo": logo, "theme": "escort"})
+		e.MustOK("POST", "/alarm-app/alarmType/update", admin, speeding(1, true))
+		e.MustOK("POST", "/alarm-app/controlMode/save", admin, control(root))
+		var types []struct {
+			Code  string `json:"code"`
+			Level int    `json:"level"`
+		}
+		e.MustOK("POST", "/alarm-app/alarmType/list", admin, map[string]any{}).Decode(&types)
+		for _, ty := range types {
+			if ty.Code == "speeding" && ty.Level != 1 {
+				t.Errorf("speeding level %d after the platform administrator's change", ty.Level)
+			}
+		}
+	})
+}

@@ -16,10 +16,20 @@ import (
 // integrator wires the package), so they are mounted here with the instance's token check.
 func TestRoutes(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		path := func(name string) string {
+			var p string
+			if err := e.DB.NewSelect().Table("org_groups").Column("path").Where("name = ?", name).Scan(t.Context(), &p); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		east, north := path("华东分公司"), path("华北分公司")
 		s := geo.New(geo.Config{}, func() []geo.Place {
-			// the demo company is group 1; another company's depot nearer the point is never named
-			return []geo.Place{{Name: "中石化石家庄油库", Kind: "depot", Lat: 38.03, Lon: 114.53, Company: "/1/"},
-				{Name: "别家公司油库", Kind: "depot", Lat: 38.0401, Lon: 114.5411, Company: "/99/"}}
+			// the customer is a user of 华东分公司: its depot is named; a sibling subsidiary's (华北) and
+			// another company's depots, nearer the point, never are
+			return []geo.Place{{Name: "中石化石家庄油库", Kind: "depot", Lat: 38.03, Lon: 114.53, GroupPath: east},
+				{Name: "华北分公司油库", Kind: "depot", Lat: 38.0400, Lon: 114.5410, GroupPath: north},
+				{Name: "别家公司油库", Kind: "depot", Lat: 38.0401, Lon: 114.5411, GroupPath: "/99/"}}
 		})
 		mux := http.NewServeMux()
 		httpx.Mount(mux, e.App.Auth.Guard, s.Routes())

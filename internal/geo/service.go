@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,23 +20,36 @@ import (
 type Place struct {
 	Name, Kind string
 	Lat, Lon   float64 // WGS-84
-	Company    string  // the owning company's group path (httpx.CompanyPath); only its users see the name
+	// GroupPath is the owning group's path; only users of that group's lineage see the name (Visible: a
+	// station is its group's data, a sibling subsidiary of the same company never sees it).
+	GroupPath string
 }
 
-type companyKey struct{}
+type scopeKey struct{}
 
-// WithCompany names the company whose places an address may mention, for lookups made without a
-// signed-in caller (a help record written from a terminal's report: the car's company). Otherwise the
-// caller's company (httpx.PrincipalFrom) decides; with neither, addresses mention no place.
-func WithCompany(ctx context.Context, company string) context.Context {
-	return context.WithValue(ctx, companyKey{}, company)
+// WithScope names the data scope (a group path) whose places an address may mention, for lookups made
+// without a signed-in caller (a help record written from a terminal's report: the car's group, whose
+// places every viewer of the record can see). Otherwise the caller's scope (httpx.PrincipalFrom)
+// decides; with neither, addresses mention no place.
+func WithScope(ctx context.Context, groupPath string) context.Context {
+	return context.WithValue(ctx, scopeKey{}, groupPath)
 }
 
-func companyFrom(ctx context.Context) string {
-	if c, ok := ctx.Value(companyKey{}).(string); ok {
+func scopeFrom(ctx context.Context) string {
+	if c, ok := ctx.Value(scopeKey{}).(string); ok {
 		return c
 	}
-	return httpx.PrincipalFrom(ctx).Company()
+	if p := httpx.PrincipalFrom(ctx); p != nil {
+		return p.GroupPath
+	}
+	return ""
+}
+
+// Visible reports whether a place of groupPath may be named to scope (a path like "/1/3/"): the
+// place's group is in the scope's subtree, or above it (a parent's depot, where the scope's own cars
+// load). A sibling subsidiary's or another company's place never is (D29).
+func Visible(groupPath, scope string) bool {
+	return scope != "" && groupPath != "" && (strings.HasPrefix(groupPath, scope) || strings.HasPrefix(scope, groupPath))
 }
 
 // Config configures the online provider.
@@ -134,7 +148,7 @@ func (s *Service) Reverse(ctx context.Context, lng, lat float64, lang i18n.Lang)
 	if base == "" {
 		base = t.offline(lng, lat, lang)
 	}
-	return s.withPlace(t, base, lng, lat, lang, companyFrom(ctx)), nil
+	return s.withPlace(t, base, lng, lat, lang, scopeFrom(ctx)), nil
 }
 
 // offline names the area of the point from the table.
@@ -169,11 +183,12 @@ func (t *table) name(i int, lang i18n.Lang) string {
 	return string(b)
 }
 
-// withPlace appends the nearest place of the company within maxPlaceKm: its name, the distance and
-// the direction from the place to the point. Another company's station is never named (its name and
-// position are that company's data).
-func (s *Service) withPlace(t *table, base string, lng, lat float64, lang i18n.Lang, company string) string {
-	if s.places == nil || company == "" {
+// withPlace appends the nearest place Visible to scope within maxPlaceKm: its name, the distance and
+// the direction from the place to the point. Another company's or a sibling subsidiary's place is
+// never named (its name and position are that group's data, D23, D29); the neutral administrative
+// area is all that is said then.
+func (s *Service) withPlace(t *table, base string, lng, lat float64, lang i18n.Lang, scope string) string {
+	if s.places == nil || scope == "" {
 		return base
 	}
 	places := s.places()
@@ -182,7 +197,7 @@ func (s *Service) withPlace(t *table, base string, lng, lat float64, lang i18n.L
 	const latWindow = maxPlaceKm / 100.0
 	for i := range places {
 		p := &places[i]
-		if p.Company != company || math.Abs(p.Lat-lat) > latWindow || !Valid(p.Lon, p.Lat) {
+		if !Visible(p.GroupPath, scope) || math.Abs(p.Lat-lat) > latWindow || !Valid(p.Lon, p.Lat) {
 			continue
 		}
 		if d := haversineKm(p.Lat, p.Lon, lat, lng); d < bestKm {

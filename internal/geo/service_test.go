@@ -15,13 +15,13 @@ func offset(lat, lon, dNorth, dEast float64) (float64, float64) {
 	return lat + dNorth/kmPerDeg, lon + dEast/(kmPerDeg*math.Cos(lat*math.Pi/180))
 }
 
-var depot = Place{Name: "中石化石家庄油库", Kind: "depot", Lat: 38.0300, Lon: 114.5300, Company: "/1/"}
+var depot = Place{Name: "中石化石家庄油库", Kind: "depot", Lat: 38.0300, Lon: 114.5300, GroupPath: "/1/3/"}
 
-// ours is a lookup made for the depot's company (a help record of one of its cars).
-var ours = WithCompany(context.Background(), "/1/")
+// ours is a lookup made for the depot's group (a help record of one of its cars).
+var ours = WithScope(context.Background(), "/1/3/")
 
 func TestPlaceDistanceAndBearing(t *testing.T) {
-	far := Place{Name: "远处加油站", Kind: "station", Lat: 38.20, Lon: 114.53, Company: "/1/"}
+	far := Place{Name: "远处加油站", Kind: "station", Lat: 38.20, Lon: 114.53, GroupPath: "/1/3/"}
 	s := New(Config{}, func() []Place { return []Place{far, depot} })
 	lat, lng := offset(depot.Lat, depot.Lon, 0.85, 0.85) // 1.2 km north-east
 	for lang, want := range map[i18n.Lang]string{
@@ -77,20 +77,31 @@ func TestPlaceAtAndTooFar(t *testing.T) {
 	}
 }
 
-func TestPlacesOfOtherCompaniesAreNotNamed(t *testing.T) {
-	other := Place{Name: "另一公司油库", Kind: "depot", Lat: 38.0301, Lon: 114.5301, Company: "/9/"}
-	s := New(Config{}, func() []Place { return []Place{other, depot} })
+// TestPlacesOutsideTheScopeAreNotNamed: a place is named only to users of its group's lineage (its
+// subtree, or below it: a parent's depot is where a sub-group's cars load) — never to another company
+// or a sibling subsidiary of the same company (D23, D29).
+func TestPlacesOutsideTheScopeAreNotNamed(t *testing.T) {
+	other := Place{Name: "另一公司油库", Kind: "depot", Lat: 38.0301, Lon: 114.5301, GroupPath: "/9/12/"}
+	sibling := Place{Name: "华北分公司加油站", Kind: "station", Lat: 38.0302, Lon: 114.5302, GroupPath: "/1/4/"}
+	s := New(Config{}, func() []Place { return []Place{other, sibling, depot} })
 	lat, lng := offset(depot.Lat, depot.Lon, 0.02, 0.01)
 	const area = "河北省石家庄市长安区附近"
+	user := func(path string) context.Context {
+		return httpx.WithPrincipal(context.Background(), &httpx.Principal{GroupPath: path})
+	}
 	for _, c := range []struct {
 		name string
 		ctx  context.Context
 		want string
 	}{
-		{"the depot's company", ours, area + "，位于中石化石家庄油库"},
-		{"a signed-in user of that company", httpx.WithPrincipal(context.Background(), &httpx.Principal{GroupPath: "/1/3/"}), area + "，位于中石化石家庄油库"},
-		{"a user of the other company", httpx.WithPrincipal(context.Background(), &httpx.Principal{GroupPath: "/9/12/"}), area + "，位于另一公司油库"},
-		{"a company with no places", WithCompany(context.Background(), "/5/"), area},
+		{"the depot's group (a help record of its car)", ours, area + "，位于中石化石家庄油库"},
+		{"a signed-in user of that group", user("/1/3/"), area + "，位于中石化石家庄油库"},
+		{"a user of the company's top group sees all its groups' places", user("/1/"), area + "，位于华北分公司加油站"},
+		{"a user of a sibling subsidiary: only its own", user("/1/4/"), area + "，位于华北分公司加油站"},
+		{"a user of a sub-group below the depot's group", user("/1/3/7/"), area + "，位于中石化石家庄油库"},
+		{"a user of the other company", user("/9/12/"), area + "，位于另一公司油库"},
+		{"another group of the other company", user("/9/13/"), area},
+		{"a scope with no places", WithScope(context.Background(), "/5/"), area},
 		{"nobody: no place at all", context.Background(), area},
 	} {
 		if got, _ := s.Reverse(c.ctx, lng, lat, i18n.ZhCN); got != c.want {

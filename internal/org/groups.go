@@ -46,6 +46,12 @@ func (in *GroupInput) clean() error {
 	if in.Name == "" {
 		return httpx.Required("groupName")
 	}
+	if err := checkPlain("groupName", in.Name); err != nil {
+		return err
+	}
+	if err := checkPlain("contact", in.Contact); err != nil {
+		return err
+	}
 	if in.Code != "" && !groupCodeRe.MatchString(in.Code) {
 		return httpx.Invalid("groupCode")
 	}
@@ -85,6 +91,9 @@ func (s *Service) AddGroup(r *http.Request, in GroupInput, parentRequired bool) 
 		if parent != nil {
 			g.ParentID = &parent.ID
 		}
+		if err := s.groupNameFree(ctx, tx, g.Name, g.ParentID, 0); err != nil {
+			return err
+		}
 		return insertGroup(ctx, tx, g, parent)
 	})
 	if err != nil {
@@ -111,6 +120,32 @@ func insertGroup(ctx context.Context, idb bun.IDB, g *Group, parent *Group) erro
 	}
 	if _, err := q.Exec(ctx); err != nil {
 		return db.UniqueAs(err, httpx.Biz("group.codeExists"))
+	}
+	return nil
+}
+
+// groupNameFree refuses a second group of the same name under one parent (two "上海车队" side by side
+// cannot be told apart in a tree, a filter or an export); except is the group being edited. On
+// PostgreSQL the table is locked against other writers first, so two such inserts cannot both pass
+// the check (SQLite transactions are serialised already).
+func (s *Service) groupNameFree(ctx context.Context, tx bun.Tx, name string, parentID *int64, except int64) error {
+	if s.db.IsPostgres() {
+		if _, err := tx.ExecContext(ctx, "LOCK TABLE org_groups IN SHARE ROW EXCLUSIVE MODE"); err != nil {
+			return err
+		}
+	}
+	q := tx.NewSelect().Model((*Group)(nil)).Where("name = ?", name).Where("id <> ?", except)
+	if parentID == nil {
+		q = q.Where("parent_id IS NULL")
+	} else {
+		q = q.Where("parent_id = ?", *parentID)
+	}
+	n, err := q.Count(ctx)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		return httpx.Biz("group.nameExists", name)
 	}
 	return nil
 }
@@ -148,6 +183,13 @@ func (s *Service) EditGroup(r *http.Request, in GroupInput) (*GroupView, error) 
 			if strings.HasPrefix(parent.Path, g.Path) {
 				return httpx.Biz("group.moveInto")
 			}
+		}
+		target := g.ParentID
+		if move {
+			target = &parent.ID
+		}
+		if err := s.groupNameFree(ctx, tx, g.Name, target, g.ID); err != nil {
+			return err
 		}
 		if _, err := tx.NewUpdate().Model(g).Column(cols...).WherePK().Exec(ctx); err != nil {
 			return db.UniqueAs(err, httpx.Biz("group.codeExists"))
@@ -328,7 +370,7 @@ type GroupChildrenQuery struct {
 
 var groupSort = map[string]string{"name": "g.name", "code": "g.code", "id": "g.id", "createdAt": "g.created_at"}
 
-// GroupChildrenPage pages the subtree of id.
+// GroupChildrenPage pages the sub-groups of id: its subtree, the group itself left out.
 func (s *Service) GroupChildrenPage(ctx context.Context, p *httpx.Principal, q GroupChildrenQuery) (httpx.Page[*GroupView], error) {
 	var zero httpx.Page[*GroupView]
 	if err := q.Normalize(); err != nil {
@@ -346,7 +388,8 @@ func (s *Service) GroupChildrenPage(ctx context.Context, p *httpx.Principal, q G
 		return zero, err
 	}
 	var gs []Group
-	sel := s.db.NewSelect().Model(&gs).ExcludeColumn("logo").Where("g.path LIKE ?", g.Path+"%")
+	// the sub-groups (下级组织) of g: its subtree without g itself
+	sel := s.db.NewSelect().Model(&gs).ExcludeColumn("logo").Where("g.path LIKE ?", g.Path+"%").Where("g.id <> ?", g.ID)
 	if n := strings.TrimSpace(q.Name); n != "" {
 		sel = sel.Where("g.name LIKE ?", "%"+n+"%")
 	}
@@ -399,7 +442,8 @@ func parseLogo(s string) (ctype, data string, err error) {
 }
 
 // EditLook sets a group's title, logo and theme. With groupInfo-logo (06-04-05) any group in scope;
-// with updateLogo-edit (06-13-01) the caller's own top group.
+// with updateLogo-edit (06-13-01) the caller's own group. The platform group's look is what every
+// tenant below it inherits, so only a platform administrator changes it (D29).
 func (s *Service) EditLook(r *http.Request, in LogoInput) (*GroupView, error) {
 	ctx, p := r.Context(), httpx.Caller(r)
 	if in.ID <= 0 {
@@ -412,14 +456,16 @@ func (s *Service) EditLook(r *http.Request, in LogoInput) (*GroupView, error) {
 	if g == nil {
 		return nil, httpx.ErrNotFound
 	}
-	ownTop := PathIDs(p.GroupPath)[0] == g.ID
-	if !(p.Has("06-04-05") && p.InScope(g.Path)) && !(p.Has("06-13-01") && ownTop) {
-		return nil, httpx.ErrScope
+	if err := lookAllowed(p, g, s.isPlatformGroup(ctx, g)); err != nil {
+		return nil, err
 	}
 	cols := []string{}
 	if in.Title != nil {
 		t := strings.TrimSpace(*in.Title)
 		if err := maxLen("title", t, 64); err != nil {
+			return nil, err
+		}
+		if err := checkPlain("title", t); err != nil {
 			return nil, err
 		}
 		g.Title = t
@@ -452,6 +498,31 @@ func (s *Service) EditLook(r *http.Request, in LogoInput) (*GroupView, error) {
 	}
 	s.record(r, audit.ModuleGroup, audit.ActionLogo, g.Name, g.ID, strings.Join(cols, ","))
 	return g.view(), nil
+}
+
+// isPlatformGroup reports whether g is the platform group (on a store error it answers yes, so that
+// the stricter rule applies).
+func (s *Service) isPlatformGroup(ctx context.Context, g *Group) bool {
+	if g.ParentID != nil {
+		return false
+	}
+	id, err := s.PlatformGroupID(ctx, s.db)
+	return err != nil || id == g.ID
+}
+
+// lookAllowed is the rule of EditLook: the platform group only for a platform administrator (either
+// code), any other group in scope with groupInfo-logo or the caller's own group with updateLogo-edit.
+func lookAllowed(p *httpx.Principal, g *Group, platformGroup bool) error {
+	if platformGroup {
+		if p.PlatformAdmin("06-04-05") || p.PlatformAdmin("06-13-01") {
+			return nil
+		}
+		return httpx.ErrPlatformOnly
+	}
+	if (p.Has("06-04-05") && p.InScope(g.Path)) || (p.Has("06-13-01") && g.ID == p.GroupID) {
+		return nil
+	}
+	return httpx.ErrScope
 }
 
 // handleLogo serves a group's custom logo (public: the login page and header show it).

@@ -106,7 +106,7 @@ func TestUsers(t *testing.T) {
 			return m
 		}
 		expectFail(t, ins(base("name", " ")), "账号不能为空")
-		expectFail(t, ins(base("name", "w")), "账号长度应为 2–32 个字符")
+		expectFail(t, ins(base("name", "wa")), "账号只能包含字母、数字和 _ . - @，长度为 3–32 个字符")
 		expectFail(t, ins(base("password", "")), "密码不能为空")
 		expectFail(t, ins(base("password", "12345")), "密码长度应为 6–64 个字符")
 		expectFail(t, ins(base("phone", "12345")), "手机号格式不正确")
@@ -418,13 +418,32 @@ func TestThemeTitleLogoInheritance(t *testing.T) {
 		if r := e.Call("GET", fmt.Sprintf("/authority-app/groupInfo/logo/%d", g["华东分公司"]), "", nil); r.Status != 404 {
 			t.Fatalf("cleared logo served: %d", r.Status)
 		}
-		// updateLogo (06-13-01) edits the caller's own top group even outside their data scope
+		// updateLogo (06-13-01) edits the caller's own group; the platform group's look (what every tenant
+		// inherits) only a platform administrator changes (D29)
 		role := e.MustOK("POST", "/authority-app/roleInfo/insert", admin, map[string]any{"name": "标志", "groupId": g["华东分公司"], "resourceCodes": []string{"06-13", "06-13-01"}}).ID()
 		e.MustOK("POST", "/authority-app/userInfo/insert", admin, map[string]any{"name": "logoman", "password": "secret1", "groupId": g["华东分公司"], "roleIds": []int64{role}})
 		lm := e.Login("logoman", "secret1")
-		e.MustOK("POST", "/authority-app/groupInfo/editImgAndTittle", lm, map[string]any{"id": g["中油运输集团"], "title": "新标题"})
-		if r := e.Call("POST", "/authority-app/groupInfo/editImgAndTittle", lm, map[string]any{"id": g["华东分公司"], "title": "x"}); r.Status != 403 {
-			t.Fatalf("updateLogo edited a non-top group: %d", r.Status)
+		for lang, msg := range map[string]string{"": "这是全平台的设置，只有平台管理员可以修改", "zh-TW": "這是全平台的設定，只有平台管理員可以修改",
+			"en-US": "This is a platform-wide setting; only a platform administrator can change it"} {
+			e.Lang = lang
+			if r := e.Call("POST", "/authority-app/groupInfo/editImgAndTittle", lm, map[string]any{"id": g["中油运输集团"], "title": "新标题"}); r.Status != 403 || r.Message != msg {
+				t.Fatalf("a subsidiary's updateLogo edited the platform group (%s): %d %s", lang, r.Status, r.Body)
+			}
+		}
+		e.Lang = ""
+		if a := current(admin); a.IndexTitle != "中油监控平台" {
+			t.Fatalf("platform title changed by a subsidiary: %+v", a)
+		}
+		e.MustOK("POST", "/authority-app/groupInfo/editImgAndTittle", lm, map[string]any{"id": g["华东分公司"], "title": "华东标题"})
+		if s := current(cust); s.IndexTitle != "华东标题" {
+			t.Fatalf("own group's title: %+v", s)
+		}
+		if r := e.Call("POST", "/authority-app/groupInfo/editImgAndTittle", lm, map[string]any{"id": g["上海车队"], "title": "x"}); r.Status != 403 {
+			t.Fatalf("updateLogo edited another group than the caller's own: %d", r.Status)
+		}
+		e.MustOK("POST", "/authority-app/groupInfo/editImgAndTittle", admin, map[string]any{"id": g["中油运输集团"], "title": "新标题"})
+		if a := current(admin); a.IndexTitle != "新标题" {
+			t.Fatalf("platform administrator's title: %+v", a)
 		}
 	})
 }

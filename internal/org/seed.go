@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -40,13 +41,21 @@ var DemoSubsidiaries = [][2]string{
 // DemoRoles are the demo roles and their codes.
 func DemoRoles() map[string][]string {
 	dispatcher := append([]string{"01"}, SubtreeCodes("04")...)
-	dispatcher = append(dispatcher, SubtreeCodes("02")...)
+	for _, c := range SubtreeCodes("02") {
+		// alarm types and levels are platform-wide settings, an administrator's (D29)
+		if !slices.Contains(AdminOnlyCodes, c) {
+			dispatcher = append(dispatcher, c)
+		}
+	}
 	return map[string][]string{
 		SuperAdminRole: AllCodes(),
 		"调度员":          dispatcher,
 		"客户":           {"01", "04", "04-01", "04-02", "04-05", "04-09", "04-11", "04-41", "04-42", "04-43", "04-45", "04-46"},
 	}
 }
+
+// AdminOnlyCodes are codes of platform-wide settings that the demo's operational roles do not get.
+var AdminOnlyCodes = []string{"02-02-01"}
 
 // DemoLoginLine is printed at start-up with --demo.
 func DemoLoginLine() string {
@@ -187,13 +196,48 @@ func (s *Service) EnsureAdmin(ctx context.Context) (string, error) {
 	var password string
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		n, err := tx.NewSelect().Model((*User)(nil)).Count(ctx)
-		if err != nil || n > 0 {
+		if err != nil {
 			return err
+		}
+		if n > 0 {
+			return s.syncSuperAdmins(ctx, tx)
 		}
 		password = auth.RandomPassword(12)
 		return s.createAdmin(ctx, tx, "admin", password)
 	})
 	return password, err
+}
+
+// syncSuperAdmins gives the built-in super administrator roles of the platform group every code,
+// including codes added by an upgrade (policeType-edit, D29), so that the platform's own administrators
+// keep what they could do before the code existed.
+func (s *Service) syncSuperAdmins(ctx context.Context, idb bun.IDB) error {
+	top, err := s.PlatformGroupID(ctx, idb)
+	if err != nil || top == 0 {
+		return err
+	}
+	var ids []int64
+	if err := idb.NewSelect().Model((*Role)(nil)).Column("id").Where("group_id = ? AND name = ?", top, SuperAdminRole).Scan(ctx, &ids); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		var held []string
+		if err := idb.NewSelect().Model((*roleCode)(nil)).Column("code").Where("role_id = ?", id).Scan(ctx, &held); err != nil {
+			return err
+		}
+		var missing []roleCode
+		for _, c := range AllCodes() {
+			if !slices.Contains(held, c) {
+				missing = append(missing, roleCode{RoleID: id, Code: c})
+			}
+		}
+		if len(missing) > 0 {
+			if _, err := idb.NewInsert().Model(&missing).Exec(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func (s *Service) createAdmin(ctx context.Context, idb bun.IDB, name, password string) error {
@@ -218,8 +262,8 @@ var (
 // CreateAdmin creates a super administrator in the top group (tankwatch admin create).
 func (s *Service) CreateAdmin(ctx context.Context, name, password string) error {
 	name = strings.TrimSpace(name)
-	if len(name) < 2 || len(name) > 32 {
-		return errors.New("--name must be 2–32 characters")
+	if !accountRe.MatchString(name) {
+		return errors.New("--name must be 3–32 letters, digits or _ . - @")
 	}
 	if len(password) < MinPasswordLen {
 		return fmt.Errorf("--password must be at least %d characters", MinPasswordLen)

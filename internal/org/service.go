@@ -85,9 +85,11 @@ func userCodes(ctx context.Context, idb bun.IDB, userID int64) ([]string, error)
 func (s *Service) Principal(ctx context.Context, userID int64) (*httpx.Principal, error) {
 	var row struct {
 		User
-		GroupPath string `bun:"group_path"`
+		GroupPath     string `bun:"group_path"`
+		PlatformGroup int64  `bun:"platform_group"`
 	}
 	err := s.db.NewSelect().Model(&row.User).ColumnExpr("u.*").ColumnExpr("g.path AS group_path").
+		ColumnExpr("("+platformGroupSQL+") AS platform_group").
 		Join("JOIN org_groups AS g ON g.id = u.group_id").Where("u.id = ?", userID).Scan(ctx, &row)
 	if notFound(err) {
 		return nil, nil
@@ -103,7 +105,20 @@ func (s *Service) Principal(ctx context.Context, userID int64) (*httpx.Principal
 		return nil, err
 	}
 	return &httpx.Principal{UserID: row.ID, UserName: row.Name, GroupID: row.GroupID, GroupPath: row.GroupPath,
-		Codes: EffectiveCodes(codes)}, nil
+		Codes: EffectiveCodes(codes), Platform: row.GroupID == row.PlatformGroup}, nil
+}
+
+// platformGroupSQL selects the platform group's id: the first top-level group, the one the first
+// administrator is created in (topGroupForAdmin). Other top-level groups are tenants like any
+// subsidiary (D29). A group's id never changes and the first top group cannot be deleted while its
+// administrators are in it, so the answer is stable.
+const platformGroupSQL = "SELECT MIN(pg.id) FROM org_groups AS pg WHERE pg.parent_id IS NULL"
+
+// PlatformGroupID returns the platform group's id (0 when there is no group yet).
+func (s *Service) PlatformGroupID(ctx context.Context, idb bun.IDB) (int64, error) {
+	var id sql.NullInt64
+	err := idb.NewRaw(platformGroupSQL).Scan(ctx, &id)
+	return id.Int64, err
 }
 
 // group loads one group (nil when missing).

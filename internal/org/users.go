@@ -46,11 +46,16 @@ const MinPasswordLen = 6
 func (in *UserInput) clean(create bool) error {
 	in.Name, in.NickName = strings.TrimSpace(in.Name), strings.TrimSpace(in.NickName)
 	in.Phone, in.Email = strings.TrimSpace(in.Phone), strings.TrimSpace(in.Email)
-	if in.Name == "" {
+	if create {
+		if err := checkAccount(in.Name); err != nil {
+			return err
+		}
+	} else if in.Name == "" {
 		return httpx.Required("name")
-	}
-	if n := utf8.RuneCountInString(in.Name); n < 2 || n > 32 {
-		return httpx.Biz("field.length", httpx.Field("name"), 2, 32)
+	} else if err := checkPlain("name", in.Name); err != nil {
+		// an account made before the account rule keeps its name; a new name must follow the rule
+		// (UpdateUser)
+		return err
 	}
 	if create {
 		if in.Password == "" {
@@ -60,7 +65,10 @@ func (in *UserInput) clean(create bool) error {
 			return httpx.Biz("field.length", httpx.Field("password"), MinPasswordLen, 64)
 		}
 	}
-	if err := maxLen("nickName", in.NickName, 32); err != nil {
+	if err := maxLen("nickName", in.NickName, MaxNickNameLen); err != nil {
+		return err
+	}
+	if err := checkPlain("nickName", in.NickName); err != nil {
 		return err
 	}
 	if in.Phone != "" && !phoneRe.MatchString(in.Phone) {
@@ -222,6 +230,11 @@ func (s *Service) UpdateUser(r *http.Request, in UserInput) (*UserView, error) {
 		}
 		if _, err := s.scopedGroup(ctx, tx, p, in.GroupID); err != nil {
 			return err
+		}
+		if in.Name != u.Name {
+			if err := checkAccount(in.Name); err != nil {
+				return err
+			}
 		}
 		if u.ID == p.UserID && *in.Status != 1 {
 			return httpx.Biz("user.disableSelf")

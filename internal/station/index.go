@@ -54,7 +54,7 @@ func buildIndex(rows []stationRow) *index {
 		if r.StationType == TypeDepot {
 			kind = "depot"
 		}
-		x.places = append(x.places, geo.Place{Name: r.Name, Kind: kind, Lat: f.Center.Lat, Lon: f.Center.Lng, Company: companyOf(r.GroupPath)})
+		x.places = append(x.places, geo.Place{Name: r.Name, Kind: kind, Lat: f.Center.Lat, Lon: f.Center.Lng, GroupPath: r.GroupPath})
 		co := companyOf(r.GroupPath)
 		cells := x.companies[co]
 		if cells == nil {
@@ -102,6 +102,25 @@ func (s *Service) StationAt(groupPath string, lat, lon int32) (id int64, name st
 	for _, i := range cells[cellKey{floorDiv(lat, cellMicro), floorDiv(lon, cellMicro)}] {
 		e := &x.entries[i]
 		if e.fence.Contains(p) {
+			return e.id, e.name, true
+		}
+	}
+	return 0, "", false
+}
+
+// StationVisibleAt is StationAt limited to the stations that may be named to groupPath's users
+// (geo.Visible: its own subtree's and its parents', never a sibling subsidiary's): what a record shown
+// to them, a help record, may name (D29). Fences themselves stay company-wide (StationAt).
+func (s *Service) StationVisibleAt(groupPath string, lat, lon int32) (id int64, name string, ok bool) {
+	x := s.idx.Load()
+	cells := x.companies[companyOf(groupPath)]
+	if cells == nil {
+		return 0, "", false
+	}
+	p := Point{float64(lon) / 1e6, float64(lat) / 1e6}
+	for _, i := range cells[cellKey{floorDiv(lat, cellMicro), floorDiv(lon, cellMicro)}] {
+		e := &x.entries[i]
+		if geo.Visible(e.groupPath, groupPath) && e.fence.Contains(p) {
 			return e.id, e.name, true
 		}
 	}

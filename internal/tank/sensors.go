@@ -196,22 +196,57 @@ func scopedSensor(ctx context.Context, idb bun.IDB, p *httpx.Principal, id int64
 	return m, nil
 }
 
+// sensorConflict refuses an identification that would change how a sensor is decoded. Within a group an
+// identification is registered once. Across groups it must not clash either: the gateway finds a
+// sensor by its identification alone (Registry.lookup, longest prefix), not by the reporting car's
+// group, so another group's sensor with the same identification but another decoder or length would
+// make both undecodable (their level data dropped), and one whose identification is a prefix of ours
+// (or ours of theirs) would have its messages decoded by the wrong sensor. The same identification
+// with the same decoder and length decodes alike and may be registered by several groups (a vendor's
+// probe bought by two subsidiaries). The refusal names the identification only, not the other group
+// or its sensor.
 func sensorConflict(ctx context.Context, idb bun.IDB, m *Sensor) error {
-	n, err := idb.NewSelect().Model((*Sensor)(nil)).Where("group_id = ?", m.GroupID).
-		Where("identification = ?", m.Identification).Where("id <> ?", m.ID).Count(ctx)
-	if err != nil {
+	var others []Sensor
+	if err := idb.NewSelect().Model(&others).Column("id", "group_id", "identification", "decoder", "length").
+		Where("id <> ?", m.ID).Scan(ctx); err != nil {
 		return err
 	}
-	if n > 0 {
-		return httpx.Biz("tank.identificationExists", m.Identification)
+	for _, o := range others {
+		if o.GroupID == m.GroupID {
+			if o.Identification == m.Identification {
+				return httpx.Biz("tank.identificationExists", m.Identification)
+			}
+			continue
+		}
+		if clash(m, &o) {
+			return httpx.Biz("tank.identificationTaken", m.Identification)
+		}
 	}
 	return nil
+}
+
+// clash reports whether two sensors of different groups cannot both be decoded as registered.
+func clash(a, b *Sensor) bool {
+	if a.Identification == b.Identification {
+		return a.Decoder != b.Decoder || a.Length != b.Length
+	}
+	// identifications are upper-case hex of whole bytes (ParseIdentification), so a textual prefix is a
+	// byte prefix
+	return strings.HasPrefix(a.Identification, b.Identification) || strings.HasPrefix(b.Identification, a.Identification)
 }
 
 // save inserts or updates m after the scope and duplicate checks, in one transaction.
 func (s *Sensors) save(ctx context.Context, p *httpx.Principal, in SensorInput, insert bool) (*Sensor, error) {
 	m := new(Sensor)
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		// The clash check reads every group's sensors, so two registrations in different groups must not
+		// interleave. SQLite transactions are already serialised (_txlock=immediate); on PostgreSQL this
+		// lock conflicts only with itself and writers, never with readers (the gateway's Load).
+		if s.db.IsPostgres() {
+			if _, err := tx.ExecContext(ctx, "LOCK TABLE sensors IN SHARE ROW EXCLUSIVE MODE"); err != nil {
+				return err
+			}
+		}
 		if !insert {
 			old, err := scopedSensor(ctx, tx, p, in.ID)
 			if err != nil {

@@ -50,6 +50,10 @@ var ErrForbidden = &Error{Status: http.StatusForbidden, Key: "forbidden"}
 // ErrScope is returned when a record lies outside the caller's data scope.
 var ErrScope = &Error{Status: http.StatusForbidden, Key: "scope"}
 
+// ErrPlatformOnly is returned when a subsidiary's user (or a platform user without the setting's
+// code) tries to change a platform-wide setting (D29).
+var ErrPlatformOnly = &Error{Status: http.StatusForbidden, Key: "platformOnly"}
+
 // ErrNotFound is a business failure for a missing record (inside scope).
 var ErrNotFound = Biz("notFound")
 

@@ -14,10 +14,18 @@ type Principal struct {
 	GroupPath string // materialized path of the caller's group, e.g. "/1/3/"
 	Codes     map[string]bool
 	TokenHash string
+	// Platform: the caller's group is the platform group, the first top-level group (the one the first
+	// administrator is created in). Platform-wide settings are changed only from there (D29).
+	Platform bool
 }
 
 // Has reports whether the caller holds code.
 func (p *Principal) Has(code string) bool { return p != nil && p.Codes[code] }
+
+// PlatformAdmin reports whether the caller is a platform administrator for the setting guarded by code:
+// a user of the platform group holding code (D29). A subsidiary's administrator, whatever their codes,
+// is not one; neither is a platform user whose roles lack code (a dispatcher).
+func (p *Principal) PlatformAdmin(code string) bool { return p != nil && p.Platform && p.Has(code) }
 
 // Company is the caller's company: the first segment of its group path (see CompanyPath).
 func (p *Principal) Company() string {

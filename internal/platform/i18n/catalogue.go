@@ -60,6 +60,16 @@ var catalogue = map[string][3]string{
 	"group.moveInto":    {"不能把组织移动到它自己或它的下级组织下", "不能把組織移動到它自己或它的下級組織下", "A group cannot be moved under itself or its sub-groups"},
 	"group.moveOwn":     {"不能移动自己所在的组织", "不能移動自己所在的組織", "You cannot move your own group"},
 
+	// D29: platform-wide settings and tenant-safe names
+	"platformOnly": {"这是全平台的设置，只有平台管理员可以修改", "這是全平台的設定，只有平台管理員可以修改",
+		"This is a platform-wide setting; only a platform administrator can change it"},
+	"field.hiddenChars": {"%s不能包含控制字符、换行或文字方向控制符", "%s不能包含控制字元、換行或文字方向控制字元",
+		"%s cannot contain control characters, line breaks or text direction controls"},
+	"user.accountInvalid": {"账号只能包含字母、数字和 _ . - @，长度为 %d–%d 个字符", "帳號只能包含字母、數字和 _ . - @，長度為 %d–%d 個字元",
+		"The account may contain only letters, digits and _ . - @, %d–%d characters"},
+	"group.nameExists": {"同一上级组织下已有名为“%s”的组织", "同一上級組織下已有名為「%s」的組織",
+		"A group named “%s” already exists under the same parent"},
+
 	"logo.invalid":  {"标志必须是 PNG、JPEG 或 SVG 图片的 data URL", "標誌必須是 PNG、JPEG 或 SVG 圖片的 data URL", "The logo must be a PNG, JPEG or SVG data URL"},
 	"logo.tooLarge": {"标志图片不能超过 256 KB", "標誌圖片不能超過 256 KB", "The logo cannot be larger than 256 KB"},
 

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { addChildGroup, addGroup, editGroup, findParents, type GroupInput } from '../../../api/group';
 import type { Group } from '../../../api/types';
 import { toGroupOptions, useGroupTree } from './groupTree';
+import { plainName } from '../names';
 
 export type GroupFormMode = { kind: 'add' } | { kind: 'addChildren'; parent: Group } | { kind: 'edit'; group: Group };
 
@@ -71,7 +72,12 @@ export function GroupForm({ mode, onClose, onSaved }: { mode: GroupFormMode; onC
       <Form<Values> form={form} name="groupForm" layout="horizontal" labelCol={{ flex: '96px' }} labelAlign="left" colon={false}>
         <Row gutter={24}>
           <Col span={12}>
-            <Form.Item name="name" label={t('groupInfo.name')} rules={[{ required: true, whitespace: true, message: t('groupInfo.nameRequired') }, { max: 64, message: t('groupInfo.nameLength') }]}>
+            <Form.Item name="name" label={t('groupInfo.name')} rules={[
+                { required: true, whitespace: true, message: t('groupInfo.nameRequired') },
+                { max: 64, message: t('groupInfo.nameLength') },
+                { validator: (_, v: string | undefined) => (plainName(v) ? Promise.resolve() : Promise.reject(new Error(t('groupInfo.nameHidden')))) },
+              ]}
+            >
               <Input maxLength={64} />
             </Form.Item>
           </Col>

@@ -6,14 +6,18 @@ import { useAppStore } from '../../../app/store';
 import { BrandingForm, type Branding } from '../groupInfo/BrandingForm';
 import { findGroup } from '../groupInfo/groupTree';
 
-/** 标题与标志: the signed-in user's top group's title, theme and logo (button updateLogo-edit). */
+/**
+ * 标题与标志: the title, theme and logo of the signed-in user's own group (button updateLogo-edit).
+ * A subsidiary brands its own group; the platform group (what every tenant inherits) is edited by its
+ * own users, the platform administrators — the server refuses anyone else (D29).
+ */
 export default function UpdateLogoPage() {
   const { t } = useTranslation();
   const session = useAppStore((s) => s.session);
-  const topId = session?.topGroupId ?? session?.groupId;
-  // The group's own values (not inherited ones) when the top group is in the caller's scope.
+  const groupId = session?.groupId;
+  // The group's own values (not inherited ones), read from the caller's tree.
   const tree = useQuery({ queryKey: ['groupTrees', 'quiet'], queryFn: () => groupTrees(undefined, false), retry: false });
-  if (!session || topId == null) return null;
+  if (!session || groupId == null) return null;
   if (tree.isLoading) {
     return (
       <div className="tw-page">
@@ -23,9 +27,9 @@ export default function UpdateLogoPage() {
       </div>
     );
   }
-  const own = findGroup(tree.data, topId);
+  const own = findGroup(tree.data, groupId);
   const group: Branding = own ?? {
-    id: topId,
+    id: groupId,
     title: session.indexTitle,
     logo: session.indexLogo?.startsWith('/authority-app/') ? session.indexLogo : '',
     theme: session.theme,

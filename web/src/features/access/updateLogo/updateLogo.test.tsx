@@ -28,7 +28,21 @@ describe('updateLogo page', { timeout: 60_000 }, () => {
     await waitFor(() => expect(session.refreshSession).toHaveBeenCalled());
   });
 
-  it('falls back to the session when the top group is outside the findTrees scope; no save without permission', async () => {
+  it("a subsidiary's user brands their own group, never the platform's top group", async () => {
+    const east: Group = { ...top, id: 5, parentId: 1, name: '华东分公司', title: '华东标题', theme: '' };
+    api.groupTrees.mockResolvedValue([east]);
+    api.editImgAndTittle.mockResolvedValue(east);
+    renderPage(<UpdateLogoPage />, 'updateLogo', ['edit'], { ...testSession, groupId: 5, topGroupId: 1, groupName: '华东分公司' });
+    const title = (await screen.findByLabelText('平台标题')) as HTMLInputElement;
+    expect(title.value).toBe('华东标题');
+    expect(screen.getByText(/华东分公司/)).toBeTruthy();
+    fireEvent.change(title, { target: { value: '华东平台' } });
+    fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(api.editImgAndTittle).toHaveBeenCalledWith({ id: 5, title: '华东平台', theme: '' }));
+    expect(api.editImgAndTittle).not.toHaveBeenCalledWith(expect.objectContaining({ id: 1 }));
+  });
+
+  it('falls back to the session when the tree cannot be read; no save without permission', async () => {
     api.groupTrees.mockRejectedValue(new Error('403'));
     renderPage(<UpdateLogoPage />, 'updateLogo', [], { ...testSession, groupId: 5, topGroupId: 1, indexTitle: '会话标题' });
     expect(((await screen.findByLabelText('平台标题')) as HTMLInputElement).value).toBe('会话标题');

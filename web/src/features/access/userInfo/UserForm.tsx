@@ -10,6 +10,7 @@ import { listRoles } from '../../../api/role';
 import type { User } from '../../../api/types';
 import { insertUser, newUser, updateUser, type UserInsert } from '../../../api/user';
 import { useAppStore } from '../../../app/store';
+import { MAX_NICKNAME, plainName, validAccount } from '../names';
 
 export interface UserFormValues {
   name: string;
@@ -83,9 +84,17 @@ export function UserForm({ open, user, onClose, onSaved }: { open: boolean; user
     }
   };
 
+  // the server's rules (internal/org/names.go): an existing account keeps a name that predates them
   const nameRules: Rule[] = [
     { required: true, whitespace: true, message: t('userInfo.nameRequired') },
-    { min: 2, max: 32, message: t('userInfo.nameLength') },
+    {
+      validator: (_, v: string | undefined) =>
+        !v?.trim() || validAccount(v, user?.name) ? Promise.resolve() : Promise.reject(new Error(t('userInfo.nameLength'))),
+    },
+  ];
+  const nickNameRules: Rule[] = [
+    { max: MAX_NICKNAME, message: t('userInfo.nickNameLength') },
+    { validator: (_, v: string | undefined) => (plainName(v) ? Promise.resolve() : Promise.reject(new Error(t('userInfo.nickNameHidden')))) },
   ];
 
   return (
@@ -108,8 +117,8 @@ export function UserForm({ open, user, onClose, onSaved }: { open: boolean; user
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item name="nickName" label={t('userInfo.nickName')} rules={[{ max: 64, message: t('userInfo.nickNameLength') }]}>
-            <Input maxLength={64} />
+          <Form.Item name="nickName" label={t('userInfo.nickName')} rules={nickNameRules}>
+            <Input maxLength={MAX_NICKNAME} />
           </Form.Item>
         </Col>
         {isAdd && (

@@ -68,7 +68,7 @@ describe('userInfo page', { timeout: 60_000 }, () => {
     expect(await within(dialog).findByText('两次输入的密码不一致')).toBeTruthy();
     expect(await within(dialog).findByText('手机号格式不正确')).toBeTruthy();
     expect(await within(dialog).findByText('邮箱格式不正确')).toBeTruthy();
-    expect(await within(dialog).findByText('账号长度为2到32个字符')).toBeTruthy();
+    expect(await within(dialog).findByText('账号只能包含字母、数字和 _ . - @，长度为3到32个字符')).toBeTruthy();
     expect(api.insertUser).not.toHaveBeenCalled();
   });
 

@@ -3,6 +3,7 @@ import { Alert, Card, Input, Select, Space, Switch, Table, Typography } from 'an
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ALARM_GROUPS, ALARM_LEVELS, updateAlarmType, type AlarmGroup, type AlarmLevel, type AlarmType } from '../../../api/alarm';
+import { useAuth } from '../../../components/AuthButton';
 import { ROMAN, useAlarmTypes } from '../common/alarmUi';
 
 /** 报警类型: every alarm type with its level I–V, group, whether it is judged and whether it is pushed live. */
@@ -13,6 +14,8 @@ export default function PoliceTypePage() {
   const [group, setGroup] = useState<string | undefined>();
   const [name, setName] = useState('');
   const [saving, setSaving] = useState<string | null>(null);
+  // alarm types are platform-wide: only the platform's administrators (policeType-edit) change them (D29)
+  const readOnly = !useAuth('policeType-edit');
   const rows = useMemo(
     () => (types.data ?? []).filter((ty) => (!group || ty.group === group) && (!name.trim() || ty.name.includes(name.trim()))),
     [types.data, group, name],
@@ -65,7 +68,7 @@ export default function PoliceTypePage() {
                 size="small"
                 value={l}
                 style={{ width: 100 }}
-                disabled={saving === ty.code}
+                disabled={readOnly || saving === ty.code}
                 aria-label={`${ty.name} ${t('alarm.level')}`}
                 onChange={(level) => void save(ty, { level })}
                 options={ALARM_LEVELS.map((v) => ({ value: v, label: t('alarm.levelN', { n: ROMAN[v] }) }))}
@@ -82,7 +85,7 @@ export default function PoliceTypePage() {
                 size="small"
                 value={g}
                 style={{ width: 120 }}
-                disabled={saving === ty.code}
+                disabled={readOnly || saving === ty.code}
                 onChange={(grp) => void save(ty, { group: grp })}
                 options={ALARM_GROUPS.map((v) => ({ value: v, label: t(`alarm.groupName.${v}`) }))}
               />
@@ -93,14 +96,14 @@ export default function PoliceTypePage() {
             dataIndex: 'enabled',
             key: 'enabled',
             width: 110,
-            render: (v: boolean, ty) => <Switch size="small" checked={v} loading={saving === ty.code} aria-label={`${ty.name} ${t('policeType.enabled')}`} onChange={(enabled) => void save(ty, { enabled })} />,
+            render: (v: boolean, ty) => <Switch size="small" checked={v} disabled={readOnly} loading={saving === ty.code} aria-label={`${ty.name} ${t('policeType.enabled')}`} onChange={(enabled) => void save(ty, { enabled })} />,
           },
           {
             title: t('policeType.push'),
             dataIndex: 'push',
             key: 'push',
             width: 110,
-            render: (v: boolean, ty) => <Switch size="small" checked={v} loading={saving === ty.code} aria-label={`${ty.name} ${t('policeType.push')}`} onChange={(push) => void save(ty, { push })} />,
+            render: (v: boolean, ty) => <Switch size="small" checked={v} disabled={readOnly} loading={saving === ty.code} aria-label={`${ty.name} ${t('policeType.push')}`} onChange={(push) => void save(ty, { push })} />,
           },
         ]}
       />

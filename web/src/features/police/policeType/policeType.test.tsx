@@ -21,12 +21,21 @@ beforeEach(() => {
 
 describe('alarm types (policeType)', { timeout: 60_000 }, () => {
   it('lists the types with level and push, and switches push on for one', async () => {
-    renderPage(<PoliceTypePage />, 'policeType', []);
+    renderPage(<PoliceTypePage />, 'policeType', ['edit']);
     const row = (await screen.findByText('超速', {}, SLOW)).closest('tr')!;
     expect(within(row).getByText('III级')).toBeTruthy();
     fireEvent.click(within(row).getByRole('switch', { name: '超速 实时推送' }));
     await waitFor(() => expect(api.updateAlarmType).toHaveBeenCalledWith({ code: 'speeding', level: 3, group: 'driving', enabled: true, push: true }), SLOW);
     await waitFor(() => expect(api.alarmTypes).toHaveBeenCalledTimes(2), SLOW);
+  });
+
+  it('without policeType-edit (a dispatcher) the types are shown but cannot be changed', async () => {
+    renderPage(<PoliceTypePage />, 'policeType', []);
+    const row = (await screen.findByText('超速', {}, SLOW)).closest('tr')!;
+    const push = within(row).getByRole('switch', { name: '超速 实时推送' });
+    expect(push.hasAttribute('disabled')).toBe(true);
+    fireEvent.click(push);
+    expect(api.updateAlarmType).not.toHaveBeenCalled();
   });
 
   it('searches by name', async () => {
