@@ -34,6 +34,28 @@ func Key(s string) string {
 	return b.String()
 }
 
+// Display is a typed plate as the registry keeps and shows it: trimmed, full-width letters and digits
+// made half-width, latin letters upper-cased, and a separator (any of the dots, hyphens or spaces Key
+// drops, or a run of them) written as the plate's own middle dot "·". Whether the user wrote a dot is
+// kept: 苏A12345 stays without, 苏a 12345 becomes 苏A·12345.
+func Display(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	sep := false
+	for _, r := range strings.TrimSpace(s) {
+		if strings.ContainsRune(separators, r) {
+			sep = true
+			continue
+		}
+		if sep && b.Len() > 0 {
+			b.WriteString("·")
+		}
+		sep = false
+		b.WriteString(Key(string(r)))
+	}
+	return b.String()
+}
+
 // SQL is an SQL expression (SQLite and PostgreSQL alike) giving the key of the plate column col, for
 // tables that keep a plate as it was when the row was written (alarm, parking, help and password-view
 // records). Stored plates passed the registry's validation, so only the separators it lets through

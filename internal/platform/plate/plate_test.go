@@ -35,6 +35,28 @@ func TestKey(t *testing.T) {
 	}
 }
 
+func TestDisplay(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"苏A12345", "苏A12345"},
+		{"苏A·12345", "苏A·12345"},
+		{"苏a 12345", "苏A·12345"},
+		{"苏A・12345", "苏A·12345"},
+		{"苏A • 12345", "苏A·12345"},
+		{"苏A.12345", "苏A·12345"},
+		{" 苏ａ１２３４５ ", "苏A12345"},
+		{"·苏A12345·", "苏A12345"}, // a leading or trailing dot is dropped, not kept
+		{"", ""},
+	} {
+		got := Display(c.in)
+		if got != c.want {
+			t.Errorf("Display(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if Key(got) != Key(c.in) {
+			t.Errorf("Display(%q) changed the key: %q vs %q", c.in, Key(got), Key(c.in))
+		}
+	}
+}
+
 func TestContains(t *testing.T) {
 	for _, c := range []struct {
 		p, q string
