@@ -31,7 +31,6 @@ func TestSQLAgreesWithKey(t *testing.T) {
 			}
 		}
 		for q, want := range map[string]int{"苏A12345": 6, "苏A·123": 6, "a 1": 6, "沪b9f": 1, "9F218": 1, "1234挂": 1, "苏B": 0, "%": 0, "_": 0} {
-
 			n, err := d.NewSelect().TableExpr("password_views AS pv").Where(db.Contains(plate.SQL("pv.plate"), plate.Key(q))).Count(ctx)
 			if err != nil {
 				t.Fatal(err)
