@@ -348,7 +348,7 @@ func (s *Service) GroupChildrenPage(ctx context.Context, p *httpx.Principal, q G
 	var gs []Group
 	sel := s.db.NewSelect().Model(&gs).ExcludeColumn("logo").Where("g.path LIKE ?", g.Path+"%")
 	if n := strings.TrimSpace(q.Name); n != "" {
-		sel = sel.Where("g.name LIKE ?", "%"+n+"%")
+		sel = sel.Where(db.Contains("g.name", n))
 	}
 	total, err := sel.OrderExpr(order).Limit(q.Limit()).Offset(q.Offset()).ScanAndCount(ctx)
 	if err != nil {

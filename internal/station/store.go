@@ -253,7 +253,7 @@ func (s *Service) where(ctx context.Context, p *httpx.Principal, q Query) (*bun.
 	}
 	sel := s.selectRows().Where("g.path LIKE ?", under+"%")
 	if v := strings.TrimSpace(q.StationName); v != "" {
-		sel = sel.Where("st.name LIKE ?", "%"+v+"%")
+		sel = sel.Where(db.Contains("st.name", v))
 	}
 	if v := strings.TrimSpace(q.StationType); v != "" {
 		sel = sel.Where("st.station_type = ?", v)
