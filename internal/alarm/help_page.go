@@ -9,8 +9,10 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
+	"tankwatch/internal/platform/plate"
 	"tankwatch/internal/platform/xlsx"
 )
 
@@ -67,7 +69,7 @@ func (h *HelpService) helpWhere(ctx context.Context, p *httpx.Principal, q *Help
 	sel := h.DB.NewSelect().Model((*helpRecord)(nil)).ColumnExpr("hr.*").ColumnExpr("g.name AS group_name").
 		Join("JOIN org_groups AS g ON g.id = hr.group_id").Where("g.path LIKE ?", under+"%")
 	if s := strings.TrimSpace(q.CarNumber); s != "" {
-		sel = sel.Where("hr.car_number LIKE ?", "%"+s+"%")
+		sel = sel.Where(db.Contains(plate.SQL("hr.car_number"), plate.Key(s)))
 	}
 	if q.RequestType != 0 {
 		sel = sel.Where("hr.request_type = ?", q.RequestType)

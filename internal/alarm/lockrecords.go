@@ -6,6 +6,7 @@ import (
 
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
+	"tankwatch/internal/platform/plate"
 	"tankwatch/internal/telemetry"
 )
 
@@ -43,9 +44,9 @@ func (s *Service) PasswordRecords(ctx context.Context, p *httpx.Principal, q Que
 	}
 	plates := map[int64]string{}
 	var ids []int64
-	plate := strings.TrimSpace(q.Plate)
+	plateQ := plate.Key(q.Plate)
 	for _, c := range cars {
-		if !strings.HasPrefix(c.GroupPath, path) || (q.CarID > 0 && c.ID != q.CarID) || (plate != "" && !strings.Contains(c.Plate, plate)) {
+		if !strings.HasPrefix(c.GroupPath, path) || (q.CarID > 0 && c.ID != q.CarID) || (plateQ != "" && !strings.Contains(c.PlateKey, plateQ)) {
 			continue
 		}
 		ids = append(ids, c.ID)

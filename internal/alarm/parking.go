@@ -7,7 +7,9 @@ import (
 	"github.com/uptrace/bun"
 
 	"tankwatch/internal/fleet"
+	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/plate"
 )
 
 // parkingRow is one overtime parking period: a stop outside a station longer than the car's
@@ -109,7 +111,7 @@ func (s *Service) ParkingPage(ctx context.Context, p *httpx.Principal, q Query) 
 		sel = sel.Where("pp.car_id = ?", q.CarID)
 	}
 	if q.Plate != "" {
-		sel = sel.Where("pp.plate LIKE ?", "%"+likeEscape(q.Plate)+"%")
+		sel = sel.Where(db.Contains(plate.SQL("pp.plate"), plate.Key(q.Plate)))
 	}
 	if q.StartTime != 0 {
 		sel = sel.Where("pp.start_at >= ? AND pp.start_at <= ?", int64(q.StartTime), q.EndTime.Through())

@@ -11,8 +11,10 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
+	"tankwatch/internal/platform/plate"
 	"tankwatch/internal/platform/xlsx"
 )
 
@@ -78,14 +80,14 @@ func (s *Service) where(ctx context.Context, p *httpx.Principal, q *Query, needR
 	if time.Duration(q.EndTime-q.StartTime)*time.Millisecond > maxRangeDays*24*time.Hour {
 		return nil, httpx.Biz("alarm.rangeTooLong", maxRangeDays)
 	}
-	plate := strings.TrimSpace(q.Plate)
+	plateQ := strings.TrimSpace(q.Plate)
 	return func(sel *bun.SelectQuery) *bun.SelectQuery {
 		sel = sel.Where("a.group_path >= ? AND a.group_path < ?", path, path+"\xff")
 		if q.CarID > 0 {
 			sel = sel.Where("a.car_id = ?", q.CarID)
 		}
-		if plate != "" {
-			sel = sel.Where("a.plate LIKE ?", "%"+likeEscape(plate)+"%")
+		if plateQ != "" {
+			sel = sel.Where(db.Contains(plate.SQL("a.plate"), plate.Key(plateQ)))
 		}
 		if len(q.Types) > 0 {
 			sel = sel.Where("a.type_code IN (?)", bun.In(q.Types))
@@ -101,10 +103,6 @@ func (s *Service) where(ctx context.Context, p *httpx.Principal, q *Query, needR
 		}
 		return sel
 	}, nil
-}
-
-func likeEscape(s string) string {
-	return strings.NewReplacer("%", "", "_", "").Replace(s)
 }
 
 var sortColumns = map[string]string{"startTime": "a.start_at", "level": "a.level", "carNumber": "a.plate", "state": "a.state"}

@@ -121,6 +121,15 @@ func TestAlarmCalls(t *testing.T) {
 		if page.Total != 1 || page.List[0].ID != speed.ID {
 			t.Errorf("plate filter: %+v", page)
 		}
+		// the plate without its middle dot, lower-case, finds the same alarm (D30)
+		e.MustOK("POST", "/alarm-app/alarmMessage/findsome", admin, map[string]any{"carNumber": strings.ToLower(strings.ReplaceAll(east.Plate, "·", " "))}).Decode(&page)
+		if page.Total != 1 || page.List[0].ID != speed.ID {
+			t.Errorf("plate filter, other form: %+v", page)
+		}
+		e.MustOK("POST", "/alarm-app/alarmMessage/findsome", admin, map[string]any{"carNumber": "_"}).Decode(&page)
+		if page.Total != 0 {
+			t.Errorf("plate filter _ is a wildcard: %+v", page)
+		}
 		var byCar []alarm.View
 		e.MustOK("POST", "/alarm-app/alarmMessage/findListByCarId", admin, map[string]any{"carId": east.ID}).Decode(&byCar)
 		if len(byCar) != 1 || byCar[0].ID != speed.ID {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
 	"tankwatch/internal/platform/xlsx"
@@ -28,7 +29,7 @@ var opLogSort = map[string]string{"createdAt": "created_at", "userName": "user_n
 func (l *Log) opLogWhere(q *bun.SelectQuery, p *httpx.Principal, f OpLogQuery) *bun.SelectQuery {
 	q = q.Where("group_path LIKE ?", p.GroupPath+"%")
 	if s := strings.TrimSpace(f.UserName); s != "" {
-		q = q.Where("user_name LIKE ?", "%"+s+"%")
+		q = q.Where(db.Contains("user_name", s))
 	}
 	if f.Module != "" {
 		q = q.Where("module = ?", f.Module)
@@ -37,7 +38,7 @@ func (l *Log) opLogWhere(q *bun.SelectQuery, p *httpx.Principal, f OpLogQuery) *
 		q = q.Where("action = ?", f.Action)
 	}
 	if s := strings.TrimSpace(f.Target); s != "" {
-		q = q.Where("target LIKE ?", "%"+s+"%")
+		q = q.Where(db.Contains("target", s))
 	}
 	if f.StartTime != 0 {
 		q = q.Where("created_at >= ?", int64(f.StartTime))

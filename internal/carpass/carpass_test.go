@@ -182,6 +182,9 @@ func TestSetViewRecordsScope(t *testing.T) {
 		if p := records(e, admin, map[string]any{"carNumber": northPlate}); p.Total != 1 || p.List[0].CarID != north {
 			t.Errorf("by plate: %+v", p)
 		}
+		if p := records(e, admin, map[string]any{"carNumber": strings.ToLower(strings.ReplaceAll(northPlate, "·", ""))}); p.Total != 1 || p.List[0].CarID != north {
+			t.Errorf("by plate without its dot: %+v", p)
+		}
 		if p := records(e, admin, map[string]any{"groupId": g["华北分公司"]}); p.Total != 1 {
 			t.Errorf("by group: %+v", p)
 		}

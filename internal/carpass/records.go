@@ -9,6 +9,7 @@ import (
 
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/plate"
 	"tankwatch/internal/platform/xlsx"
 )
 
@@ -68,10 +69,10 @@ func (s *Service) recordWhere(ctx context.Context, p *httpx.Principal, q *Record
 	sel := s.db.NewSelect().Model((*viewing)(nil)).ColumnExpr("pv.*").ColumnExpr("COALESCE(g.name, '') AS group_name").
 		Join("LEFT JOIN org_groups AS g ON g.id = pv.group_id").Where("pv.group_path LIKE ?", under+"%")
 	if v := strings.TrimSpace(q.CarNumber); v != "" {
-		sel = sel.Where("pv.plate LIKE ?", "%"+strings.ToUpper(v)+"%")
+		sel = sel.Where(db.Contains(plate.SQL("pv.plate"), plate.Key(v)))
 	}
 	if v := strings.TrimSpace(q.UserName); v != "" {
-		sel = sel.Where("pv.user_name LIKE ?", "%"+v+"%")
+		sel = sel.Where(db.Contains("pv.user_name", v))
 	}
 	if q.StartTime != 0 {
 		sel = sel.Where("pv.viewed_at >= ?", int64(q.StartTime))

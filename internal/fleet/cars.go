@@ -13,6 +13,7 @@ import (
 	"tankwatch/internal/audit"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/plate"
 	"tankwatch/internal/platform/xlsx"
 )
 
@@ -68,7 +69,7 @@ func inRange(field string, v, lo, hi int) error {
 }
 
 func (in *CarInput) clean() error {
-	in.Plate = strings.ToUpper(strings.TrimSpace(in.Plate))
+	in.Plate = plate.Display(in.Plate) // 苏a 12345 is stored as 苏A·12345 (D30)
 	in.VIN = strings.ToUpper(strings.TrimSpace(in.VIN))
 	for _, p := range []*string{&in.PlateColour, &in.DriverName, &in.DriverPhone, &in.Owner, &in.TrailerNo, &in.VehicleClass, &in.BodyColour, &in.Remark} {
 		*p = strings.TrimSpace(*p)
@@ -173,11 +174,15 @@ func (in *CarInput) apply(c *Car) {
 	c.VIN, c.BodyColour, c.Remark = in.VIN, in.BodyColour, in.Remark
 }
 
-// carConflict reports a plate or VIN another car already has.
+// carConflict reports a plate or VIN another car already has. Plates compare by their key (苏A12345 and
+// 苏A·12345 are one car), across the whole platform: a plate is a physical car, whichever company
+// registered it. The message names the plate as the other car has it, so the user sees the match.
 func carConflict(ctx context.Context, idb bun.IDB, c *Car) error {
-	n, err := idb.NewSelect().Model((*Car)(nil)).Where("plate = ?", c.Plate).Where("id <> ?", c.ID).Count(ctx)
-	if err != nil || n > 0 {
-		return firstErr(err, httpx.Biz("car.plateExists"))
+	var other []string
+	err := idb.NewSelect().Model((*Car)(nil)).Column("plate").Where("plate_key = ?", plate.Key(c.Plate)).Where("id <> ?", c.ID).
+		Limit(1).Scan(ctx, &other)
+	if err != nil || len(other) > 0 {
+		return firstErr(err, plateInUse(other))
 	}
 	if c.VIN != "" {
 		n, err := idb.NewSelect().Model((*Car)(nil)).Where("vin = ?", c.VIN).Where("id <> ?", c.ID).Count(ctx)
@@ -186,6 +191,15 @@ func carConflict(ctx context.Context, idb bun.IDB, c *Car) error {
 		}
 	}
 	return nil
+}
+
+// plateInUse is the refusal of a plate another car has (named when known; the unique index may be the
+// one that noticed, under a concurrent insert).
+func plateInUse(other []string) error {
+	if len(other) == 0 {
+		return httpx.Biz("car.plateExists")
+	}
+	return httpx.Biz("car.plateInUse", other[0])
 }
 
 func firstErr(err, otherwise error) error {
@@ -375,10 +389,10 @@ func (s *Service) carWhere(ctx context.Context, p *httpx.Principal, q CarQuery) 
 	}
 	sel := s.carSelect().Where("g.path LIKE ?", under+"%")
 	if v := strings.TrimSpace(q.Plate); v != "" {
-		sel = sel.Where("c.plate LIKE ?", "%"+strings.ToUpper(v)+"%")
+		sel = sel.Where(db.Contains("c.plate_key", plate.Key(v)))
 	}
 	if v := strings.TrimSpace(q.DriverName); v != "" {
-		sel = sel.Where("c.driver_name LIKE ?", "%"+v+"%")
+		sel = sel.Where(db.Contains("c.driver_name", v))
 	}
 	if q.FuelType != nil {
 		sel = sel.Where("c.fuel_type = ?", *q.FuelType)

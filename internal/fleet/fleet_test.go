@@ -86,7 +86,7 @@ func TestCarCRUDAndValidation(t *testing.T) {
 			v.OilDischargeValveNumber != 2 || v.LoadingMethod != 1 || v.TerminalID != nil {
 			t.Fatalf("inserted car: %+v", v)
 		}
-		expectFail(t, ins(with("vin", "")), "车牌号已存在")
+		expectFail(t, ins(with("vin", "")), "车牌号 沪C·12345 已被其他车辆使用（不计中间点、空格与大小写）")
 		expectFail(t, ins(with("plate", "沪C·12346")), "车架号已存在")
 
 		upd := with("id", v.ID)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/plate"
 )
 
 // LiveCar is what the live state (internal/telemetry) keeps of a car from the registry.
@@ -25,6 +26,7 @@ type LiveCar struct {
 	VehicleClass       string `bun:"vehicle_class"`  // the alarm engine's speed limit per class
 	TerminalID         int64  `bun:"terminal_id"`    // 0 when no terminal is bound
 	TerminalPhone      string `bun:"terminal_phone"` // "" when no terminal is bound
+	PlateKey           string `bun:"-"`              // plate.Key(Plate), what plate searches compare (D30)
 }
 
 // LiveCars lists every car of every group with its group and bound terminal, in one query: the live
@@ -39,6 +41,9 @@ func (s *Service) LiveCars(ctx context.Context) ([]LiveCar, error) {
 		Join("JOIN org_groups AS g ON g.id = c.group_id").
 		Join("LEFT JOIN terminals AS t ON t.car_id = c.id").
 		OrderExpr("c.id").Scan(ctx, &out)
+	for i := range out {
+		out[i].PlateKey = plate.Key(out[i].Plate)
+	}
 	return out, err
 }
 

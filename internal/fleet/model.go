@@ -4,9 +4,12 @@
 package fleet
 
 import (
+	"context"
+
 	"github.com/uptrace/bun"
 
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/plate"
 )
 
 // Car is a vehicle (tanker).
@@ -16,6 +19,7 @@ type Car struct {
 	ID                 int64  `bun:"id,pk,autoincrement"`
 	GroupID            int64  `bun:"group_id"`
 	Plate              string `bun:"plate"`
+	PlateKey           string `bun:"plate_key,nullzero"` // plate.Key(Plate), set on every write (D30)
 	PlateColour        string `bun:"plate_colour"`
 	DriverName         string `bun:"driver_name"`
 	DriverPhone        string `bun:"driver_phone"`
@@ -40,6 +44,18 @@ type Car struct {
 	Remark             string `bun:"remark"`
 	CreatedAt          int64  `bun:"created_at"`
 	UpdatedAt          int64  `bun:"updated_at"`
+}
+
+var _ bun.BeforeAppendModelHook = (*Car)(nil)
+
+// BeforeAppendModel keeps plate_key in step with the plate on every insert and update of the model, so
+// no write path (the registry, the demo seed) can store a plate without the key duplicates are judged by.
+func (c *Car) BeforeAppendModel(_ context.Context, q bun.Query) error {
+	switch q.(type) {
+	case *bun.InsertQuery, *bun.UpdateQuery:
+		c.PlateKey = plate.Key(c.Plate)
+	}
+	return nil
 }
 
 // CarView is a car as the API shows it.

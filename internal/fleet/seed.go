@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"tankwatch/internal/org"
+	"tankwatch/internal/platform/plate"
 )
 
 // DemoCar is one demo vehicle with its SIM card and terminal.
@@ -94,7 +95,7 @@ func (s *Service) SeedDemo(ctx context.Context, n int) error {
 				}
 				groups[d.Group] = g
 			}
-			n, err := tx.NewSelect().TableExpr("cars").Where("plate = ?", d.Plate).Count(ctx)
+			n, err := tx.NewSelect().TableExpr("cars").Where("plate_key = ?", plate.Key(d.Plate)).Count(ctx)
 			if err != nil {
 				return err
 			}

@@ -224,7 +224,7 @@ func (s *Service) simWhere(ctx context.Context, p *httpx.Principal, q SIMQuery) 
 	sel := s.simSelect().Where("g.path LIKE ?", under+"%")
 	for col, v := range map[string]string{"s.iccid": q.ICCID, "s.msisdn": q.MSISDN} {
 		if v = strings.TrimSpace(v); v != "" {
-			sel = sel.Where(col+" LIKE ?", "%"+v+"%")
+			sel = sel.Where(db.Contains(col, v))
 		}
 	}
 	if q.Operator != "" {

@@ -13,6 +13,7 @@ import (
 	"tankwatch/internal/audit"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/plate"
 	"tankwatch/internal/platform/xlsx"
 )
 
@@ -333,9 +334,9 @@ func (s *Service) terminalWhere(ctx context.Context, p *httpx.Principal, q Termi
 		return nil, err
 	}
 	sel := s.terminalSelect().Where("g.path LIKE ?", under+"%")
-	for col, v := range map[string]string{"t.phone": q.Phone, "t.device_id": q.DeviceID, "c.plate": strings.ToUpper(q.Plate), "s.msisdn": q.MSISDN} {
+	for col, v := range map[string]string{"t.phone": q.Phone, "t.device_id": q.DeviceID, "c.plate_key": plate.Key(q.Plate), "s.msisdn": q.MSISDN} {
 		if v = strings.TrimSpace(v); v != "" {
-			sel = sel.Where(col+" LIKE ?", "%"+v+"%")
+			sel = sel.Where(db.Contains(col, v))
 		}
 	}
 	if q.Bound != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/plate"
 )
 
 // CarTree is the caller's group tree with the cars as leaves under their groups. With name, only
@@ -65,7 +66,7 @@ func (s *Service) CarTree(ctx context.Context, p *httpx.Principal, name string) 
 		if !ok {
 			continue
 		}
-		if name != "" && !strings.Contains(c.Plate, strings.ToUpper(name)) && !strings.Contains(g.Name, name) {
+		if name != "" && !plate.Contains(c.Plate, name) && !strings.Contains(g.Name, name) {
 			continue
 		}
 		g.Children = append(g.Children, &TreeNode{ID: c.ID, Name: c.Plate, Type: "car", Plate: c.Plate, GroupID: c.GroupID, Children: []*TreeNode{}})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
 	"tankwatch/internal/platform/xlsx"
@@ -39,10 +40,10 @@ var sentSort = map[string]string{"createdAt": "created_at", "title": "title", "i
 func (m *Messages) sentWhere(p *httpx.Principal, f SentQuery) *bun.SelectQuery {
 	q := m.db.NewSelect().Model((*messageRow)(nil)).Where("group_path LIKE ?", p.GroupPath+"%")
 	if s := strings.TrimSpace(f.Title); s != "" {
-		q = q.Where("title LIKE ?", "%"+s+"%")
+		q = q.Where(db.Contains("title", s))
 	}
 	if s := strings.TrimSpace(f.SenderName); s != "" {
-		q = q.Where("sender_name LIKE ?", "%"+s+"%")
+		q = q.Where(db.Contains("sender_name", s))
 	}
 	if f.StartTime != 0 {
 		q = q.Where("created_at >= ?", int64(f.StartTime))
@@ -205,7 +206,9 @@ func (m *Messages) Users(ctx context.Context, p *httpx.Principal, name string) (
 	q := m.activeUsers(m.db.NewSelect()).ColumnExpr("u.name, u.nick_name, g.name AS group_name").
 		Where("g.path LIKE ?", p.GroupPath+"%")
 	if s := strings.TrimSpace(name); s != "" {
-		q = q.Where("(u.name LIKE ? OR u.nick_name LIKE ?)", "%"+s+"%", "%"+s+"%")
+		byName, arg := db.Contains("u.name", s)
+		byNick, _ := db.Contains("u.nick_name", s)
+		q = q.Where("("+byName+" OR "+byNick+")", arg, arg)
 	}
 	out := []UserOption{}
 	if err := q.OrderExpr("u.id").Limit(maxPickerUsers).Scan(ctx, &out); err != nil {

@@ -391,7 +391,7 @@ func (s *Service) GroupChildrenPage(ctx context.Context, p *httpx.Principal, q G
 	// the sub-groups (下级组织) of g: its subtree without g itself
 	sel := s.db.NewSelect().Model(&gs).ExcludeColumn("logo").Where("g.path LIKE ?", g.Path+"%").Where("g.id <> ?", g.ID)
 	if n := strings.TrimSpace(q.Name); n != "" {
-		sel = sel.Where("g.name LIKE ?", "%"+n+"%")
+		sel = sel.Where(db.Contains("g.name", n))
 	}
 	total, err := sel.OrderExpr(order).Limit(q.Limit()).Offset(q.Offset()).ScanAndCount(ctx)
 	if err != nil {

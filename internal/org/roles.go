@@ -239,7 +239,7 @@ func (s *Service) RolePage(ctx context.Context, p *httpx.Principal, q RoleQuery)
 	var rows []roleRow
 	sel := s.roleSelect(s.db).Where("g.path LIKE ?", p.GroupPath+"%")
 	if n := strings.TrimSpace(q.Name); n != "" {
-		sel = sel.Where("r.name LIKE ?", "%"+n+"%")
+		sel = sel.Where(db.Contains("r.name", n))
 	}
 	total, err := sel.OrderExpr(order+", r.id").Limit(q.Limit()).Offset(q.Offset()).ScanAndCount(ctx, &rows)
 	if err != nil {

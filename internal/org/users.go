@@ -509,7 +509,7 @@ func (s *Service) UserPage(ctx context.Context, p *httpx.Principal, q UserQuery)
 		Join("JOIN org_groups AS g ON g.id = u.group_id").Where("g.path LIKE ?", under+"%")
 	for col, v := range map[string]string{"u.name": q.Name, "u.nick_name": q.NickName, "u.phone": q.Phone} {
 		if v = strings.TrimSpace(v); v != "" {
-			sel = sel.Where(col+" LIKE ?", "%"+v+"%")
+			sel = sel.Where(db.Contains(col, v))
 		}
 	}
 	if q.Status != nil {

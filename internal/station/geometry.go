@@ -47,6 +47,7 @@ const (
 	ErrPolygonMany   geomError = "station.polygonMany"
 	ErrRadiusRange   geomError = "station.radiusRange"
 	ErrFenceType     geomError = "station.fenceType"
+	ErrSelfIntersect geomError = "station.selfIntersecting"
 )
 
 // ParsePoint reads "lng,lat".
@@ -146,6 +147,89 @@ func NewPolygon(ps []Point) (Fence, error) {
 	// have, and a marker needs no more.
 	f.Center = Point{sx / float64(len(ps)), sy / float64(len(ps))}
 	return f, nil
+}
+
+// Edge is a polygon edge named by the indexes of its two vertices (0-based, in the order drawn; the
+// closing edge runs from the last vertex to vertex 0).
+type Edge struct{ From, To int }
+
+// microPoint is a vertex in integer micro-degrees: the precision a fence is stored at (FormatPoint),
+// so the test judges the fence that will be kept, and its cross products are exact.
+type microPoint struct{ x, y int64 }
+
+func microOf(p Point) microPoint {
+	return microPoint{int64(math.Round(p.Lng * 1e6)), int64(math.Round(p.Lat * 1e6))}
+}
+
+// orient is the sign of the cross product (b-a)×(c-a): 1 left turn, -1 right turn, 0 collinear.
+// Coordinates are at most 3.6e8 apart, so the products stay far inside int64.
+func orient(a, b, c microPoint) int {
+	v := (b.x-a.x)*(c.y-a.y) - (b.y-a.y)*(c.x-a.x)
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}
+
+// onSegment reports whether c, collinear with a and b, lies on the closed segment ab.
+func onSegment(a, b, c microPoint) bool {
+	return min(a.x, b.x) <= c.x && c.x <= max(a.x, b.x) && min(a.y, b.y) <= c.y && c.y <= max(a.y, b.y)
+}
+
+// segmentsMeet reports whether the closed segments ab and cd share a point: a proper crossing, an
+// end touching the other segment, or a collinear overlap.
+func segmentsMeet(a, b, c, d microPoint) bool {
+	o1, o2, o3, o4 := orient(a, b, c), orient(a, b, d), orient(c, d, a), orient(c, d, b)
+	if o1*o2 < 0 && o3*o4 < 0 {
+		return true
+	}
+	return (o1 == 0 && onSegment(a, b, c)) || (o2 == 0 && onSegment(a, b, d)) ||
+		(o3 == 0 && onSegment(c, d, a)) || (o4 == 0 && onSegment(c, d, b))
+}
+
+// SelfIntersection finds two edges of the polygon ps (implicitly closed) that cross, touch or overlap
+// other than where consecutive edges join: a figure-of-eight, a vertex lying on another edge, a spike
+// that doubles back along its own edge. Such a fence has no clear inside (the even-odd test would count
+// the crossed part as outside), so it is refused when entered. Repeated consecutive vertices are one
+// vertex. O(n²) over at most MaxVertices edges, once per save.
+func SelfIntersection(ps []Point) (Edge, Edge, bool) {
+	type edge struct {
+		Edge
+		a, b microPoint
+	}
+	n := len(ps)
+	q := make([]microPoint, n)
+	for i, p := range ps {
+		q[i] = microOf(p)
+	}
+	var es []edge
+	for i := range q {
+		j := (i + 1) % n
+		if q[i] != q[j] {
+			es = append(es, edge{Edge{i, j}, q[i], q[j]})
+		}
+	}
+	m := len(es)
+	for k := range es {
+		// consecutive edges meet at their shared vertex; they overlap only if the second turns straight
+		// back along the first (collinear, pointing the same way from the shared vertex)
+		e, f := es[k], es[(k+1)%m]
+		if m >= 2 && orient(e.a, e.b, f.b) == 0 && (e.a.x-e.b.x)*(f.b.x-f.a.x)+(e.a.y-e.b.y)*(f.b.y-f.a.y) > 0 {
+			return e.Edge, f.Edge, true
+		}
+		for l := k + 2; l < m; l++ {
+			if k == 0 && l == m-1 {
+				continue // the closing edge and the first edge are consecutive
+			}
+			if g := es[l]; segmentsMeet(e.a, e.b, g.a, g.b) {
+				return e.Edge, g.Edge, true
+			}
+		}
+	}
+	return Edge{}, Edge{}, false
 }
 
 // NewCircle validates a circle fence.

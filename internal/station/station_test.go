@@ -69,7 +69,16 @@ func TestStationCRUDValidationScope(t *testing.T) {
 		expect(t, e.Call("POST", "/base-info-app/station/add", admin, with("stationType", "xx")), 200, "站点类型格式不正确")
 		expect(t, e.Call("POST", "/base-info-app/station/add", admin, with("fencePoints", "121.40,31.10;121.41,31.10")), 200,
 			"多边形围栏至少需要 3 个不同的顶点")
+		// a bowtie (points drawn across the diagonal) is refused, naming the two edges that cross
+		bowtie := with("fencePoints", "121.40,31.10;121.41,31.11;121.41,31.10;121.40,31.11")
+		expect(t, e.Call("POST", "/base-info-app/station/add", admin, bowtie), 200,
+			"多边形围栏的边不能相交、相接或重叠：第 1–2 点的边与第 3–4 点的边相交，请按顺序沿边界描点")
+		e.Lang = "zh-TW"
+		expect(t, e.Call("POST", "/base-info-app/station/add", admin, bowtie), 200,
+			"多邊形圍欄的邊不能相交、相接或重疊：第 1–2 點的邊與第 3–4 點的邊相交，請按順序沿邊界描點")
 		e.Lang = "en-US"
+		expect(t, e.Call("POST", "/base-info-app/station/add", admin, bowtie), 200,
+			"The edges of a polygon fence must not cross, touch or overlap: the edge between points 1–2 meets the edge between points 3–4; draw the points in order along the boundary")
 		expect(t, e.Call("POST", "/base-info-app/station/add", admin, with("fencePoints", "121.40;31.10")), 200,
 			`Coordinates must be "longitude,latitude", points separated by semicolons`)
 		expect(t, e.Call("POST", "/base-info-app/station/add", admin, map[string]any{"stationName": "c", "stationType": "cng",

@@ -82,6 +82,12 @@ func (in *Input) clean() (Fence, error) {
 	if err != nil {
 		return Fence{}, err
 	}
+	// Only on entry, not in ParseFence: a fence stored before this check keeps working in the index.
+	if f.Type == FencePolygon {
+		if e1, e2, bad := SelfIntersection(f.Points); bad {
+			return Fence{}, httpx.Biz(string(ErrSelfIntersect), e1.From+1, e1.To+1, e2.From+1, e2.To+1)
+		}
+	}
 	// Store the canonical text so the index, the map and exports read the same thing.
 	if f.Type == FencePolygon {
 		in.FencePoints, in.FenceCenter, in.Raduis = FormatPoints(f.Points), "", 0
@@ -253,7 +259,7 @@ func (s *Service) where(ctx context.Context, p *httpx.Principal, q Query) (*bun.
 	}
 	sel := s.selectRows().Where("g.path LIKE ?", under+"%")
 	if v := strings.TrimSpace(q.StationName); v != "" {
-		sel = sel.Where("st.name LIKE ?", "%"+v+"%")
+		sel = sel.Where(db.Contains("st.name", v))
 	}
 	if v := strings.TrimSpace(q.StationType); v != "" {
 		sel = sel.Where("st.station_type = ?", v)

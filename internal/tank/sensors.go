@@ -371,10 +371,10 @@ func (s *Sensors) Page(ctx context.Context, p *httpx.Principal, q SensorQuery) (
 	}
 	sel := s.selectRows().Where("g.path LIKE ?", under+"%")
 	if v := strings.TrimSpace(q.Name); v != "" {
-		sel = sel.Where("s.name LIKE ?", "%"+v+"%")
+		sel = sel.Where(db.Contains("s.name", v))
 	}
 	if v := strings.ToUpper(strings.TrimSpace(q.Identification)); v != "" {
-		sel = sel.Where("s.identification LIKE ?", "%"+v+"%")
+		sel = sel.Where(db.Contains("s.identification", v))
 	}
 	var rows []sensorRow
 	total, err := sel.OrderExpr(order+", s.id").Limit(q.Limit()).Offset(q.Offset()).ScanAndCount(ctx, &rows)

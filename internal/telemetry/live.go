@@ -287,7 +287,7 @@ func (l *Live) Car(carID int64) (CarState, bool) {
 type liveMatch struct {
 	path  string
 	code  int
-	plate string // plate contains, "" = any
+	plate string // plate key contains (plate.Key), "" = any
 }
 
 // find lists the ids of the registry cars under m.path that match, in group path, plate, id order.
@@ -310,7 +310,7 @@ func (l *Live) find(m liveMatch) []int64 {
 				continue
 			}
 		}
-		if m.plate != "" && !strings.Contains(l.entries[l.ids[i]].car.Plate, m.plate) {
+		if m.plate != "" && !strings.Contains(l.entries[l.ids[i]].car.PlateKey, m.plate) {
 			continue
 		}
 		out = append(out, l.ids[i])

@@ -11,6 +11,7 @@ import (
 
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
+	"tankwatch/internal/platform/plate"
 )
 
 // LiveMaxCars bounds the car ids of one carExhibition call (a map of a whole group uses groupId).
@@ -146,7 +147,7 @@ func (l *Live) match(ctx context.Context, p *httpx.Principal, q *LiveFindQuery) 
 	if err != nil {
 		return liveMatch{}, err
 	}
-	return liveMatch{path: path, code: int(q.Code), plate: q.CarNumber}, nil
+	return liveMatch{path: path, code: int(q.Code), plate: plate.Key(q.CarNumber)}, nil
 }
 
 // FindCars is a page of the cars under groupId (default: the caller's group) with their live state,

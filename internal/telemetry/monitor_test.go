@@ -128,6 +128,10 @@ func TestMonitorFindCars(t *testing.T) {
 		if p := find(map[string]any{"carNumber": " 沪"}); plates(p) != "沪A·6N337 沪B·9F218" {
 			t.Fatalf("plate filter: %s", plates(p))
 		}
+		// either form of the plate (track replay and the history vehicle picker search through here)
+		if p := find(map[string]any{"carNumber": "沪a 6n"}); plates(p) != "沪A·6N337" {
+			t.Fatalf("plate filter, other form: %s", plates(p))
+		}
 		if p := find(map[string]any{"pageNum": 2, "pageSize": 3}); p.Total != 4 || plates(p) != "沪B·9F218" {
 			t.Fatalf("page 2: %d %s", p.Total, plates(p))
 		}

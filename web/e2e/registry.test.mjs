@@ -74,6 +74,19 @@ describe('fleet registry pages', () => {
       const text = await rowsOf(page).first().innerText();
       for (const other of others) assert.equal(text.includes(other), false, `${other} is filtered out`);
       await page.locator('.tw-page:visible .ant-pagination-total-text').filter({ hasText: totalText(1) }).waitFor();
+
+      // the same plate typed without its middle dot, in lower case, finds the same vehicle (DECISIONS D30)
+      const typed = car.plate.replace('·', ' ').toLowerCase();
+      assert.notEqual(typed, car.plate);
+      const again = page.waitForResponse(
+        (r) => r.url().endsWith('/base-info-app/carInfo/page') && JSON.parse(r.request().postData() || '{}').plate === typed,
+      );
+      await page.locator('.tw-filter-form #plate').fill(typed);
+      await page.locator('.tw-filter-form button[type="submit"]').click();
+      const found = (await (await again).json()).data;
+      assert.equal(found.total, 1, JSON.stringify(found));
+      assert.equal(found.list[0].id, car.id);
+      await rowsOf(page).first().filter({ hasText: car.plate }).waitFor();
     });
   });
 });

@@ -74,6 +74,7 @@ var catalogue = map[string][3]string{
 	"logo.tooLarge": {"标志图片不能超过 256 KB", "標誌圖片不能超過 256 KB", "The logo cannot be larger than 256 KB"},
 
 	"car.plateExists":      {"车牌号已存在", "車牌號已存在", "The licence plate number already exists"},
+	"car.plateInUse":       {"车牌号 %s 已被其他车辆使用（不计中间点、空格与大小写）", "車牌號 %s 已被其他車輛使用（不計中間點、空格與大小寫）", "The licence plate %s is already used by another vehicle (dots, spaces and case do not count)"},
 	"car.vinExists":        {"车架号已存在", "車架號已存在", "The VIN already exists"},
 	"car.bound":            {"车辆 %s 已绑定终端，请先解绑", "車輛 %s 已綁定終端，請先解綁", "Vehicle %s is bound to a terminal, unbind it first"},
 	"car.probeCount":       {"探杆长度的个数应等于仓数 %d", "探桿長度的個數應等於倉數 %d", "Give one probe length per compartment (%d)"},

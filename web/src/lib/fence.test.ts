@@ -6,6 +6,7 @@ import {
   FENCE_POLYGON,
   fenceBody,
   fenceProblem,
+  selfIntersects,
   fenceReducer,
   formatPoints,
   parsePoint,
@@ -13,6 +14,7 @@ import {
   radiusHandle,
   distanceM,
   type FenceAction,
+  type LngLat,
   type FenceDraft,
 } from './fence';
 
@@ -83,5 +85,36 @@ describe('fence editor', () => {
     const d = draftOf({ fenceType: 1, fencePoints: '121,31;121.1,31;121.1,31.1' });
     expect(d.type).toBe(FENCE_POLYGON);
     expect(fenceBody(d).fencePoints).toBe('121.000000,31.000000;121.100000,31.000000;121.100000,31.100000');
+  });
+});
+
+// Steps of 0.001° near Shanghai, the cases of the server's TestSelfIntersection (internal/station).
+const poly = (...xy: number[]): LngLat[] => {
+  const out: LngLat[] = [];
+  for (let i = 0; i + 1 < xy.length; i += 2) out.push([121.4 + xy[i] * 0.001, 31.2 + xy[i + 1] * 0.001]);
+  return out;
+};
+
+describe('selfIntersects', () => {
+  it.each([
+    ['square', poly(0, 0, 4, 0, 4, 4, 0, 4), false],
+    ['concave L', poly(0, 0, 4, 0, 4, 2, 2, 2, 2, 4, 0, 4), false],
+    ['arrow', poly(0, 0, 4, 0, 2, 2, 4, 4, 0, 4), false],
+    ['straight-through vertex', poly(0, 0, 2, 0, 4, 0, 4, 4, 0, 4), false],
+    ['repeated vertex', poly(0, 0, 4, 0, 4, 0, 4, 4, 0, 4), false],
+    ['bowtie', poly(0, 0, 4, 4, 4, 0, 0, 4), true],
+    ['closing edge crosses', poly(0, 0, 4, 0, 0, 4, 4, 4), true],
+    ['vertex touches another edge', poly(0, 0, 6, 0, 6, 6, 3, 0, 0, 6), true],
+    ['a vertex on the closing edge', poly(0, 0, 4, 0, 0, 2, 4, 4, 0, 4), true],
+    ['pinched figure of eight', poly(0, 0, 2, 2, 4, 0, 4, 4, 2, 2, 0, 4), true],
+    ['collinear overlap', poly(0, 0, 4, 0, 4, 1, 3, 1, 3, 0, 1, 0, 1, 1, 0, 1), true],
+    ['spike doubling back', poly(0, 0, 4, 0, 2, 0, 2, 3), true],
+    ['collinear triangle', poly(0, 0, 1, 0, 2, 0), true],
+  ])('%s', (_, ps, want) => expect(selfIntersects(ps)).toBe(want));
+
+  it('is what the form reports for a crossed polygon', () => {
+    const d = run(emptyDraft(), ...poly(0, 0, 4, 4, 4, 0, 0, 4).map((at): FenceAction => ({ kind: 'click', at })));
+    expect(fenceProblem(d)).toBe('station.fenceSelfIntersect');
+    expect(fenceProblem(run(d, { kind: 'move', index: 1, at: poly(4, 0)[0] }, { kind: 'move', index: 2, at: poly(4, 4)[0] }))).toBeNull();
   });
 });

@@ -121,12 +121,60 @@ export function fenceReducer(d: FenceDraft, a: FenceAction): FenceDraft {
   }
 }
 
+type Micro = [number, number];
+
+/** Sign of (b-a)×(c-a) in micro-degrees (exact for fence-sized spans; the server judges in int64). */
+function orient(a: Micro, b: Micro, c: Micro): number {
+  return Math.sign((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
+}
+
+const onSegment = (a: Micro, b: Micro, c: Micro) =>
+  Math.min(a[0], b[0]) <= c[0] && c[0] <= Math.max(a[0], b[0]) && Math.min(a[1], b[1]) <= c[1] && c[1] <= Math.max(a[1], b[1]);
+
+function segmentsMeet(a: Micro, b: Micro, c: Micro, d: Micro): boolean {
+  const o1 = orient(a, b, c);
+  const o2 = orient(a, b, d);
+  const o3 = orient(c, d, a);
+  const o4 = orient(c, d, b);
+  if (o1 * o2 < 0 && o3 * o4 < 0) return true;
+  return (o1 === 0 && onSegment(a, b, c)) || (o2 === 0 && onSegment(a, b, d)) || (o3 === 0 && onSegment(c, d, a)) || (o4 === 0 && onSegment(c, d, b));
+}
+
+/**
+ * Whether two edges of the polygon (implicitly closed) cross, touch or overlap other than where
+ * consecutive edges join — the server's SelfIntersection (internal/station/geometry.go), at the stored
+ * precision of 6 decimals, so the form warns before the server refuses.
+ */
+export function selfIntersects(points: readonly LngLat[]): boolean {
+  const q: Micro[] = points.map(([lng, lat]) => [Math.round(lng * 1e6), Math.round(lat * 1e6)]);
+  const n = q.length;
+  const es: [Micro, Micro][] = [];
+  for (let i = 0; i < n; i++) {
+    const a = q[i];
+    const b = q[(i + 1) % n];
+    if (a[0] !== b[0] || a[1] !== b[1]) es.push([a, b]);
+  }
+  const m = es.length;
+  for (let k = 0; k < m; k++) {
+    const [a, b] = es[k];
+    const c = es[(k + 1) % m][1];
+    // consecutive edges overlap only when the second turns straight back along the first
+    if (m >= 2 && orient(a, b, c) === 0 && (a[0] - b[0]) * (c[0] - b[0]) + (a[1] - b[1]) * (c[1] - b[1]) > 0) return true;
+    for (let l = k + 2; l < m; l++) {
+      if (k === 0 && l === m - 1) continue;
+      if (segmentsMeet(a, b, es[l][0], es[l][1])) return true;
+    }
+  }
+  return false;
+}
+
 /** What is wrong with a draft (an i18n key under station.), or null when it can be saved. */
 export function fenceProblem(d: FenceDraft): string | null {
   if (d.type === FENCE_POLYGON) {
     const distinct = new Set(d.points.map(formatPoint));
     if (distinct.size < 3) return 'station.fenceNeedPoints';
     if (d.points.length > MAX_VERTICES) return 'station.fenceTooMany';
+    if (selfIntersects(d.points)) return 'station.fenceSelfIntersect';
     return null;
   }
   if (!d.center) return 'station.fenceNeedCenter';

@@ -6,7 +6,7 @@ import { FormModal } from '../../../components/FormModal';
 import { GroupSelect } from '../../../components/GroupSelect';
 import { insertCar, updateCar, type Car, type CarInput } from '../../../api/fleet';
 import { useAppStore } from '../../../app/store';
-import { fuelOptions, MOBILE_RE, PLATE_RE, VIN_RE } from './fleetOptions';
+import { canonicalPlate, fuelOptions, MOBILE_RE, PLATE_RE, VIN_RE } from './fleetOptions';
 
 export interface CarFormValues {
   plate: string;
@@ -44,7 +44,7 @@ export function toCarBody(v: CarFormValues): CarInput {
   const probes = (v.probeLengths ?? []).slice(0, comps);
   return {
     groupId: v.groupId,
-    plate: s(v.plate).toUpperCase(),
+    plate: canonicalPlate(s(v.plate)),
     plateColour: s(v.plateColour),
     driverName: s(v.driverName),
     driverPhone: s(v.driverPhone),
@@ -137,7 +137,7 @@ export function CarForm({ car, onClose, onSaved }: { car: Car | null; onClose: (
             label={t('car.plate')}
             rules={[
               { required: true, whitespace: true, message: t('car.plateRequired') },
-              { validator: (_, v: string | undefined) => (!v?.trim() || PLATE_RE.test(v.trim().toUpperCase()) ? Promise.resolve() : Promise.reject(new Error(t('car.plateInvalid')))) },
+              { validator: (_, v: string | undefined) => (!v?.trim() || PLATE_RE.test(canonicalPlate(v)) ? Promise.resolve() : Promise.reject(new Error(t('car.plateInvalid')))) },
             ]}
           >
             <Input maxLength={10} autoComplete="off" placeholder="京A12345" />

@@ -51,6 +51,8 @@ describe('buildVehicleTree', () => {
     expect(carIdOfKey('c-22')).toBe(22);
     expect(carIdOfKey('g-2')).toBeNull();
     expect(normalisePlate(' 沪a·6n 337')).toBe('沪A6N337');
+    expect(normalisePlate('沪a・6n．337')).toBe('沪A6N337');
+    expect(normalisePlate('沪ａ６Ｎ３３７')).toBe('沪A6N337');
     expect(buildVehicleTree(null).nodes).toEqual([]);
   });
 });

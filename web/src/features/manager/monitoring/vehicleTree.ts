@@ -29,9 +29,15 @@ export interface VehicleTree {
   groupKeys: string[];
 }
 
-/** Plates compare without the middle dot, spaces or case: "沪a6n" finds 沪A·6N337. */
+/**
+ * Plates compare without the middle dot (any of its forms), spaces or case, full-width letters and
+ * digits as half-width: "沪a6n" finds 沪A·6N337 — the server's plate.Key (internal/platform/plate).
+ */
 export function normalisePlate(s: string): string {
-  return s.replace(/[·•\s.-]/g, '').toUpperCase();
+  return s
+    .replace(/[·・･•⋅‧.．\-－\s]/g, '')
+    .replace(/[Ａ-Ｚａ-ｚ０-９]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+    .toUpperCase();
 }
 
 export interface TreeFilter {
