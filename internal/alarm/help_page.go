@@ -12,6 +12,7 @@ import (
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
 	"tankwatch/internal/platform/xlsx"
+	"tankwatch/internal/telemetry"
 )
 
 // helpExportMax bounds one export.
@@ -159,6 +160,7 @@ func (h *HelpService) Routes() []httpx.Route {
 // driver asked (what the live push carries as "address"); other languages get it from the geocoder
 // again (offline table, or the online provider's cache).
 func (h *HelpService) localize(ctx context.Context, lang i18n.Lang, v *HelpView) {
+	v.Result = telemetry.ReplyText(lang, v.Result) // the terminal's reply as stored ("0 success", "offline")
 	if lang == i18n.ZhCN {
 		return
 	}

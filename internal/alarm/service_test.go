@@ -244,7 +244,7 @@ func TestPasswordRecord(t *testing.T) {
 		east, north := carIn(t, e, "华东分公司"), carIn(t, e, "华北分公司")
 		at := e.Clock.Now().Add(-time.Hour)
 		for _, c := range []*telemetry.Command{
-			{TerminalID: 1, CarID: east.ID, Phone: "1", Kind: "unlock", Params: "compartments [1 2]", UserID: 1, Status: telemetry.CommandOK, Created: at},
+			{TerminalID: 1, CarID: east.ID, Phone: "1", Kind: "unlock", Params: "compartments [1 2]", UserID: 1, Status: telemetry.CommandOK, Reply: "0 success", Created: at},
 			{TerminalID: 2, CarID: north.ID, Phone: "2", Kind: "lock", Params: "all compartments", UserID: 1, Status: telemetry.CommandTimeout, Created: at},
 			{TerminalID: 1, CarID: east.ID, Phone: "1", Kind: "text", Params: "x", UserID: 1, Status: telemetry.CommandOK, Created: at},
 		} {
@@ -264,6 +264,15 @@ func TestPasswordRecord(t *testing.T) {
 		if page.Total != 1 || page.List[0].Plate != east.Plate || page.List[0].Kind != "unlock" || page.List[0].Status != "ok" {
 			t.Fatalf("one car: %+v", page)
 		}
+		// compartments and the terminal's reply read in the caller's language
+		for lang, want := range map[string][2]string{"zh-CN": {"1、2 号仓", "成功"}, "zh-TW": {"1、2 號倉", "成功"}, "en-US": {"compartments 1, 2", "success"}} {
+			e.Lang = lang
+			e.MustOK("POST", "/alarm-app/passwordRecord/page", admin, day).Decode(&page)
+			if got := [2]string{page.List[0].ParamsText, page.List[0].Reply}; got != want || page.List[0].Params != "compartments [1 2]" {
+				t.Errorf("%s: got %q, want %q", lang, got, want)
+			}
+		}
+		e.Lang = ""
 	})
 }
 

@@ -11,5 +11,25 @@ func init() {
 		"field.kind":                 {"指令类型", "指令類型", "Command type"},
 		"field.params":               {"参数", "參數", "Parameters"},
 		"field.command.compartments": {"仓号", "倉號", "Compartment number"},
+
+		// the terminal's reply (0x0001 result codes) and the stored command descriptions (command_text.go)
+		"command.result.0":                  {"成功", "成功", "success"},
+		"command.result.1":                  {"失败", "失敗", "failure"},
+		"command.result.2":                  {"消息有误", "訊息有誤", "message error"},
+		"command.result.3":                  {"不支持", "不支援", "not supported"},
+		"command.result.other":              {"结果 %s", "結果 %s", "result %s"},
+		"command.reply.position":            {"位置 %s,%s（%s）", "位置 %s,%s（%s）", "position %s,%s at %s"},
+		"command.reply.recordings":          {"%s 段录像", "%s 段錄影", "%s recordings"},
+		"command.reply.notEncoded":          {"指令无法编码：%s", "指令無法編碼：%s", "not encoded: %s"},
+		"command.reply.closedBeforeSending": {"发送前连接已断开", "傳送前連線已中斷", "connection closed before sending"},
+		"command.reply.closedBeforeAnswer":  {"应答前连接已断开", "應答前連線已中斷", "connection closed before the answer"},
+		"command.reply.stoppedWaiting":      {"已停止等待应答", "已停止等待應答", "stopped waiting for the answer"},
+		"command.reply.offline":             {"终端不在线", "終端不在線", "terminal offline"},
+		"command.reply.timeout":             {"终端未应答", "終端未應答", "no answer"},
+		"command.params.allCompartments":    {"全部仓", "全部倉", "all compartments"},
+		"command.params.compartments":       {"%s 号仓", "%s 號倉", "compartments %s"},
+		"command.params.separator":          {"、", "、", ", "},
+		"command.params.localPassword":      {"本地开锁密码（0xE5）", "本地開鎖密碼（0xE5）", "local unlock password (0xE5)"},
+		"command.params.help":               {"求助 %s（请求 ID %s），全部仓", "求助 %s（請求 ID %s），全部倉", "help request %s (request ID %s), all compartments"},
 	})
 }
