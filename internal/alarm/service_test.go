@@ -1,7 +1,9 @@
 package alarm_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -12,7 +14,23 @@ import (
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/tank"
 	"tankwatch/internal/telemetry"
+
+	"github.com/xuri/excelize/v2"
 )
+
+func exportRows(t *testing.T, r *apptest.Resp) [][]string {
+	t.Helper()
+	x, err := excelize.OpenReader(bytes.NewReader(r.Body))
+	if err != nil {
+		t.Fatalf("export %d: %v", r.Status, err)
+	}
+	defer x.Close()
+	rows, err := x.GetRows(x.GetSheetName(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
 
 type demoCar struct {
 	ID    int64  `bun:"id"`
@@ -189,6 +207,21 @@ func TestAlarmCalls(t *testing.T) {
 		if r.Status != 200 || !strings.Contains(r.Header.Get("Content-Disposition"), "alarms-") {
 			t.Errorf("export: %d %v", r.Status, r.Header)
 		}
+		// levels read "V级" / "V級" / "Level V", never a bare numeral
+		for lang, level := range map[string]*regexp.Regexp{"zh-CN": regexp.MustCompile(`^(I|II|III|IV|V)级$`),
+			"zh-TW": regexp.MustCompile(`^(I|II|III|IV|V)級$`), "en-US": regexp.MustCompile(`^Level (I|II|III|IV|V)$`)} {
+			e.Lang = lang
+			rows := exportRows(t, e.Call("POST", "/alarm-app/alarmMessage/export", admin, map[string]any{}))
+			if len(rows) < 2 {
+				t.Fatalf("%s: export rows %q", lang, rows)
+			}
+			for _, row := range rows[1:] {
+				if !level.MatchString(row[2]) {
+					t.Errorf("%s: level %q", lang, row[2])
+				}
+			}
+		}
+		e.Lang = ""
 
 		// control mode: 华东 stops watching speeding; the next episode raises nothing
 		var eastGroup int64

@@ -73,3 +73,12 @@ func ParamsText(l i18n.Lang, params string) string {
 func (v *CommandView) Localise(l i18n.Lang) {
 	v.ParamsText, v.Reply = ParamsText(l, v.Params), ReplyText(l, v.Reply)
 }
+
+// commandName is a command kind or status code in l (command.kind.* / command.status.*); a kind the
+// catalogue does not name (a gateway command such as 0x9101) is shown as its message ID.
+func commandName(l i18n.Lang, what, code string) string {
+	if k := "command." + what + "." + code; i18n.Has(k) {
+		return i18n.T(l, k)
+	}
+	return code
+}

@@ -30,6 +30,17 @@ func init() {
 		"command.params.compartments":       {"%s 号仓", "%s 號倉", "compartments %s"},
 		"command.params.separator":          {"、", "、", ", "},
 		"command.params.localPassword":      {"本地开锁密码（0xE5）", "本地開鎖密碼（0xE5）", "local unlock password (0xE5)"},
+		"command.kind.text":                 {"文本信息", "文字訊息", "Text message"},
+		"command.kind.lock":                 {"关锁", "關鎖", "Lock"},
+		"command.kind.unlock":               {"开锁", "開鎖", "Unlock"},
+		"command.kind.queryParams":          {"查询参数", "查詢參數", "Query parameters"},
+		"command.kind.setParams":            {"设置参数", "設定參數", "Set parameters"},
+		"command.kind.setPassword":          {"下发车辆密码", "下發車輛密碼", "Set vehicle password"},
+		"command.status.pending":            {"等待应答", "等待應答", "Waiting for the answer"},
+		"command.status.ok":                 {"成功", "成功", "Succeeded"},
+		"command.status.failed":             {"失败", "失敗", "Failed"},
+		"command.status.timeout":            {"超时", "逾時", "Timed out"},
+		"command.status.offline":            {"终端离线", "終端離線", "Terminal offline"},
 		"command.params.help":               {"求助 %s（请求 ID %s），全部仓", "求助 %s（請求 ID %s），全部倉", "help request %s (request ID %s), all compartments"},
 	})
 }
