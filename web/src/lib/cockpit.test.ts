@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MenuNode } from '../api/types';
-import { abnormalReasonKeys, countCardTarget, menuHasCode, share, tileCount } from './cockpit';
+import { abnormalReasonKeys, countCardTarget, countsTime, menuHasCode, share, tileCount } from './cockpit';
 
 const menu = [
   { name: 'home', code: '01', children: [] },
@@ -56,4 +56,13 @@ describe('abnormalReasonKeys', () => {
   ])('%o', (car, want) => {
     expect(abnormalReasonKeys(car)).toEqual(want);
   });
+});
+
+describe('countsTime', () => {
+  it.each([
+    ['the server time when sent', { '8': 1, serverTime: 1_772_330_584_000 }, 5, 1_772_330_584_000],
+    ['the receipt time from an older server', { '8': 1 }, 5, 5],
+    ['nothing received', undefined, 0, 0],
+    ['a bad server time', { serverTime: Number.NaN }, 7, 7],
+  ] as const)('%s', (_n, counts, received, want) => expect(countsTime(counts, received)).toBe(want));
 });

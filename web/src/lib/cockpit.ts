@@ -3,7 +3,20 @@ import type { MenuNode } from '../api/types';
 /** The five vehicle counts of the cockpit (spec §1, §3: the count response is keyed by these codes). */
 export const COUNT_CODES = ['8', '4', '5', '7', '3'] as const;
 export type CountCode = (typeof COUNT_CODES)[number];
-export type Counts = Partial<Record<CountCode, number>>;
+export type Counts = Partial<Record<CountCode, number>> & {
+  /** carCount only: the server's clock (Unix ms) when it took the counts. */
+  serverTime?: number;
+};
+
+/**
+ * When the counts were taken: the server's serverTime, so the home page's "updated at" is the server's
+ * clock (shown on the platform's zone), not the browser's; the time the browser received them only from
+ * a server that does not send it. 0 when nothing was received.
+ */
+export function countsTime(counts: Counts | undefined, receivedAt: number): number {
+  const t = counts?.serverTime;
+  return typeof t === 'number' && Number.isFinite(t) && t > 0 ? t : receivedAt;
+}
 
 /** Spec §9: the cockpit's counts refresh every 30 s. */
 export const COCKPIT_REFRESH_MS = 30000;
