@@ -31,6 +31,11 @@ describe('cockpit', () => {
     expect(share({ '8': 3, '4': 1 }, '4')).toBe(33);
     expect(share({}, '4')).toBe(0);
     expect(share({ '8': 0, '4': 0 }, '4')).toBe(0);
+    // the three states add up to 100 (plain rounding: 33 + 33 + 33 = 99), and 异常 1 of 200 is not 0 %
+    const c = { '8': 3, '4': 1, '5': 1, '7': 1, '3': 0 };
+    expect(share(c, '4') + share(c, '5') + share(c, '7')).toBe(100);
+    expect(share({ '8': 200, '4': 120, '5': 50, '7': 30, '3': 1 }, '3')).toBe(1);
+    expect(share({ '8': 1000, '4': 995, '5': 4, '7': 1 }, '7')).toBe(1);
   });
 });
 
