@@ -20,5 +20,9 @@ describe('MapView zoom control', () => {
     await act(() => applyLang('en-US', false));
     expect(zoomTitles(container)).toEqual(['Zoom in', 'Zoom out']);
     expect(container.querySelectorAll('.leaflet-control-zoom')).toHaveLength(1);
+    // the attribution names Leaflet without its English title
+    const leaflet = container.querySelector('.leaflet-control-attribution a[href="https://leafletjs.com"]');
+    expect(leaflet?.textContent).toBe('Leaflet');
+    expect(leaflet?.getAttribute('title')).toBeNull();
   });
 });
