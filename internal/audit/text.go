@@ -88,6 +88,7 @@ var (
 	legacyCarPass    = regexp.MustCompile(`^(ok|pending|failed) ?(\w*)$`)
 	legacyGroupCols  = regexp.MustCompile(`^[a-z_]+(,[a-z_]+)*$`)
 	legacyCount      = regexp.MustCompile(`^\d+$`)
+	legacySensor     = regexp.MustCompile(`^(\S+) (level|lock)$`)
 )
 
 func boolKey(s string) Key { return map[bool]Key{true: "oplog.yes", false: "oplog.no"}[s == "true"] }
@@ -140,6 +141,10 @@ func legacyText(module, action, s string) string {
 	case "station":
 		if i18n.Has("station.type." + s) {
 			return Text("oplog.stationType", Key("station.type."+s))
+		}
+	case "sensor":
+		if m := legacySensor.FindStringSubmatch(s); m != nil {
+			return Text("oplog.sensor", m[1], Key("oplog.decoder."+m[2]))
 		}
 	case "car":
 		if action == "channels" && legacyCount.MatchString(s) {

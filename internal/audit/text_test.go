@@ -44,8 +44,9 @@ func TestRenderInTheReadersLanguage(t *testing.T) {
 		{"legacy station", "station", "insert", "jyz", [3]string{"站点类型：加油站", "站點類型：加油站", "station type: Oil station"}},
 		{"legacy channels", "car", "channels", "4", [3]string{"4 个视频通道", "4 個視訊通道", "4 video channels"}},
 		{"data stays as stored", "sensor", "insert", "0x0A01 tank-v1", [3]string{"0x0A01 tank-v1", "0x0A01 tank-v1", "0x0A01 tank-v1"}},
-		{"sensor", "sensor", "insert", Text("oplog.sensor", "0x0A01", "tank-v1"),
-			[3]string{"外设标识：0x0A01；解码器：tank-v1", "外設標識：0x0A01；解碼器：tank-v1", "identification 0x0A01; decoder tank-v1"}},
+		{"legacy sensor", "sensor", "update", "B2 lock", [3]string{"外设标识：B2；解码器：电子锁/阀门", "外設標識：B2；解碼器：電子鎖/閥門", "identification B2; decoder Lock / valve"}},
+		{"sensor", "sensor", "insert", Text("oplog.sensor", "A1", Key("oplog.decoder.level")),
+			[3]string{"外设标识：A1；解码器：液位探杆", "外設標識：A1；解碼器：液位探桿", "identification A1; decoder Level probe"}},
 		{"names are data", "car", "move", "华东分公司", [3]string{"华东分公司", "华东分公司", "华东分公司"}},
 		{"unknown key is data", "car", "move", `{"k":"nope"}`, [3]string{`{"k":"nope"}`, `{"k":"nope"}`, `{"k":"nope"}`}},
 	}

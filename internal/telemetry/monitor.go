@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"time"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"tankwatch/internal/platform/httpx"

@@ -24,6 +24,9 @@ func init() {
 		"oplog.channels":     {"%v 个视频通道", "%v 個視訊通道", "%v video channels"},
 		"oplog.sensor":       {"外设标识：%v；解码器：%v", "外設標識：%v；解碼器：%v", "identification %v; decoder %v"},
 
+		"oplog.decoder.level": {"液位探杆", "液位探桿", "Level probe"},
+		"oplog.decoder.lock":  {"电子锁/阀门", "電子鎖/閥門", "Lock / valve"},
+
 		"oplog.controlKind.car":   {"车辆布控", "車輛布控", "vehicle control mode"},
 		"oplog.controlKind.group": {"组织布控", "組織布控", "group control mode"},
 
