@@ -122,8 +122,8 @@ func TestAlarmCalls(t *testing.T) {
 			t.Errorf("push message: %+v", m)
 		}
 		// the console shows the push in its own language (the broker cannot know it)
-		if m.Texts["zh-CN"] != m.Message || !strings.Contains(m.Texts["zh-TW"], "級報警") ||
-			!strings.HasPrefix(m.Texts["en-US"], m.Data["carNumber"]+": level I alarm, ") {
+		if m.Texts["zh-CN"] != m.Message || !strings.Contains(m.Texts["zh-CN"], " 发生 I级报警：") || !strings.Contains(m.Texts["zh-TW"], " 發生 I級報警：") ||
+			!strings.HasPrefix(m.Texts["en-US"], m.Data["carNumber"]+": Level I alarm, ") {
 			t.Errorf("push texts per language: %v", m.Texts)
 		}
 		if len(fake.got) > 3 {
