@@ -3,7 +3,6 @@ package alarm
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -331,8 +330,8 @@ func (s *Service) SaveControl(r *http.Request, in ControlInput) (*ControlView, e
 	if err := s.loadControls(ctx); err != nil {
 		return nil, err
 	}
-	s.audit.Record(ctx, r, nil, audit.Entry{Module: ModuleAlarm, Action: audit.ActionSettings, Target: kind, TargetID: id,
-		Detail: fmt.Sprintf("watched %d types, speed %d, parking %d, offline %d, level drop %d", len(in.Watched), in.SpeedLimit,
+	s.audit.Record(ctx, r, nil, audit.Entry{Module: ModuleAlarm, Action: audit.ActionSettings, Target: audit.Text("oplog.controlKind." + kind), TargetID: id,
+		Detail: audit.Text("oplog.alarmControl", len(in.Watched), in.SpeedLimit,
 			in.ParkingMinutes, in.OfflineMinutes, in.LevelDropLitres)})
 	return s.GetControl(ctx, p, in.ControlQuery)
 }
@@ -350,6 +349,6 @@ func (s *Service) DeleteControl(r *http.Request, q ControlQuery) (*ControlView, 
 	if err := s.loadControls(ctx); err != nil {
 		return nil, err
 	}
-	s.audit.Record(ctx, r, nil, audit.Entry{Module: ModuleAlarm, Action: audit.ActionDelete, Target: kind, TargetID: id})
+	s.audit.Record(ctx, r, nil, audit.Entry{Module: ModuleAlarm, Action: audit.ActionDelete, Target: audit.Text("oplog.controlKind." + kind), TargetID: id})
 	return s.GetControl(ctx, p, q)
 }

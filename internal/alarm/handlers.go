@@ -80,7 +80,11 @@ func (s *Service) Routes() []httpx.Route {
 			Handler: httpx.JSON(func(r *http.Request, in ControlInput) (any, error) { return s.SaveControl(r, in) })},
 		{Method: "POST", Path: "/alarm-app/passwordRecord/page", Access: httpx.Needs("02-07"), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, q Query) (any, error) {
-				return s.PasswordRecords(r.Context(), httpx.Caller(r), q)
+				page, err := s.PasswordRecords(r.Context(), httpx.Caller(r), q)
+				for i := range page.List { // compartments and the terminal's reply in the caller's language
+					page.List[i].Localise(httpx.Lang(r))
+				}
+				return page, err
 			})},
 		{Method: "POST", Path: "/alarm-app/lockRecord/page", Access: httpx.Needs("02-03"), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, q Query) (any, error) {

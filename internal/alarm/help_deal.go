@@ -178,5 +178,5 @@ func (h *HelpService) audit(r *http.Request, m *helpRecord, outcome string) {
 		return
 	}
 	h.Audit.Record(r.Context(), r, nil, audit.Entry{Module: HelpModule, Action: "helpDeal", Target: m.CarNumber, TargetID: m.ID,
-		Detail: fmt.Sprintf("%s; deal type %d; %s", httpx.T(r, outcome), m.DealType, m.Status)})
+		Detail: audit.Text("oplog.helpDeal", audit.Key(outcome), audit.Key(fmt.Sprintf("help.deal.%d", m.DealType)), audit.Key("help.status."+m.Status))})
 }

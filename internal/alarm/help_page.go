@@ -14,6 +14,7 @@ import (
 	"tankwatch/internal/platform/i18n"
 	"tankwatch/internal/platform/plate"
 	"tankwatch/internal/platform/xlsx"
+	"tankwatch/internal/telemetry"
 )
 
 // helpExportMax bounds one export.
@@ -161,6 +162,7 @@ func (h *HelpService) Routes() []httpx.Route {
 // driver asked (what the live push carries as "address"); other languages get it from the geocoder
 // again (offline table, or the online provider's cache).
 func (h *HelpService) localize(ctx context.Context, lang i18n.Lang, v *HelpView) {
+	v.Result = telemetry.ReplyText(lang, v.Result) // the terminal's reply as stored ("0 success", "offline")
 	if lang == i18n.ZhCN {
 		return
 	}

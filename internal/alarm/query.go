@@ -348,7 +348,7 @@ func (s *Service) Export(r *http.Request, q Query) (*xlsx.Sheet, error) {
 		if v.Lng.Valid {
 			lng, lat = formatDeg(v.Lng.Deg), formatDeg(v.Lat.Deg)
 		}
-		sh.Rows = append(sh.Rows, []any{v.Plate, v.TypeName, levelRoman(v.Level), v.StartTime.String(), v.EndTime.String(),
+		sh.Rows = append(sh.Rows, []any{v.Plate, v.TypeName, i18n.T(l, "alarm.levelName", levelRoman(v.Level)), v.StartTime.String(), v.EndTime.String(),
 			lng, lat, v.Speed, v.Detail, i18n.T(l, fmt.Sprintf("alarm.state.%d", v.State)), v.HandlerName, v.HandledAt.String(), v.Remark})
 	}
 	return sh, nil

@@ -1,7 +1,9 @@
 package alarm_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -12,7 +14,23 @@ import (
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/tank"
 	"tankwatch/internal/telemetry"
+
+	"github.com/xuri/excelize/v2"
 )
+
+func exportRows(t *testing.T, r *apptest.Resp) [][]string {
+	t.Helper()
+	x, err := excelize.OpenReader(bytes.NewReader(r.Body))
+	if err != nil {
+		t.Fatalf("export %d: %v", r.Status, err)
+	}
+	defer x.Close()
+	rows, err := x.GetRows(x.GetSheetName(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
 
 type demoCar struct {
 	ID    int64  `bun:"id"`
@@ -104,8 +122,8 @@ func TestAlarmCalls(t *testing.T) {
 			t.Errorf("push message: %+v", m)
 		}
 		// the console shows the push in its own language (the broker cannot know it)
-		if m.Texts["zh-CN"] != m.Message || !strings.Contains(m.Texts["zh-TW"], "級報警") ||
-			!strings.HasPrefix(m.Texts["en-US"], m.Data["carNumber"]+": level I alarm, ") {
+		if m.Texts["zh-CN"] != m.Message || !strings.Contains(m.Texts["zh-CN"], " 发生 I级报警：") || !strings.Contains(m.Texts["zh-TW"], " 發生 I級報警：") ||
+			!strings.HasPrefix(m.Texts["en-US"], m.Data["carNumber"]+": Level I alarm, ") {
 			t.Errorf("push texts per language: %v", m.Texts)
 		}
 		if len(fake.got) > 3 {
@@ -198,6 +216,21 @@ func TestAlarmCalls(t *testing.T) {
 		if r.Status != 200 || !strings.Contains(r.Header.Get("Content-Disposition"), "alarms-") {
 			t.Errorf("export: %d %v", r.Status, r.Header)
 		}
+		// levels read "V级" / "V級" / "Level V", never a bare numeral
+		for lang, level := range map[string]*regexp.Regexp{"zh-CN": regexp.MustCompile(`^(I|II|III|IV|V)级$`),
+			"zh-TW": regexp.MustCompile(`^(I|II|III|IV|V)級$`), "en-US": regexp.MustCompile(`^Level (I|II|III|IV|V)$`)} {
+			e.Lang = lang
+			rows := exportRows(t, e.Call("POST", "/alarm-app/alarmMessage/export", admin, map[string]any{}))
+			if len(rows) < 2 {
+				t.Fatalf("%s: export rows %q", lang, rows)
+			}
+			for _, row := range rows[1:] {
+				if !level.MatchString(row[2]) {
+					t.Errorf("%s: level %q", lang, row[2])
+				}
+			}
+		}
+		e.Lang = ""
 
 		// control mode: 华东 stops watching speeding; the next episode raises nothing
 		var eastGroup int64
@@ -253,7 +286,7 @@ func TestPasswordRecord(t *testing.T) {
 		east, north := carIn(t, e, "华东分公司"), carIn(t, e, "华北分公司")
 		at := e.Clock.Now().Add(-time.Hour)
 		for _, c := range []*telemetry.Command{
-			{TerminalID: 1, CarID: east.ID, Phone: "1", Kind: "unlock", Params: "compartments [1 2]", UserID: 1, Status: telemetry.CommandOK, Created: at},
+			{TerminalID: 1, CarID: east.ID, Phone: "1", Kind: "unlock", Params: "compartments [1 2]", UserID: 1, Status: telemetry.CommandOK, Reply: "0 success", Created: at},
 			{TerminalID: 2, CarID: north.ID, Phone: "2", Kind: "lock", Params: "all compartments", UserID: 1, Status: telemetry.CommandTimeout, Created: at},
 			{TerminalID: 1, CarID: east.ID, Phone: "1", Kind: "text", Params: "x", UserID: 1, Status: telemetry.CommandOK, Created: at},
 		} {
@@ -273,6 +306,15 @@ func TestPasswordRecord(t *testing.T) {
 		if page.Total != 1 || page.List[0].Plate != east.Plate || page.List[0].Kind != "unlock" || page.List[0].Status != "ok" {
 			t.Fatalf("one car: %+v", page)
 		}
+		// compartments and the terminal's reply read in the caller's language
+		for lang, want := range map[string][2]string{"zh-CN": {"1、2 号仓", "成功"}, "zh-TW": {"1、2 號倉", "成功"}, "en-US": {"compartments 1, 2", "success"}} {
+			e.Lang = lang
+			e.MustOK("POST", "/alarm-app/passwordRecord/page", admin, day).Decode(&page)
+			if got := [2]string{page.List[0].ParamsText, page.List[0].Reply}; got != want || page.List[0].Params != "compartments [1 2]" {
+				t.Errorf("%s: got %q, want %q", lang, got, want)
+			}
+		}
+		e.Lang = ""
 	})
 }
 

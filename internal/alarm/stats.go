@@ -143,8 +143,8 @@ func (s *Service) TypeLine(ctx context.Context, p *httpx.Principal, l i18n.Lang,
 }
 
 func auditDeal(in DealInput, n int64) audit.Entry {
-	return audit.Entry{Module: ModuleAlarm, Action: "deal", Target: fmt.Sprintf("%d alarms", n),
-		Detail: fmt.Sprintf("state %d: %s", in.State, in.Remark)}
+	return audit.Entry{Module: ModuleAlarm, Action: "deal", Target: audit.Text("oplog.alarmCount", n),
+		Detail: audit.Text("oplog.alarmDeal", audit.Key(fmt.Sprintf("alarm.state.%d", in.State)), in.Remark)}
 }
 
 func sortCarTypes(list []CarTypes) {

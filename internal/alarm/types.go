@@ -164,7 +164,8 @@ func (s *Service) UpdateType(r *http.Request, in TypeInput) (*TypeView, error) {
 		return nil, err
 	}
 	s.audit.Record(r.Context(), r, nil, audit.Entry{Module: ModuleAlarm, Action: audit.ActionUpdate, Target: in.Code,
-		Detail: fmt.Sprintf("level %d→%d, group %s→%s, enabled %v→%v, push %v→%v", cur.Level, in.Level, cur.Group, in.Group,
+		Detail: audit.Text("oplog.alarmType", audit.Key(fmt.Sprintf("oplog.level.%d", cur.Level)), audit.Key(fmt.Sprintf("oplog.level.%d", in.Level)),
+			audit.Key("alarm.group."+cur.Group), audit.Key("alarm.group."+in.Group),
 			cur.Enabled, *in.Enabled, cur.Push, *in.Push)})
 	t, _ := s.typeOf(in.Code)
 	l := httpx.Lang(r)

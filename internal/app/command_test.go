@@ -48,6 +48,13 @@ func TestOperatorCommandsReachTerminals(t *testing.T) {
 		if v.Status != telemetry.CommandOK || v.ID == 0 || v.Plate != car.Plate {
 			t.Errorf("%v: %+v", body["kind"], v)
 		}
+		// the terminal's general reply (result 0) and the compartments read in the caller's language
+		if body["kind"] != "queryParams" && v.Reply != "成功" {
+			t.Errorf("%v: reply %q, want 成功", body["kind"], v.Reply)
+		}
+		if body["kind"] == "unlock" && v.ParamsText != "1、2 号仓" {
+			t.Errorf("unlock: params %q", v.ParamsText)
+		}
 	}
 	var page httpx.Page[telemetry.CommandView]
 	e.MustOK("POST", "/base-info-app/terminalCommand/page", admin, map[string]any{"carId": car.ID,
@@ -55,6 +62,17 @@ func TestOperatorCommandsReachTerminals(t *testing.T) {
 	if page.Total != 5 {
 		t.Errorf("command log lists %d commands, want 5: %+v", page.Total, page.List)
 	}
+	for lang, want := range map[string][2]string{"zh-TW": {"成功", "1、2 號倉"}, "en-US": {"success", "compartments 1, 2"}} {
+		e.Lang = lang
+		e.MustOK("POST", "/base-info-app/terminalCommand/page", admin, map[string]any{"carId": car.ID,
+			"startTime": shanghai(e.Clock.Now().Add(-time.Hour)), "endTime": shanghai(e.Clock.Now().Add(time.Hour))}).Decode(&page)
+		for _, c := range page.List {
+			if c.Kind == "unlock" && (c.Reply != want[0] || c.ParamsText != want[1]) {
+				t.Errorf("%s: unlock reads %q / %q, want %q", lang, c.Reply, c.ParamsText, want)
+			}
+		}
+	}
+	e.Lang = ""
 
 	// bad input and refusals, in the caller's language
 	for _, c := range []struct {

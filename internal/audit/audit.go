@@ -11,6 +11,7 @@ import (
 
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/i18n"
 )
 
 // Modules and actions recorded in the operation log (catalogue keys module.* and action.*).
@@ -50,6 +51,19 @@ type OpLog struct {
 	Detail    string     `bun:"detail" json:"detail"`
 	IP        string     `bun:"ip" json:"ip"`
 	CreatedAt httpx.Time `bun:"created_at" json:"createdAt"`
+
+	// In the reader's language (Render): module, action, target and detail as the console shows them;
+	// module and action above stay codes for the filters.
+	ModuleName string `bun:"-" json:"moduleName"`
+	ActionName string `bun:"-" json:"actionName"`
+	TargetText string `bun:"-" json:"targetText"`
+	DetailText string `bun:"-" json:"detailText"`
+}
+
+// localise fills the reader's-language fields of o.
+func (o *OpLog) localise(l i18n.Lang) {
+	o.ModuleName, o.ActionName = tr(l, "module."+o.Module), tr(l, "action."+o.Action)
+	o.TargetText, o.DetailText = Render(l, o.Module, o.Action, o.Target), Render(l, o.Module, o.Action, o.Detail)
 }
 
 // Log writes operation and error log entries.

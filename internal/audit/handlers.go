@@ -31,7 +31,7 @@ func (l *Log) handlePage(w http.ResponseWriter, r *http.Request) {
 		httpx.Fail(w, r, err)
 		return
 	}
-	page, err := l.Page(r.Context(), httpx.Caller(r), f)
+	page, err := l.Page(r.Context(), httpx.Caller(r), httpx.Lang(r), f)
 	httpx.Respond(w, r, page, err)
 }
 

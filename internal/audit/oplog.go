@@ -49,8 +49,8 @@ func (l *Log) opLogWhere(q *bun.SelectQuery, p *httpx.Principal, f OpLogQuery) *
 	return q
 }
 
-// Page lists operation log entries made by users in the caller's scope.
-func (l *Log) Page(ctx context.Context, p *httpx.Principal, f OpLogQuery) (httpx.Page[OpLog], error) {
+// Page lists operation log entries made by users in the caller's scope, texts in lang.
+func (l *Log) Page(ctx context.Context, p *httpx.Principal, lang i18n.Lang, f OpLogQuery) (httpx.Page[OpLog], error) {
 	if err := f.Normalize(); err != nil {
 		return httpx.Page[OpLog]{}, err
 	}
@@ -63,6 +63,9 @@ func (l *Log) Page(ctx context.Context, p *httpx.Principal, f OpLogQuery) (httpx
 		Limit(f.Limit()).Offset(f.Offset()).ScanAndCount(ctx)
 	if err != nil {
 		return httpx.Page[OpLog]{}, err
+	}
+	for i := range rows {
+		rows[i].localise(lang)
 	}
 	return httpx.NewPage(rows, n, f.PageReq), nil
 }
@@ -80,8 +83,9 @@ func (l *Log) Export(ctx context.Context, w http.ResponseWriter, r *http.Request
 	sh := &xlsx.Sheet{Name: "export.opLog", ASCII: "operation-log",
 		Head: []string{"col.id", "col.userName", "col.module", "col.action", "col.target", "col.targetId", "col.detail", "col.ip", "col.createdAt"}}
 	for _, row := range rows {
-		sh.Rows = append(sh.Rows, []any{row.ID, row.UserName, tr(lang, "module."+row.Module), tr(lang, "action."+row.Action), row.Target,
-			row.TargetID, row.Detail, row.IP, row.CreatedAt.String()})
+		row.localise(lang)
+		sh.Rows = append(sh.Rows, []any{row.ID, row.UserName, row.ModuleName, row.ActionName, row.TargetText,
+			row.TargetID, row.DetailText, row.IP, row.CreatedAt.String()})
 	}
 	return xlsx.Write(w, r, sh)
 }

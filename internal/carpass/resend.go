@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"tankwatch/internal/audit"
 	"tankwatch/internal/platform/httpx"
 )
 
@@ -45,6 +46,6 @@ func (s *Service) ResendWaiting(ctx context.Context, carID int64) error {
 	if err := s.saveSync(context.WithoutCancel(ctx), row); err != nil {
 		return err
 	}
-	s.record(r, "carPasswordAutoResend", car, row.SyncState+" "+row.SyncReason)
+	s.record(r, "carPasswordAutoResend", car, audit.Text("oplog.carPassword", audit.Key("carPassword.state."+row.reasonKey())))
 	return sendErr
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 
+	"tankwatch/internal/audit"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
 	"tankwatch/internal/telemetry"
@@ -68,7 +69,7 @@ func (s *Service) Set(r *http.Request, in SetInput) (*SetResult, error) {
 	if in.Resend {
 		action = "carPasswordResend"
 	}
-	s.record(r, action, car, row.SyncState+" "+row.SyncReason)
+	s.record(r, action, car, audit.Text("oplog.carPassword", audit.Key("carPassword.state."+row.reasonKey())))
 	if sendErr != nil {
 		return nil, sendErr
 	}

@@ -507,7 +507,7 @@ func (s *Service) SaveChannels(r *http.Request, in ChannelsInput) ([]Channel, er
 	if err != nil {
 		return nil, err
 	}
-	s.record(r, ModuleCar, ActionChannels, plate, in.CarID, strconv.Itoa(len(in.Channels)))
+	s.record(r, ModuleCar, ActionChannels, plate, in.CarID, audit.Text("oplog.channels", len(in.Channels)))
 	return s.Channels(ctx, p, in.CarID)
 }
 

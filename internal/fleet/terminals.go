@@ -2,7 +2,6 @@ package fleet
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -249,7 +248,7 @@ func (s *Service) Bind(r *http.Request, in BindInput) (*TerminalView, error) {
 				return err
 			}
 		}
-		detail = fmt.Sprintf("carId=%s simId=%s", idText(t.CarID), idText(t.SIMID))
+		detail = audit.Text("oplog.bind", idText(t.CarID), idText(t.SIMID))
 		return nil
 	})
 	if err != nil {

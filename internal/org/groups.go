@@ -496,7 +496,7 @@ func (s *Service) EditLook(r *http.Request, in LogoInput) (*GroupView, error) {
 			return nil, err
 		}
 	}
-	s.record(r, audit.ModuleGroup, audit.ActionLogo, g.Name, g.ID, strings.Join(cols, ","))
+	s.record(r, audit.ModuleGroup, audit.ActionLogo, g.Name, g.ID, audit.GroupColumns(cols))
 	return g.view(), nil
 }
 

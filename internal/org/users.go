@@ -387,7 +387,7 @@ func (s *Service) UpdateStatus(r *http.Request, id int64, status *int) (*UserVie
 	if err != nil {
 		return nil, err
 	}
-	s.record(r, audit.ModuleUser, audit.ActionStatus, u.Name, u.ID, map[int]string{0: "disabled", 1: "enabled"}[*status])
+	s.record(r, audit.ModuleUser, audit.ActionStatus, u.Name, u.ID, audit.Text(map[int]string{0: "oplog.status.disabled", 1: "oplog.status.enabled"}[*status]))
 	return s.userView(ctx, u.ID)
 }
 

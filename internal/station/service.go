@@ -48,7 +48,7 @@ func (s *Service) record(r *http.Request, action string, m *Station) {
 		return
 	}
 	s.audit.Record(r.Context(), r, nil, audit.Entry{Module: ModuleStation, Action: action, Target: m.Name, TargetID: m.ID,
-		Detail: m.StationType})
+		Detail: audit.Text("oplog.stationType", audit.Key("station.type."+m.StationType))})
 }
 
 func (s *Service) selectRows() *bun.SelectQuery {

@@ -118,7 +118,7 @@ func (s *Sensors) nowMS() int64 { return s.Now().UnixMilli() }
 
 func (s *Sensors) record(r *http.Request, action string, m *Sensor) {
 	s.audit.Record(r.Context(), r, nil, audit.Entry{Module: ModuleSensor, Action: action, Target: m.Name, TargetID: m.ID,
-		Detail: m.Identification + " " + m.Decoder})
+		Detail: audit.Text("oplog.sensor", m.Identification, audit.Key("oplog.decoder."+m.Decoder))})
 }
 
 // SensorInput is the body of sensor/add and sensor/update. GroupID defaults to the caller's group on

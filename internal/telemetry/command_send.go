@@ -139,6 +139,7 @@ func (c *Commands) Deliver(r *http.Request, s Sender, in CommandInput) (*Command
 		res := int64(*cmd.Result)
 		view.Result = &res
 	}
+	view.Localise(httpx.Lang(r))
 	if view.Outcome() == nil && cmd.Status != CommandOK && sendErr != nil {
 		return nil, sendErr
 	}
@@ -179,6 +180,12 @@ func (c *Commands) SendRoutes(s Sender) []httpx.Route {
 		{Method: "POST", Path: "/base-info-app/terminalCommand/send", Access: httpx.Needs("04-08"), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, in CommandInput) (any, error) { return c.Send(r, s, in) })},
 		{Method: "POST", Path: "/base-info-app/terminalCommand/page", Access: httpx.Needs("04-08"), Scoped: true,
-			Handler: httpx.JSON(func(r *http.Request, q CommandQuery) (any, error) { return c.List(r.Context(), httpx.Caller(r), q) })},
+			Handler: httpx.JSON(func(r *http.Request, q CommandQuery) (any, error) {
+				page, err := c.List(r.Context(), httpx.Caller(r), q)
+				for _, v := range page.List {
+					v.Localise(httpx.Lang(r))
+				}
+				return page, err
+			})},
 	}
 }

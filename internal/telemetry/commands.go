@@ -133,10 +133,11 @@ type CommandView struct {
 	MsgID      string     `json:"msgId"`
 	Serial     int        `json:"serial"`
 	Params     string     `json:"params"`
+	ParamsText string     `json:"paramsText"` // Params in the caller's language (command_text.go)
 	UserID     int64      `json:"userId"`
 	Status     string     `json:"status"`
 	Result     *int64     `json:"result"`
-	Reply      string     `json:"reply"`
+	Reply      string     `json:"reply"` // in the caller's language (command_text.go)
 	CreatedAt  httpx.Time `json:"createdAt"`
 	DoneAt     httpx.Time `json:"doneAt"`
 }

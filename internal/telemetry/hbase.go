@@ -182,7 +182,11 @@ func (h *History) Table(ctx context.Context, p *httpx.Principal, l i18n.Lang, q 
 		if err != nil {
 			return nil, err
 		}
-		return h.commands.list(ctx, p, t, from, to, q.PageReq)
+		page, err := h.commands.list(ctx, p, t, from, to, q.PageReq)
+		for _, v := range page.List {
+			v.Localise(l)
+		}
+		return page, err
 	case "":
 		return nil, httpx.Required("telemetry.table")
 	}

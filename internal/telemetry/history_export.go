@@ -8,6 +8,7 @@ import (
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
 	"tankwatch/internal/platform/xlsx"
+	"tankwatch/internal/tank"
 )
 
 // The history exports: the filters of the page (JSON body), at most HistExportRows rows newest first,
@@ -90,7 +91,7 @@ func (h *History) exportTable(r *http.Request, q HistoryQuery) (*xlsx.Sheet, err
 		sh := &xlsx.Sheet{Name: "export.tankStates", ASCII: "tank-states", Width: 22, Head: []string{"col.time", "col.plate",
 			"col.lockState", "col.seal", "col.levels", "col.help"}}
 		for _, t := range page.List {
-			sh.Rows = append(sh.Rows, []any{t.Time.String(), t.Plate, t.LockState, t.SealName, histLevelsText(l, t.Levels), t.HelpName})
+			sh.Rows = append(sh.Rows, []any{t.Time.String(), t.Plate, tank.LockText(l, t.LockState), t.SealName, histLevelsText(l, t.Levels), t.HelpName})
 		}
 		return sh, nil
 	case httpx.Page[*RawFrameView]:
@@ -103,7 +104,7 @@ func (h *History) exportTable(r *http.Request, q HistoryQuery) (*xlsx.Sheet, err
 			if c.Result != nil {
 				result = strconv.FormatInt(*c.Result, 10)
 			}
-			sh.Rows = append(sh.Rows, []any{c.CreatedAt.String(), c.Plate, c.Phone, c.Kind, c.MsgID, c.Serial, c.Params, c.Status,
+			sh.Rows = append(sh.Rows, []any{c.CreatedAt.String(), c.Plate, c.Phone, commandName(l, "kind", c.Kind), c.MsgID, c.Serial, c.ParamsText, commandName(l, "status", c.Status),
 				result, c.Reply, c.DoneAt.String()})
 		}
 		return sh, nil

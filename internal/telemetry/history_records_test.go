@@ -260,6 +260,8 @@ func TestRecordTablesByPage(t *testing.T) {
 		}
 		r1, r2, r3 := r(0), r(time.Minute), r(2*time.Minute)
 		r1.Tank = &tank.State{Compartments: 3, Seal: tank.SealSealed}
+		r1.Tank.Devices[0][1] = tank.DevInstalled | tank.DevLocked // compartment 1: manhole cover locked
+		r1.Tank.Devices[1][2] = tank.DevInstalled | tank.DevOpen   // compartment 2: discharge valve open
 		r2.Levels = lv
 		r3.Help = &tank.Help{Type: tank.HelpUnlock, RequestID: 7}
 		he.store(t, []telemetry.Report{r1, r2, r3}, []telemetry.Frame{{TerminalID: car.TerminalID, CarID: car.ID, Phone: car.Phone, At: base,
@@ -306,6 +308,19 @@ func TestRecordTablesByPage(t *testing.T) {
 		if len(rows) != 2 || rows[1][4] != "1 号仓 1500 mm / 12000 L / 21.5 °C" {
 			t.Errorf("tank states export: %q", rows)
 		}
+		// the lock states read as on the page, in the caller's language, not as the 128-digit code
+		for lang, want := range map[string]string{
+			"zh-CN": "1 号仓 已上锁（打开 0 · 关闭 1 · 上锁 1 · 故障 0）；2 号仓 打开（打开 1 · 关闭 0 · 上锁 0 · 故障 0）",
+			"zh-TW": "1 號倉 已上鎖（打開 0 · 關閉 1 · 上鎖 1 · 故障 0）；2 號倉 打開（打開 1 · 關閉 0 · 上鎖 0 · 故障 0）",
+			"en-US": "Comp. 1 locked (0 open · 1 closed · 1 locked · 0 fault); Comp. 2 open (1 open · 0 closed · 0 locked · 0 fault)",
+		} {
+			he.Lang = lang
+			rows = sheet(t, he.Call("POST", "/hbase/HbaseServlet/export", user, q("tankStates", "lockState")))
+			if len(rows) != 2 || rows[1][2] != want {
+				t.Errorf("%s: tank states export lock state: %q", lang, rows)
+			}
+		}
+		he.Lang = ""
 		rows = sheet(t, he.Call("POST", "/hbase/HbaseServlet/export", he.east, q("rawFrames", "")))
 		if len(rows) != 2 || rows[1][3] != "0x0200" || rows[1][4] != "位置信息汇报" {
 			t.Errorf("frames export: %q", rows)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"tankwatch/internal/platform/httpx"
@@ -91,7 +92,18 @@ func (l *Live) handleCount(w http.ResponseWriter, r *http.Request) {
 		httpx.Fail(w, r, err)
 		return
 	}
-	httpx.OK(w, r, l.Counts(path))
+	httpx.OK(w, r, countsWithTime(l.Counts(path), l.now()))
+}
+
+// countsWithTime adds serverTime (Unix ms) to the counts keyed by code: the instant they were taken,
+// which the home page's "updated at" shows on the platform's clock rather than the browser's.
+func countsWithTime(counts map[string]int, at time.Time) map[string]int64 {
+	out := make(map[string]int64, len(counts)+1)
+	for k, v := range counts {
+		out[k] = int64(v)
+	}
+	out["serverTime"] = at.UnixMilli()
+	return out
 }
 
 // LiveCode is a count code in a request: a number or a numeric string ("4"); empty means all.

@@ -35,6 +35,10 @@ func monitorCount(t *testing.T, e *apptest.Env, tok, query string) map[string]in
 	t.Helper()
 	var got map[string]int
 	e.MustOK("GET", monitorPath+"carCount"+query, tok, nil).Decode(&got)
+	if got["serverTime"] != int(e.Clock.Now().UnixMilli()) {
+		t.Errorf("serverTime %d, want the server's clock %d", got["serverTime"], e.Clock.Now().UnixMilli())
+	}
+	delete(got, "serverTime")
 	return got
 }
 

@@ -92,13 +92,22 @@ describe('alarms', () => {
       await dialog.getByRole('button', { name: /确\s*定/ }).click();
       await row.filter({ hasText: '已处理' }).waitFor();
 
-      // and the alarm's details show where it happened
+      // and the alarm's details show where it happened: its address (the server's reverse geocoding), not
+      // its coordinates, and a 处理 button that opens the processing dialog for it
+      const clerk = await apiLogin(env.base, 'alarmclerk', 'clerk123');
+      const geo = await api(env.base, 'GET', `/hbase/getAddress?lng=${alarm.lng}&lat=${alarm.lat}`, { token: clerk.access_token });
+      assert.ok(geo.body.data, JSON.stringify(geo.body));
       await row.getByRole('button', { name: /详\s*情/ }).click();
       const details = page.getByRole('dialog').filter({ has: page.getByTestId('alarm-map') });
       await details.getByTestId('alarm-map').locator('path.leaflet-interactive').waitFor();
-      assert.match(await details.textContent(), new RegExp(`${alarm.lng.toFixed(6)}, ${alarm.lat.toFixed(6)}`));
-      await details.locator('.ant-modal-close').click();
+      await details.getByTestId('alarm-address').filter({ hasText: geo.body.data }).waitFor();
+      assert.doesNotMatch(await details.locator('.ant-descriptions').textContent(), new RegExp(`${alarm.lng.toFixed(6)}, ${alarm.lat.toFixed(6)}`));
+      await details.getByTestId('alarm-detail-deal').click();
       await details.waitFor({ state: 'hidden' });
+      const deal = page.getByRole('dialog').filter({ has: page.getByLabel('待进一步处理') });
+      await deal.waitFor();
+      await deal.getByRole('button', { name: /取\s*消/ }).click();
+      await deal.waitFor({ state: 'hidden' });
     });
     const r = await api(env.base, 'POST', `${M}/findListByCarId`, { token: me.access_token, body: { carId: alarm.carId, limit: 200 } });
     const dealt = r.body.data.find((a) => a.id === alarm.id);

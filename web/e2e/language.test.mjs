@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CJK, openMenuItem, setup, tile, tr, uiLogin } from './lib.mjs';
+import { api, apiLogin, CJK, openMenuItem, setup, tile, tr, uiLogin } from './lib.mjs';
 
 /** The language switch's own labels stay in their own language; everything else must be translated. */
 const SWITCH_LABELS = ['简体中文', '繁體中文'];
@@ -59,6 +59,41 @@ describe('language', () => {
       await page.locator('.tw-header .tw-brand').filter({ hasText: tr('zh-TW', 'theme.tankcar.title') }).waitFor();
       await tile(page, 'access').filter({ hasText: tr('zh-TW', 'menu.access') }).waitFor();
       await page.locator('.tw-tabs [role="tab"]').filter({ hasText: tr('zh-TW', 'menu.userInfo') }).waitFor();
+    });
+  });
+
+  test('简体中文: the operation log names modules, actions and details in Chinese, and the map zoom buttons too', async (t) => {
+    const session = await apiLogin(env.base, 'admin', 'admin123');
+    const call = async (url, body) => {
+      const r = await api(env.base, 'POST', url, { token: session.access_token, body });
+      assert.equal(r.body.code, 1, `${url}: ${JSON.stringify(r.body)}`);
+      return r.body.data;
+    };
+    // operations whose log rows carry details (the user's status, the sensor's identification and decoder)
+    const user = await call('/authority-app/userInfo/insert', { name: 'e2eoplog', password: 'secret1', groupId: session.groupId });
+    await call('/authority-app/userInfo/updateStatus', { id: user.id ?? user, status: 0 });
+    await call('/base-info-app/sensor/add', { name: '探杆E2E', length: 0, identification: 'E2E1', decoder: 'level' });
+
+    await env.page(t, async (page) => {
+      await uiLogin(page, 'admin', 'admin123');
+      await page.goto('/#/access/operationLog');
+      const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+      await rows.filter({ hasText: 'e2eoplog' }).filter({ hasText: tr('zh-CN', 'operationLog.actions.status') }).first().waitFor();
+      await rows.filter({ hasText: '外设标识：E2E1；解码器：液位探杆' }).first().waitFor();
+      const heads = await page.locator('.ant-table-thead th').allInnerTexts();
+      const cols = ['module', 'action', 'detail'].map((k) => heads.findIndex((h) => h.trim() === tr('zh-CN', `operationLog.${k}`)));
+      assert.ok(cols.every((i) => i >= 0), `columns ${heads}`);
+      const cells = await rows.evaluateAll((trs, idx) => trs.flatMap((tr) => idx.map((i) => tr.children[i]?.textContent ?? '')), cols);
+      assert.ok(cells.some((c) => c === '停用'), `the status change reads 停用: ${cells}`);
+      // module, action and detail are the console's words; names, identifications and IDs are data without words
+      const english = cells.filter((c) => /[A-Za-z]{2,}/.test(c.replace(/\b(ID|SIM|km\/h)\b/g, '')));
+      assert.deepEqual(english, [], 'operation log has English');
+
+      await page.goto('/#/manager/monitoring');
+      const zoomIn = page.locator('.leaflet-control-zoom-in').first();
+      await zoomIn.waitFor();
+      assert.equal(await zoomIn.getAttribute('title'), tr('zh-CN', 'map.zoomIn'));
+      assert.equal(await page.locator('.leaflet-control-zoom-out').first().getAttribute('title'), tr('zh-CN', 'map.zoomOut'));
     });
   });
 });

@@ -35,7 +35,7 @@ func init() {
 		"alarm.state.1": {"已处理", "已處理", "Processed"},
 		"alarm.state.2": {"待进一步处理", "待進一步處理", "Pending further process"},
 
-		"alarm.push":           {"%s 发生 %s 级报警：%s", "%s 發生 %s 級報警：%s", "%s: level %s alarm, %s"},
+		"alarm.push":           {"%s 发生 %s级报警：%s", "%s 發生 %s級報警：%s", "%s: Level %s alarm, %s"},
 		"alarm.endBeforeStart": {"结束时间不能早于开始时间", "結束時間不能早於開始時間", "The end time cannot be before the start time"},
 		"alarm.rangeTooLong":   {"查询时间范围不能超过 %d 天", "查詢時間範圍不能超過 %d 天", "The time range cannot be longer than %d days"},
 		"alarm.noCommands":     {"指令记录不可用", "指令記錄不可用", "The command log is not available"},

@@ -141,6 +141,8 @@ export interface LockCommand {
   phone: string;
   kind: 'lock' | 'unlock';
   params: string;
+  /** params in the caller's language, e.g. a help request's unlock (server, command_text.go) */
+  paramsText?: string;
   userName: string;
   status: 'pending' | 'ok' | 'failed' | 'timeout' | 'offline';
   result: number | null;

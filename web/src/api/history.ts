@@ -143,6 +143,8 @@ export interface CommandRow {
   msgId: string;
   serial: number;
   params: string;
+  /** params in the caller's language (server, command_text.go) */
+  paramsText?: string;
   userId: number;
   status: string;
   result: number | null;

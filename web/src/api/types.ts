@@ -136,4 +136,9 @@ export interface OperationLogEntry {
   detail: string;
   ip: string;
   createdAt: string;
+  /** Module, action, target and detail in the caller's language, rendered by the server (internal/audit Render). */
+  moduleName?: string;
+  actionName?: string;
+  targetText?: string;
+  detailText?: string;
 }

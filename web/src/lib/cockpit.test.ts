@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MenuNode } from '../api/types';
-import { abnormalReasonKeys, countCardTarget, menuHasCode, share, tileCount } from './cockpit';
+import { abnormalReasonKeys, countCardTarget, countsTime, menuHasCode, share, tileCount } from './cockpit';
 
 const menu = [
   { name: 'home', code: '01', children: [] },
@@ -31,6 +31,11 @@ describe('cockpit', () => {
     expect(share({ '8': 3, '4': 1 }, '4')).toBe(33);
     expect(share({}, '4')).toBe(0);
     expect(share({ '8': 0, '4': 0 }, '4')).toBe(0);
+    // the three states add up to 100 (plain rounding: 33 + 33 + 33 = 99), and 异常 1 of 200 is not 0 %
+    const c = { '8': 3, '4': 1, '5': 1, '7': 1, '3': 0 };
+    expect(share(c, '4') + share(c, '5') + share(c, '7')).toBe(100);
+    expect(share({ '8': 200, '4': 120, '5': 50, '7': 30, '3': 1 }, '3')).toBe(1);
+    expect(share({ '8': 1000, '4': 995, '5': 4, '7': 1 }, '7')).toBe(1);
   });
 });
 
@@ -56,4 +61,13 @@ describe('abnormalReasonKeys', () => {
   ])('%o', (car, want) => {
     expect(abnormalReasonKeys(car)).toEqual(want);
   });
+});
+
+describe('countsTime', () => {
+  it.each([
+    ['the server time when sent', { '8': 1, serverTime: 1_772_330_584_000 }, 5, 1_772_330_584_000],
+    ['the receipt time from an older server', { '8': 1 }, 5, 5],
+    ['nothing received', undefined, 0, 0],
+    ['a bad server time', { serverTime: Number.NaN }, 7, 7],
+  ] as const)('%s', (_n, counts, received, want) => expect(countsTime(counts, received)).toBe(want));
 });

@@ -1,9 +1,23 @@
 import type { MenuNode } from '../api/types';
+import { percentages, shareOf } from './percent';
 
 /** The five vehicle counts of the cockpit (spec §1, §3: the count response is keyed by these codes). */
 export const COUNT_CODES = ['8', '4', '5', '7', '3'] as const;
 export type CountCode = (typeof COUNT_CODES)[number];
-export type Counts = Partial<Record<CountCode, number>>;
+export type Counts = Partial<Record<CountCode, number>> & {
+  /** carCount only: the server's clock (Unix ms) when it took the counts. */
+  serverTime?: number;
+};
+
+/**
+ * When the counts were taken: the server's serverTime, so the home page's "updated at" is the server's
+ * clock (shown on the platform's zone), not the browser's; the time the browser received them only from
+ * a server that does not send it. 0 when nothing was received.
+ */
+export function countsTime(counts: Counts | undefined, receivedAt: number): number {
+  const t = counts?.serverTime;
+  return typeof t === 'number' && Number.isFinite(t) && t > 0 ? t : receivedAt;
+}
 
 /** Spec §9: the cockpit's counts refresh every 30 s. */
 export const COCKPIT_REFRESH_MS = 30000;
@@ -31,11 +45,20 @@ export function countCardTarget(currentPath: string, code: CountCode, title: str
   return `${here ?? '/manager/monitoring2'}${query}`;
 }
 
-/** Share of the total, in whole percent (0 when there is no total). */
+/**
+ * Share of the total, in whole percent (0 when there is no total), by ./percent's rule: in transit,
+ * resting and offline (one car is in exactly one) add up to 100 by largest remainder, and a count that
+ * is not 0 never reads 0 % (异常 1 of 200 reads 1 %). Abnormal cars cut across them: their share is
+ * taken on its own by the same rule.
+ */
 export function share(counts: Counts, code: CountCode): number {
   const total = counts['8'] ?? 0;
   if (!total) return 0;
-  return Math.round(((counts[code] ?? 0) * 100) / total);
+  if (code === '8') return 100;
+  if (code === '3') return shareOf(counts['3'] ?? 0, total);
+  const parts = (['4', '5', '7'] as const).map((c) => counts[c] ?? 0);
+  const rest = Math.max(0, total - parts.reduce((a, b) => a + b, 0)); // not yet counted in any state
+  return percentages([...parts, rest])[['4', '5', '7'].indexOf(code)];
 }
 
 /** The cockpit's colour of each count (the map's status palette uses the same for 4, 5, 7 and 3). */

@@ -3,7 +3,7 @@ import './map.css';
 import type L from 'leaflet';
 import { createContext, useContext, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MapContainer, TileLayer, useMap } from 'react-leaflet';
+import { AttributionControl, MapContainer, TileLayer, useMap, ZoomControl } from 'react-leaflet';
 import { useAppStore } from '../../app/store';
 import { boundsOf, tileSourceOf, toMapLatLng, type MapLatLng, type TileSource } from '../../lib/mapCoords';
 import type { CoordValue } from '../../lib/coords';
@@ -18,6 +18,8 @@ export const DEFAULT_ZOOM = 4;
 
 const GAODE_URL = 'https://webrd0{s}.is.autonavi.com/appmaptile?lang=zh_cn&size=1&scale=1&style=8&x={x}&y={y}&z={z}';
 const OSM_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+
+const LEAFLET_PREFIX = '<a href="https://leafletjs.com" target="_blank" rel="noreferrer">Leaflet</a>';
 
 const TileSourceContext = createContext<TileSource>('none');
 
@@ -83,7 +85,7 @@ function Ready({ onMapReady }: { onMapReady?: (map: L.Map) => void }) {
 export function MapView({ center = DEFAULT_CENTER, zoom = DEFAULT_ZOOM, tiles, children, onMapReady, className, style, testId = 'map' }: MapViewProps) {
   const server = useServerTileSource();
   const source = tiles ?? server;
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const start = toMapLatLng(center[0], center[1], source) ?? [DEFAULT_CENTER[1], DEFAULT_CENTER[0]];
   // Tiles that never load (no network, blocked host): say so; the degree grid under them stays visible.
   const [tileState, setTileState] = useState({ loaded: 0, failed: 0 });
@@ -99,7 +101,11 @@ export function MapView({ center = DEFAULT_CENTER, zoom = DEFAULT_ZOOM, tiles, c
   return (
     <TileSourceContext.Provider value={source}>
       <div className={`tw-map tw-map-${source} ${className ?? ''}`} style={style} data-testid={testId} data-tiles={source}>
-        <MapContainer center={start} zoom={zoom} minZoom={3} maxZoom={18} worldCopyJump zoomControl attributionControl style={{ height: '100%', width: '100%' }}>
+        <MapContainer center={start} zoom={zoom} minZoom={3} maxZoom={18} worldCopyJump zoomControl={false} attributionControl={false} style={{ height: '100%', width: '100%' }}>
+          {/* Leaflet's own control titles are English; remounted per language (control options are fixed at creation) */}
+          <ZoomControl key={i18n.language} zoomInTitle={t('map.zoomIn')} zoomOutTitle={t('map.zoomOut')} />
+          {/* Leaflet's default prefix carries an English title ("A JavaScript library for interactive maps"); the name alone */}
+          <AttributionControl prefix={LEAFLET_PREFIX} />
           <Graticule label={source === 'none' ? t('map.noTiles') : ''} />
           {source === 'gaode' && (
             <TileLayer key="gaode" url={GAODE_URL} subdomains="1234" maxZoom={18} zIndex={2} attribution={`&copy; ${t('map.gaode')}`} eventHandlers={tileEvents} />

@@ -1,12 +1,12 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Space, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { carCount } from '../../api/vehicleCounts';
 import { useAppStore } from '../../app/store';
-import { COCKPIT_REFRESH_MS, COUNT_CODES, MONITORING_CODE, countCardTarget, menuHasCode, type CountCode } from '../../lib/cockpit';
+import { COCKPIT_REFRESH_MS, COUNT_CODES, MONITORING_CODE, countCardTarget, countsTime, menuHasCode, type CountCode } from '../../lib/cockpit';
+import { zoneNow, zoneTime } from '../../lib/zone';
 import { CountCard } from './CountCard';
 import { StatusBar } from './StatusBar';
 import { WatchList } from './WatchList';
@@ -25,6 +25,9 @@ export default function HomePage() {
   const mayMonitor = menuHasCode(authMenu, MONITORING_CODE);
 
   const counts = useQuery({ queryKey: ['cockpit', 'carCount'], queryFn: () => carCount(), refetchInterval: COCKPIT_REFRESH_MS });
+  // the server's clock on the platform's zone (Asia/Shanghai), whatever the browser's clock and zone say
+  const takenAt = countsTime(counts.data, counts.dataUpdatedAt);
+  const platformNow = takenAt ? zoneTime(takenAt) : zoneNow();
 
   const open = (code: CountCode) => {
     const to = countCardTarget(location.pathname, code, t(`home.count.${code}`), mayMonitor);
@@ -41,12 +44,12 @@ export default function HomePage() {
             </Typography.Title>
             <Typography.Text type="secondary">
               {group ? `${t('home.group', { group })} · ` : ''}
-              {t('home.today', { date: dayjs().format('LL dddd') })}
+              {t('home.today', { date: platformNow.format('LL dddd') })}
             </Typography.Text>
           </div>
           <Space className="tw-home-updated" size={8}>
             <Typography.Text type="secondary" data-testid="cockpit-updated">
-              {counts.dataUpdatedAt ? t('home.updatedAt', { time: dayjs(counts.dataUpdatedAt).format('HH:mm:ss') }) : ''}
+              {takenAt ? t('home.updatedAt', { time: zoneTime(takenAt).format('HH:mm:ss') }) : ''}
             </Typography.Text>
             <Button size="small" icon={<ReloadOutlined />} loading={counts.isFetching} onClick={() => void counts.refetch()}>
               {t('home.refresh')}

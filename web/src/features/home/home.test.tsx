@@ -57,6 +57,15 @@ describe('home cockpit', { timeout: 30_000 }, () => {
     expect(screen.getByText('暂无离线车辆')).toBeTruthy();
   });
 
+  it('shows when the server took the counts, on the platform clock (Asia/Shanghai), not the browser clock', async () => {
+    // 02:03:04 UTC is 10:03:04 in Shanghai; the browser's own clock and zone play no part
+    api.carCount.mockResolvedValue({ '8': 200, '4': 120, '5': 50, '7': 30, '3': 8, serverTime: Date.UTC(2026, 2, 1, 2, 3, 4) });
+    renderHome(monitoringMenu);
+    const updated = await screen.findByTestId('cockpit-updated');
+    await vi.waitFor(() => expect(updated.textContent).toContain('10:03:04'));
+    expect(screen.getByText(/2026年3月1日/)).toBeTruthy();
+  });
+
   it('opens monitoring2 with code and title when the user holds 04-01', async () => {
     const router = renderHome(monitoringMenu);
     await screen.findByText('120', {}, SLOW);

@@ -10,8 +10,27 @@ import { TimeRangePicker, type TimeRangeValue } from '../../../components/TimeRa
 export type LogFilters = Omit<OperationLogQuery, 'pageNum' | 'pageSize' | 'sortField' | 'sortOrder'>;
 
 /** Module and action codes the server records (internal/audit). */
-export const MODULES = ['auth', 'user', 'role', 'group'] as const;
-export const ACTIONS = ['login', 'logout', 'passwordUpdate', 'insert', 'update', 'delete', 'resetPassword', 'status', 'logo', 'settings'] as const;
+export const MODULES = ['auth', 'user', 'role', 'group', 'car', 'sim', 'terminal', 'alarm', 'help', 'carPassword', 'station', 'suspectedStation', 'sensor'] as const;
+export const ACTIONS = [
+  'login',
+  'logout',
+  'passwordUpdate',
+  'insert',
+  'update',
+  'delete',
+  'resetPassword',
+  'status',
+  'logo',
+  'settings',
+  'move',
+  'bind',
+  'channels',
+  'deal',
+  'helpDeal',
+  'carPasswordSet',
+  'carPasswordResend',
+  'carPasswordAutoResend',
+] as const;
 
 const ACTION_COLOR: Record<string, string> = { insert: 'green', update: 'blue', delete: 'red', resetPassword: 'orange', status: 'gold', logo: 'purple', login: 'cyan', logout: 'default' };
 
@@ -30,29 +49,32 @@ export function logColumns(t: TFunction): ColumnsType<OperationLogEntry> {
   return [
     { title: t('operationLog.time'), dataIndex: 'createdAt', key: 'createdAt', width: 170 },
     { title: t('operationLog.userName'), dataIndex: 'userName', key: 'userName', width: 130, ellipsis: true },
-    { title: t('operationLog.module'), dataIndex: 'module', key: 'module', width: 120, render: (m: string) => t(`operationLog.modules.${m}`, { defaultValue: m }) },
+    { title: t('operationLog.module'), dataIndex: 'module', key: 'module', width: 120, render: (m: string, r) => r.moduleName || t(`operationLog.modules.${m}`, { defaultValue: m }) },
     {
       title: t('operationLog.action'),
       dataIndex: 'action',
       key: 'action',
       width: 120,
-      render: (a: string) => <Tag color={ACTION_COLOR[a] ?? 'default'}>{t(`operationLog.actions.${a}`, { defaultValue: a })}</Tag>,
+      render: (a: string, r) => <Tag color={ACTION_COLOR[a] ?? 'default'}>{r.actionName || t(`operationLog.actions.${a}`, { defaultValue: a })}</Tag>,
     },
-    { title: t('operationLog.target'), dataIndex: 'target', key: 'target', width: 160, ellipsis: true, render: muted },
+    { title: t('operationLog.target'), dataIndex: 'target', key: 'target', width: 160, ellipsis: true, render: (v: string, r) => muted(r.targetText ?? v) },
     { title: t('operationLog.targetId'), dataIndex: 'targetId', key: 'targetId', width: 100, align: 'right', render: muted },
     {
       title: t('operationLog.detail'),
       dataIndex: 'detail',
       key: 'detail',
       ellipsis: { showTitle: false },
-      render: (d: string) =>
-        d ? (
+      render: (stored: string, r) => {
+        // the server's rendering in the caller's language; the stored text only from an older server
+        const d = r.detailText ?? stored;
+        return d ? (
           <Tooltip title={d} placement="topLeft" overlayStyle={{ maxWidth: 480 }}>
             {d}
           </Tooltip>
         ) : (
           muted(d)
-        ),
+        );
+      },
     },
     { title: t('operationLog.ip'), dataIndex: 'ip', key: 'ip', width: 140, render: muted },
   ];

@@ -6,6 +6,23 @@ import OperationLogPage, { toLogFilters } from '.';
 
 const rows: OperationLogEntry[] = [
   { id: 1, userId: 1, userName: 'admin', groupId: 1, module: 'user', action: 'delete', target: 'zhang', targetId: 7, detail: '', ip: '127.0.0.1', createdAt: '2026-03-18 15:30:00' },
+  {
+    id: 2,
+    userId: 1,
+    userName: 'admin',
+    groupId: 1,
+    module: 'alarm',
+    action: 'deal',
+    target: '{"k":"oplog.alarmCount","a":[2]}',
+    targetId: null,
+    detail: 'state 1: ok',
+    ip: '127.0.0.1',
+    createdAt: '2026-03-18 15:31:00',
+    moduleName: '报警管理',
+    actionName: '报警处理',
+    targetText: '2 条报警',
+    detailText: '处理状态：已处理；备注：ok',
+  },
 ];
 const api = vi.hoisted(() => ({ pageOperationLog: vi.fn(), exportFile: vi.fn() }));
 vi.mock('../../../api/log', () => ({ pageOperationLog: api.pageOperationLog }));
@@ -37,6 +54,15 @@ describe('operationLog', { timeout: 60_000 }, () => {
     await waitFor(() =>
       expect(api.exportFile).toHaveBeenCalledWith({ url: '/authority-app/operationLog/export', method: 'POST', data: { userName: 'admin' }, fallbackName: 'operation-log.xlsx' }),
     );
+  });
+
+  it('shows the module, action, target and detail the server rendered in the reader\'s language, not the stored codes', async () => {
+    renderPage(<OperationLogPage />, 'operationLog', []);
+    expect(await screen.findByText('2 条报警')).toBeTruthy();
+    expect(screen.getByText('报警管理')).toBeTruthy();
+    expect(screen.getByText('报警处理')).toBeTruthy();
+    expect(screen.getByText('处理状态：已处理；备注：ok')).toBeTruthy();
+    expect(screen.queryByText(/oplog\.|state 1/)).toBeNull();
   });
 
   it('hides export without the export permission', async () => {

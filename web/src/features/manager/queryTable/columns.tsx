@@ -49,7 +49,7 @@ export function tableColumns(t: TFunction, table: RawTable): ColumnsType<TableRo
         { title: t('queryTable.createdAt'), dataIndex: 'createdAt', key: 'createdAt', width: 170 },
         plate,
         { title: t('queryTable.phone'), dataIndex: 'phone', key: 'phone', width: 130 },
-        { title: t('queryTable.kind'), dataIndex: 'kind', key: 'kind', width: 110 },
+        { title: t('queryTable.kind'), dataIndex: 'kind', key: 'kind', width: 110, render: (k: string) => t(`queryTable.kind_${k}`, { defaultValue: k }) },
         { title: t('queryTable.message'), dataIndex: 'msgId', key: 'msgId', width: 90 },
         { title: t('queryTable.serial'), dataIndex: 'serial', key: 'serial', width: 80 },
         {

@@ -58,7 +58,7 @@ describe('raw store administration page', { timeout: 60_000 }, () => {
     search();
     await calledWith(api.hbaseTable, { table: 'commands', phone: '013852600104' });
     expect(await screen.findByText('超时', {}, SLOW)).toBeTruthy();
-    expect(screen.getByText('unlock')).toBeTruthy();
+    expect(screen.getByText('开锁')).toBeTruthy();
   });
 
   it('opens a raw frame with its bytes and its decoded form from the raw-data call', async () => {

@@ -22,6 +22,30 @@ describe('chart options', () => {
     const o = pieOption([{ type: 'speeding', name: '超速', count: 3 }], '报警次数') as { series: { data: unknown[] }[] };
     expect(o.series[0].data).toEqual([{ name: '超速', value: 3 }]);
   });
+  it('pie percentages add up to 100 and one alarm among many is not 0 %', () => {
+    const rows = [
+      { type: 'speeding', name: '超速', count: 1 },
+      { type: 'sealBroken', name: '施封破坏', count: 1 },
+      { type: 'offline', name: '离线超时', count: 1 },
+      { type: 'levelDrop', name: '液位异常下降', count: 0 },
+    ];
+    const o = pieOption(rows, 'n') as {
+      tooltip: { formatter: (p: { name: string; value: number; dataIndex: number }) => string };
+      legend: { formatter: (name: string) => string };
+    };
+    const legends = rows.map((r) => o.legend.formatter(r.name));
+    expect(legends).toEqual(['超速 34%', '施封破坏 33%', '离线超时 33%', '液位异常下降 0%']);
+    expect(o.tooltip.formatter({ name: '超速', value: 1, dataIndex: 0 })).toBe('超速: 1 (34%)');
+    const few = pieOption(
+      [
+        { type: 'speeding', name: '超速', count: 999 },
+        { type: 'sealBroken', name: '施封破坏', count: 1 },
+      ],
+      'n',
+    ) as { legend: { formatter: (name: string) => string } };
+    expect(few.legend.formatter('施封破坏')).toBe('施封破坏 1%');
+    expect(few.legend.formatter('超速')).toBe('超速 99%');
+  });
   it('ranking puts the largest bar on top', () => {
     const o = rankingOption([{ carId: 1, carNumber: 'A', count: 9 }, { carId: 2, carNumber: 'B', count: 4 }], 'n') as { yAxis: { data: string[] } };
     expect(o.yAxis.data).toEqual(['B', 'A']);

@@ -1,12 +1,19 @@
 import type { CarCount, DayCount, TypeCount } from '../../../api/alarm';
+import { percentages } from '../../../lib/percent';
 import type { ChartOption } from './Chart';
 
 /** Pure option builders (tested without a canvas). */
 
+/**
+ * The share of each type: our percentages (lib/percent: they add up to 100 and a type with one alarm
+ * never reads 0 %) rather than ECharts' {d}, in the tooltip and the legend.
+ */
 export function pieOption(rows: TypeCount[], seriesName: string): ChartOption {
+  const pct = percentages(rows.map((r) => r.count));
+  const byName = new Map(rows.map((r, i) => [r.name, pct[i]]));
   return {
-    tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
-    legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
+    tooltip: { trigger: 'item', formatter: (p: { name: string; value: number; dataIndex: number }) => `${p.name}: ${p.value} (${pct[p.dataIndex]}%)` },
+    legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle', formatter: (name: string) => `${name} ${byName.get(name) ?? 0}%` },
     series: [{ name: seriesName, type: 'pie', radius: ['35%', '65%'], center: ['38%', '50%'], data: rows.map((r) => ({ name: r.name, value: r.count })) }],
   };
 }

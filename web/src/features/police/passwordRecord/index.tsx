@@ -17,9 +17,9 @@ export function compartmentsOf(params: string): number[] | null {
 /** 密码记录: the lock and unlock commands the platform sent to the vehicles — who, when, which compartments, the result. */
 export default function PasswordRecordPage() {
   const { t } = useTranslation();
-  const compartments = (p: string) => {
+  const compartments = (p: string, r: LockCommand) => {
     const list = compartmentsOf(p);
-    if (list == null) return p;
+    if (list == null) return r.paramsText || p;
     return list.length === 0 ? t('lockRecord.allCompartments') : list.map((n) => t('monitor.compartmentNo', { n })).join(t('common.listSeparator'));
   };
   return (

@@ -14,7 +14,8 @@ import { ALARM_DEFAULTS, alarmInitial, toAlarmFilters } from '../common/filters'
 export default function PoliceMsgPage() {
   const { t } = useTranslation();
   const types = useAlarmTypes();
-  const [detail, setDetail] = useState<AlarmRecord | null>(null);
+  // the alarm shown and how to refresh the list after it is processed from its details
+  const [detail, setDetail] = useState<{ alarm: AlarmRecord; reload: () => void } | null>(null);
   const [dealing, setDealing] = useState<{ ids: number[]; done: () => void }>({ ids: [], done: () => undefined });
   return (
     <>
@@ -85,7 +86,7 @@ export default function PoliceMsgPage() {
             fixed: 'right',
             render: (_, a) => (
               <Space size={4}>
-                <Button type="link" size="small" onClick={() => setDetail(a)}>
+                <Button type="link" size="small" onClick={() => setDetail({ alarm: a, reload })}>
                   {t('alarm.details')}
                 </Button>
                 <Button type="link" size="small" onClick={() => setDealing({ ids: [a.id], done: reload })}>
@@ -96,7 +97,15 @@ export default function PoliceMsgPage() {
           },
         ]}
       />
-      <AlarmDetail alarm={detail} onClose={() => setDetail(null)} />
+      <AlarmDetail
+        alarm={detail?.alarm ?? null}
+        onClose={() => setDetail(null)}
+        onDeal={(a) => {
+          const reload = detail?.reload ?? (() => undefined);
+          setDetail(null);
+          setDealing({ ids: [a.id], done: reload });
+        }}
+      />
       <DealModal ids={dealing.ids} onClose={() => setDealing({ ids: [], done: () => undefined })} onDone={dealing.done} />
     </>
   );

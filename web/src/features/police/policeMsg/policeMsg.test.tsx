@@ -8,6 +8,8 @@ import PoliceMsgPage from '.';
 const api = vi.hoisted(() => ({ findAlarms: vi.fn(), dealAlarms: vi.fn(), alarmTypes: vi.fn() }));
 vi.mock('../../../api/alarm', async (orig) => ({ ...(await orig<typeof import('../../../api/alarm')>()), ...api }));
 vi.mock('../../../api/group', async (orig) => ({ ...(await orig<typeof import('../../../api/group')>()), groupTrees: vi.fn().mockResolvedValue([]) }));
+const geo = vi.hoisted(() => ({ getAddress: vi.fn() }));
+vi.mock('../../../api/geocode', () => geo);
 vi.mock('../../../components/map/MapView', () => ({ MapView: () => <div data-testid="alarm-map" />, useTileSource: () => 'none' }));
 
 const alarms: AlarmRecord[] = [
@@ -26,6 +28,7 @@ beforeEach(() => {
   api.findAlarms.mockResolvedValue(page(alarms));
   api.alarmTypes.mockResolvedValue(types);
   api.dealAlarms.mockResolvedValue({ count: 2 });
+  geo.getAddress.mockReset().mockResolvedValue('上海市黄浦区人民大道 200 号');
 });
 
 describe('alarm list (policeMsg)', { timeout: 60_000 }, () => {
@@ -71,9 +74,24 @@ describe('alarm list (policeMsg)', { timeout: 60_000 }, () => {
     const dialog = await screen.findByRole('dialog', {}, SLOW);
     expect(within(dialog).getAllByText('未定位').length).toBeGreaterThan(0);
     expect(within(dialog).getByText('限速 80 km/h，最高 95.0 km/h')).toBeTruthy();
-    fireEvent.click(within(dialog).getByRole('button', { name: /close|关闭/i }));
+    fireEvent.click(within(dialog).getAllByRole('button', { name: /close|关\s*闭/i })[0]);
     const seal = screen.getByText('沪A·6N337').closest('tr')!;
     fireEvent.click(within(seal).getByRole('button', { name: /详\s*情/ }));
     expect(await screen.findByTestId('alarm-map', {}, SLOW)).toBeTruthy();
+  });
+
+  it('shows the address of the alarm, not its coordinates, and processes it from its details', async () => {
+    renderPage(<PoliceMsgPage />, 'policeMsg', []);
+    const seal = (await screen.findByText('沪A·6N337', {}, SLOW)).closest('tr')!;
+    fireEvent.click(within(seal).getByRole('button', { name: /详\s*情/ }));
+    const dialog = await screen.findByRole('dialog', {}, SLOW);
+    expect((await within(dialog).findByTestId('alarm-address', {}, SLOW)).textContent).toBe('上海市黄浦区人民大道 200 号');
+    expect(geo.getAddress).toHaveBeenCalledWith(121.47, 31.23);
+    expect(within(dialog).queryByText(/121\.47/)).toBeNull();
+    fireEvent.click(within(dialog).getByTestId('alarm-detail-deal'));
+    const deal = (await screen.findByLabelText('待进一步处理', {}, SLOW)).closest<HTMLElement>('[role="dialog"]')!;
+    fireEvent.click(within(deal).getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(api.dealAlarms).toHaveBeenCalledWith([9], 1, ''), SLOW);
+    await waitFor(() => expect(api.findAlarms.mock.calls.length).toBeGreaterThan(1), SLOW); // the list reloads
   });
 });
