@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, describe, test } from 'node:test';
-import { api, apiLogin, BINARY, dismissLiveDialogs, setup, tile, tr, uiLogin } from './lib.mjs';
+import { api, apiLogin, BINARY, dismissLiveDialogs, setup, tile, tr, uiLogin, waitForPage } from './lib.mjs';
 
 const zh = (key) => tr('zh-CN', key);
 /** antd puts a space between two CJK characters of a button (开 锁), so match either. */
@@ -85,7 +85,7 @@ describe('help requests', () => {
       await uiLogin(page, 'admin', 'admin123');
       await tile(page, 'police').click();
       await page.locator('.tw-sider-menu .ant-menu-item').filter({ hasText: zh('menu.helpRequestRecord') }).click();
-      await page.waitForURL(/#\/police\/helpRequestRecord$/);
+      await waitForPage(page, '/police/helpRequestRecord');
       const row = page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: PLATE });
       await row.locator('[data-testid="help-status"]').filter({ hasText: zh('helpRecord.statuses.pending') }).waitFor();
       await row.getByRole('button', { name: spaced(zh('helpRecord.deal')) }).click();

@@ -209,6 +209,19 @@ export async function uiLogin(page, account, password) {
   await page.locator('.tw-header .tw-tiles').waitFor();
 }
 
+/**
+ * The content pane once the page at `path` (e.g. '/police/policeMsg') is the one shown. After a menu click the
+ * hash changes at once, but the previous page stays on screen until the new page's code has loaded, so a
+ * locator that is not scoped to this pane can be satisfied by the previous page (on a busy machine that
+ * window is long). Wait with this, then look inside it.
+ */
+export async function waitForPage(page, path) {
+  await page.waitForURL((u) => u.hash === `#${path}` || u.hash.startsWith(`#${path}?`));
+  const pane = page.locator(`.tw-content[data-path="${path}"]`);
+  await pane.waitFor();
+  return pane;
+}
+
 /** Visible antd message/notification text containing `text`. */
 export function toast(page, text) {
   return page.locator('.ant-message-notice-content, .ant-notification-notice').filter({ hasText: text });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { api, apiLogin, RESULTS_DIR, setup, tile, toast, tr, uiLogin } from './lib.mjs';
+import { api, apiLogin, RESULTS_DIR, setup, tile, toast, tr, uiLogin, waitForPage } from './lib.mjs';
 
 describe('user management page', () => {
   const env = setup();
@@ -14,7 +14,7 @@ describe('user management page', () => {
       await tile(page, 'access').click();
       const firstPage = page.waitForResponse((r) => r.url().endsWith('/authority-app/userInfo/page'));
       await page.locator('.tw-sider-menu .ant-menu-item').filter({ hasText: '用户管理' }).click();
-      await page.waitForURL(/#\/access\/userInfo$/);
+      await waitForPage(page, '/access/userInfo');
       await firstPage;
       await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
 

@@ -187,7 +187,8 @@ export default function Shell() {
             <Breadcrumb items={crumbs} />
           </div>
           <TabsBar />
-          <Layout.Content className="tw-content" ref={contentRef}>
+          {/* data-path: the page shown (the hash changes first; the previous page stays until the new one has loaded) */}
+          <Layout.Content className="tw-content" ref={contentRef} data-path={path}>
             {error ? (
               <Result status="403" title={t('auth.noPermission')} />
             ) : (
