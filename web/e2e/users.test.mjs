@@ -83,7 +83,9 @@ describe('user management page', () => {
       await page.addInitScript(() => localStorage.setItem('lang', 'en-US'));
       await uiLogin(page, 'admin', 'admin123');
       await page.goto('/#/access/userInfo');
-      const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+      // scoped: home's own tables have rows too, and stay on screen until the users page has loaded
+      const pane = await waitForPage(page, '/access/userInfo');
+      const rows = pane.locator('.ant-table-tbody tr.ant-table-row');
       await rows.first().waitFor();
       mkdirSync(RESULTS_DIR, { recursive: true });
       await page.screenshot({ path: path.join(RESULTS_DIR, 'users--en-US-1440.png') });
@@ -98,7 +100,7 @@ describe('user management page', () => {
       }
 
       // the Users table: each Delete link lies wholly inside its fixed actions cell and inside the table
-      const table = await page.locator('.ant-table-content, .ant-table-body').first().boundingBox();
+      const table = await pane.locator('.ant-table-content, .ant-table-body').first().boundingBox();
       const n = await rows.count();
       assert.ok(n > 0);
       for (let i = 0; i < n; i++) {
