@@ -56,10 +56,11 @@ describe('car passwords', () => {
       assert.equal((await shown.innerText()).trim(), PASSWORD);
       await page.locator('.ant-modal').filter({ has: shown }).getByRole('button', { name: spaced(zh('common.close')) }).click();
 
-      // the record: this user, this car
+      // the record: this user, this car. On a busy machine the hash changes at once and React renders the new
+      // page later; meanwhile the car-password list, with this plate, is still on screen, and the unscoped row
+      // locator found its row, then none (0 !== 1). The rows are looked for inside the records page.
       await tile(page, 'police').click();
       await page.locator('.tw-sider-menu .ant-menu-item').filter({ hasText: zh('menu.passwordViewingRecord') }).click();
-      // scoped to the records page: until its code has loaded, the car-password list (with this plate) stays on screen
       const records = await waitForPage(page, '/police/passwordViewingRecord');
       const rec = records.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: plate });
       await rec.first().waitFor();
