@@ -211,9 +211,9 @@ export async function uiLogin(page, account, password) {
 
 /**
  * The content pane once the page at `path` (e.g. '/police/policeMsg') is the one shown. After a menu click the
- * hash changes at once, but the previous page stays on screen until the new page's code has loaded, so a
- * locator that is not scoped to this pane can be satisfied by the previous page (on a busy machine that
- * window is long). Wait with this, then look inside it.
+ * hash changes at once, but the previous page stays on screen until React has rendered the new one (seen
+ * taking seconds on a loaded machine), so a locator that is not scoped to this pane can be satisfied by the
+ * previous page. Wait with this, then look inside it.
  */
 export async function waitForPage(page, path) {
   await page.waitForURL((u) => u.hash === `#${path}` || u.hash.startsWith(`#${path}?`));

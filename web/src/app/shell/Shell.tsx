@@ -187,7 +187,7 @@ export default function Shell() {
             <Breadcrumb items={crumbs} />
           </div>
           <TabsBar />
-          {/* data-path: the page shown (the hash changes first; the previous page stays until the new one has loaded) */}
+          {/* data-path: the page shown (the hash changes first; the previous page stays until the new one has rendered) */}
           <Layout.Content className="tw-content" ref={contentRef} data-path={path}>
             {error ? (
               <Result status="403" title={t('auth.noPermission')} />
