@@ -63,7 +63,7 @@ export function LiveInbox() {
   );
   return (
     <Popover content={list} title={t('live.inbox')} trigger="click" placement="bottomRight" open={open} onOpenChange={setOpen}>
-      <Tooltip title={t('live.inbox')}>
+      <Tooltip title={open ? undefined : t('live.inbox')}>
         <Button type="text" className="tw-header-btn" aria-label={t('live.inbox')} data-testid="live-inbox-button">
           <Badge count={n} size="small" overflowCount={99}>
             <BellOutlined style={{ color: 'rgba(255,255,255,0.82)', fontSize: 16 }} />
