@@ -4,7 +4,7 @@
 // view — the user and the car — on 密码查看记录.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, apiLogin, setup, tile, tr, uiLogin } from './lib.mjs';
+import { api, apiLogin, setup, tile, tr, uiLogin, waitForPage } from './lib.mjs';
 
 const zh = (key) => tr('zh-CN', key);
 /** antd puts a space between two CJK characters of a button (关 闭), so match either. */
@@ -25,10 +25,10 @@ describe('car passwords', () => {
       await uiLogin(page, 'admin', 'admin123');
       await tile(page, 'basedata').click();
       await page.locator('.tw-sider-menu .ant-menu-item').filter({ hasText: zh('menu.carPassword') }).click();
-      await page.waitForURL(/#\/basedata\/carPassword$/);
-      await page.locator('input#plate').fill(plate);
-      await page.locator('form.tw-filter-form button[type="submit"]').click();
-      const row = page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: plate });
+      const list = await waitForPage(page, '/basedata/carPassword');
+      await list.locator('input#plate').fill(plate);
+      await list.locator('form.tw-filter-form button[type="submit"]').click();
+      const row = list.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: plate });
       await row.getByText(zh('carPassword.notSet')).waitFor();
 
       // set: six digits typed in; the result says whether the terminal has it
@@ -56,11 +56,13 @@ describe('car passwords', () => {
       assert.equal((await shown.innerText()).trim(), PASSWORD);
       await page.locator('.ant-modal').filter({ has: shown }).getByRole('button', { name: spaced(zh('common.close')) }).click();
 
-      // the record: this user, this car
+      // the record: this user, this car. On a busy machine the hash changes at once and React renders the new
+      // page later; meanwhile the car-password list, with this plate, is still on screen, and the unscoped row
+      // locator found its row, then none (0 !== 1). The rows are looked for inside the records page.
       await tile(page, 'police').click();
       await page.locator('.tw-sider-menu .ant-menu-item').filter({ hasText: zh('menu.passwordViewingRecord') }).click();
-      await page.waitForURL(/#\/police\/passwordViewingRecord$/);
-      const rec = page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: plate });
+      const records = await waitForPage(page, '/police/passwordViewingRecord');
+      const rec = records.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: plate });
       await rec.first().waitFor();
       assert.equal(await rec.count(), 1);
       await rec.getByText('admin', { exact: true }).waitFor();

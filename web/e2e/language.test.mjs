@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, apiLogin, CJK, openMenuItem, setup, tile, tr, uiLogin } from './lib.mjs';
+import { api, apiLogin, CJK, openMenuItem, setup, tile, tr, uiLogin, waitForPage } from './lib.mjs';
 
 /** The language switch's own labels stay in their own language; everything else must be translated. */
 const SWITCH_LABELS = ['简体中文', '繁體中文'];
@@ -47,7 +47,7 @@ describe('language', () => {
       const usersResp = page.waitForResponse((r) => r.url().endsWith('/authority-app/userInfo/page') && r.status() === 200);
       await tile(page, 'access').click();
       await page.locator('.tw-sider-menu .ant-menu-item').filter({ hasText: tr('en-US', 'menu.userInfo') }).click();
-      await page.waitForURL(/#\/access\/userInfo$/);
+      await waitForPage(page, '/access/userInfo');
       const users = (await (await usersResp).json()).data?.list ?? [];
       assert.ok(users.length > 0, 'the demo has users');
       await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();

@@ -111,8 +111,10 @@ export async function launchBrowser() {
  * dialogs at random moments; a test of another page closes them whenever they would be in its way.
  * Tests of the dialogs themselves pass `{ liveDialogs: 'keep' }` to env.page.
  */
-export async function dismissLiveDialogs(page) {
-  const titles = /系统信息|求助消息|系統資訊|求助訊息|System message|Help request/;
+export async function dismissLiveDialogs(page, { only } = {}) {
+  // one live dialog at a time (help requests first): a test of the 求助消息 dialog closes the 系统信息
+  // ones that would otherwise keep its request waiting behind them ({ only: 'system' })
+  const titles = only === 'system' ? /系统信息|系統資訊|System message/ : /系统信息|求助消息|系統資訊|求助訊息|System message|Help request/;
   const dialog = page.locator('.ant-modal-wrap').filter({ has: page.locator('.ant-modal-confirm-title', { hasText: titles }) });
   // the last one is on top (a 系统信息 may open over a 求助消息)
   await page.addLocatorHandler(dialog.last(), async (d) => {
@@ -205,6 +207,19 @@ export async function uiLogin(page, account, password) {
   await submitLogin(page, account, password);
   await page.waitForURL(/#\/home$/);
   await page.locator('.tw-header .tw-tiles').waitFor();
+}
+
+/**
+ * The content pane once the page at `path` (e.g. '/police/policeMsg') is the one shown. After a menu click the
+ * hash changes at once, but the previous page stays on screen until React has rendered the new one (seen
+ * taking seconds on a loaded machine), so a locator that is not scoped to this pane can be satisfied by the
+ * previous page. Wait with this, then look inside it.
+ */
+export async function waitForPage(page, path) {
+  await page.waitForURL((u) => u.hash === `#${path}` || u.hash.startsWith(`#${path}?`));
+  const pane = page.locator(`.tw-content[data-path="${path}"]`);
+  await pane.waitFor();
+  return pane;
 }
 
 /** Visible antd message/notification text containing `text`. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { setup, tile, uiLogin } from './lib.mjs';
+import { setup, tile, toast, tr, uiLogin } from './lib.mjs';
 
 describe('menu by permission', () => {
   const env = setup();
@@ -35,6 +35,30 @@ describe('menu by permission', () => {
       assert.equal(res.body?.message, '没有权限执行此操作');
     });
   });
+
+  for (const locale of ['zh-CN', 'zh-TW', 'en-US']) {
+    test(`a page outside the role opened by URL shows the no-permission page, no 403 toasts (${locale})`, async (t) => {
+      await env.page(t, async (page) => {
+        const refused = [];
+        page.on('response', (r) => { if (r.status() === 403) refused.push(r.url()); });
+        // the saved language choice (zh-TW is never the browser rule's)
+        await page.addInitScript((l) => localStorage.setItem('lang', l), locale);
+        await uiLogin(page, 'dispatcher', 'dispatch123');
+        await page.goto('/#/access/userInfo');
+        const box = page.getByTestId('no-permission');
+        await box.getByText(tr(locale, 'noPermission.title'), { exact: true }).waitFor();
+        await box.getByText(tr(locale, 'noPermission.description').replace('{{page}}', tr(locale, 'menu.userInfo'))).waitFor();
+        // the page never mounted: it asked the server nothing, so nothing came back refused
+        assert.deepEqual(refused, []);
+        assert.equal(await toast(page, tr(locale, 'noPermission.title')).count(), 0);
+        assert.equal(await page.locator('.ant-message-notice-content').count(), 0, 'no toast');
+        assert.equal(await page.locator('.tw-tabs [role="tab"][data-key="/access/userInfo"]').count(), 0, 'no tab for a refused page');
+        // and the way out
+        await box.getByRole('button').click();
+        await page.waitForURL(/#\/home$/);
+      }, { locale });
+    });
+  }
 
   test('admin sees system settings with the user page', async (t) => {
     await env.page(t, async (page) => {

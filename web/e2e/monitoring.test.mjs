@@ -44,6 +44,20 @@ describe('live monitoring', () => {
     });
   });
 
+  test('a plate search in the tree narrows the map as well; clearing it brings every checked car back', async (t) => {
+    await env.page(t, async (page) => {
+      await uiLogin(page, 'admin', 'admin123');
+      await page.goto('/#/manager/monitoring-all');
+      await waitDrawn(page, FLEET);
+      const plate = (await page.getByTestId('vehicle-tree').locator('.tw-tree-plate').first().innerText()).trim();
+      const search = page.getByTestId('vehicle-search').locator('input').or(page.locator('input[data-testid="vehicle-search"]')).first();
+      await search.fill(plate);
+      await waitDrawn(page, 1);
+      await search.fill('');
+      await waitDrawn(page, FLEET);
+    });
+  });
+
   test('monitoring starts with nothing checked; checking one car draws it', async (t) => {
     await env.page(t, async (page) => {
       await uiLogin(page, 'admin', 'admin123');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, apiLogin, setup, submitLogin, toast, uiLogin } from './lib.mjs';
+import { api, apiLogin, setup, submitLogin, toast, uiLogin, waitForPage } from './lib.mjs';
 
 describe('change password', () => {
   const env = setup();
@@ -29,7 +29,7 @@ describe('change password', () => {
       await uiLogin(page, name, oldPw);
       await page.locator('[data-testid="user-menu"]').click();
       await page.locator('.ant-popover button').filter({ hasText: '修改密码' }).click();
-      await page.waitForURL(/#\/rePassword$/);
+      await waitForPage(page, '/rePassword');
       await page.locator('#oldPassword').fill(oldPw);
       await page.locator('#newPassword').fill(newPw);
       await page.locator('#confirm').fill(newPw);

@@ -2,7 +2,7 @@
 // terminal and a SIM card.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { setup, tile, tr, uiLogin } from './lib.mjs';
+import { setup, tile, tr, uiLogin, waitForPage } from './lib.mjs';
 
 const FLEET = 40;
 const zh = (key) => tr('zh-CN', key);
@@ -18,7 +18,7 @@ const PAGES = [
 async function openPage(page, name, apiPath) {
   const first = page.waitForResponse((r) => r.url().endsWith(apiPath));
   await page.locator('.tw-sider-menu .ant-menu-item').filter({ hasText: zh(`menu.${name}`) }).click();
-  await page.waitForURL(new RegExp(`#/basedata/${name}$`));
+  await waitForPage(page, `/basedata/${name}`);
   const body = await (await first).json();
   assert.equal(body.code, 1, JSON.stringify(body));
   return body.data;

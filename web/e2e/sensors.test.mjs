@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, apiLogin, setup, tile, toast, tr, uiLogin } from './lib.mjs';
+import { api, apiLogin, setup, tile, toast, tr, uiLogin, waitForPage } from './lib.mjs';
 
 // The spec's texts verbatim; the page's own labels from the console's zh-CN bundle.
 const zh = (key) => tr('zh-CN', key);
@@ -30,7 +30,7 @@ describe('sensor registry page', () => {
       await tile(page, 'basedata').click();
       const firstPage = page.waitForResponse((r) => r.url().endsWith('/base-info-app/sensor/page'));
       await page.locator('.tw-sider-menu .ant-menu-item').filter({ hasText: zh('menu.sensor') }).click();
-      await page.waitForURL(/#\/basedata\/sensor$/);
+      await waitForPage(page, '/basedata/sensor');
       assert.equal((await (await firstPage).json()).code, 1);
       const rows = page.locator('.ant-table-tbody tr.ant-table-row');
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { openMenuItem, setup, tabKeys, tile, uiLogin } from './lib.mjs';
+import { openMenuItem, setup, tabKeys, tile, uiLogin, waitForPage } from './lib.mjs';
 
 const HOME = '/home';
 const PAGES = [
@@ -11,7 +11,7 @@ const PAGES = [
 
 async function openViaSideMenu(page, label, path) {
   await page.locator('.tw-sider-menu .ant-menu-item').filter({ hasText: label }).click();
-  await page.waitForURL(new RegExp(`#${path}$`));
+  await waitForPage(page, path);
   await page.locator(`.tw-tabs [role="tab"][data-key="${path}"][aria-selected="true"]`).waitFor();
 }
 
@@ -40,7 +40,7 @@ describe('tabs', () => {
       await middle.click({ button: 'right' });
       await openMenuItem(page, '关闭其他').click();
       await waitTabs(page, [HOME, '/access/roleInfo']);
-      await page.waitForURL(/#\/access\/roleInfo$/);
+      await waitForPage(page, '/access/roleInfo');
 
       await middle.click({ button: 'right' });
       await openMenuItem(page, '关闭全部').click();
@@ -54,7 +54,7 @@ describe('tabs', () => {
       await uiLogin(page, 'admin', 'admin123');
       await page.locator('[data-testid="user-menu"]').click();
       await page.locator('.ant-popover button').filter({ hasText: '修改密码' }).click();
-      await page.waitForURL(/#\/rePassword$/);
+      await waitForPage(page, '/rePassword');
       const tab = page.locator('.tw-tabs [role="tab"][data-key="/rePassword"]');
       await tab.waitFor();
 

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, apiLogin, setup, tile, toast, tr, uiLogin } from './lib.mjs';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { api, apiLogin, RESULTS_DIR, setup, tile, toast, tr, uiLogin, waitForPage } from './lib.mjs';
 
 describe('user management page', () => {
   const env = setup();
@@ -12,7 +14,7 @@ describe('user management page', () => {
       await tile(page, 'access').click();
       const firstPage = page.waitForResponse((r) => r.url().endsWith('/authority-app/userInfo/page'));
       await page.locator('.tw-sider-menu .ant-menu-item').filter({ hasText: '用户管理' }).click();
-      await page.waitForURL(/#\/access\/userInfo$/);
+      await waitForPage(page, '/access/userInfo');
       await firstPage;
       await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
 
@@ -74,5 +76,40 @@ describe('user management page', () => {
     const admin = await apiLogin(env.base, 'admin', 'admin123');
     const after = await api(env.base, 'POST', '/authority-app/userInfo/page', { token: admin.access_token, body: { pageNum: 1, pageSize: 10, name } });
     assert.equal(after.body.data.total, 0, 'the user is gone on the server');
+  });
+
+  test('English at 1440 px: every header tile fits without scrolling, and each row shows its whole Delete link', async (t) => {
+    await env.page(t, async (page) => {
+      await page.addInitScript(() => localStorage.setItem('lang', 'en-US'));
+      await uiLogin(page, 'admin', 'admin123');
+      await page.goto('/#/access/userInfo');
+      // scoped: home's own tables have rows too, and stay on screen until the users page has loaded
+      const pane = await waitForPage(page, '/access/userInfo');
+      const rows = pane.locator('.ant-table-tbody tr.ant-table-row');
+      await rows.first().waitFor();
+      mkdirSync(RESULTS_DIR, { recursive: true });
+      await page.screenshot({ path: path.join(RESULTS_DIR, 'users--en-US-1440.png') });
+
+      // the header: no tile cut off, no scroll arrows, tiles inside the header and left of the tools
+      const tiles = await page.locator('.tw-header .tw-tiles').evaluate((n) => ({ sw: n.scrollWidth, cw: n.clientWidth }));
+      assert.ok(tiles.sw <= tiles.cw + 1, `tiles overflow: ${JSON.stringify(tiles)}`);
+      assert.equal(await page.locator('.tw-tiles-arrow').count(), 0, 'no scroll arrows at 1440 px');
+      const tools = await page.locator('.tw-header .tw-tools').boundingBox();
+      for (const box of await page.locator('.tw-header .tw-tile').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()))) {
+        assert.ok(box.right <= tools.x + 1, `a tile runs under the header tools: ${JSON.stringify(box)}`);
+      }
+
+      // the Users table: each Delete link lies wholly inside its fixed actions cell and inside the table
+      const table = await pane.locator('.ant-table-content, .ant-table-body').first().boundingBox();
+      const n = await rows.count();
+      assert.ok(n > 0);
+      for (let i = 0; i < n; i++) {
+        const cell = await rows.nth(i).locator('td.ant-table-cell-fix-right').boundingBox();
+        const del = await rows.nth(i).locator('td.ant-table-cell-fix-right button').filter({ hasText: tr('en-US', 'common.delete') }).boundingBox();
+        assert.ok(del, `row ${i}: no Delete link`);
+        assert.ok(del.x >= cell.x - 1 && del.x + del.width <= cell.x + cell.width + 1, `row ${i}: Delete clipped by its cell ${JSON.stringify({ del, cell })}`);
+        assert.ok(del.x + del.width <= table.x + table.width + 1, `row ${i}: Delete past the table's edge`);
+      }
+    }, { locale: 'en-US' });
   });
 });

@@ -77,3 +77,30 @@ describe('api client', () => {
     expect(seen.map((c) => c.url)).toEqual(['/boom', '/authority-app/errorLog/add']);
   });
 });
+
+describe('403 bursts', () => {
+  beforeEach(() => {
+    http.defaults.adapter = adapter;
+    replies = {};
+    seen = [];
+    localStorage.setItem('token', 'tok');
+    useAppStore.setState({ errorLog: [], pending: 0, loggedIn: true });
+  });
+  it('every request of a refused page comes back 403: one toast on screen, not one per request', async () => {
+    const { App } = await import('antd');
+    const { render, screen, act } = await import('@testing-library/react');
+    const { createElement } = await import('react');
+    function Bridge() {
+      const a = App.useApp();
+      feedback.message = a.message;
+      return null;
+    }
+    render(createElement(App, null, createElement(Bridge)));
+    replies['/a'] = { status: 403, data: { code: 0, success: 0, message: '没有权限执行此操作', data: null } };
+    await act(async () => {
+      await Promise.allSettled([call({ url: '/a' }), call({ url: '/a' }), call({ url: '/a' })]);
+    });
+    await screen.findByText('没有权限执行此操作');
+    expect(screen.getAllByText('没有权限执行此操作')).toHaveLength(1);
+  });
+});

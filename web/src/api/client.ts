@@ -2,7 +2,7 @@ import axios, { AxiosError, type AxiosRequestConfig, type AxiosResponse, type In
 import { config } from '../config';
 import i18n from '../i18n';
 import { STORAGE, useAppStore } from '../app/store';
-import { feedback, warn } from './feedback';
+import { feedback, warn, warnOnce } from './feedback';
 import type { Envelope } from './types';
 
 declare module 'axios' {
@@ -129,7 +129,12 @@ export async function call<T>(req: AxiosRequestConfig, show = true): Promise<T> 
   } catch (e) {
     const env = (e as AxiosError<Envelope<T>>).response?.data;
     if (env && typeof env === 'object' && 'code' in env) {
-      if (show && env.message) warn(env.message);
+      // 403s come in bursts (every request of a page outside the role): one toast, not a stream
+      const status = (e as AxiosError).response?.status;
+      if (show && env.message) {
+        if (status === 403) warnOnce('forbidden', env.message);
+        else warn(env.message);
+      }
       throw new BusinessError(env.message ?? '', env as Envelope);
     }
     throw e;

@@ -17,6 +17,15 @@ export function warn(text: string): void {
   else console.warn(text);
 }
 
+/**
+ * A warning shown once however often it is raised: the same key replaces the toast instead of stacking
+ * another (a page whose requests all come back 403 says so once, not once per request).
+ */
+export function warnOnce(key: string, text: string): void {
+  if (feedback.message) void feedback.message.open({ type: 'warning', content: text, key });
+  else console.warn(text);
+}
+
 export function errorMsg(text: string): void {
   if (feedback.message) void feedback.message.error(text);
   else console.error(text);

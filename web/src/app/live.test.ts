@@ -22,7 +22,8 @@ vi.mock('mqtt', () => ({
   },
 }));
 const shown = vi.hoisted(() => vi.fn());
-vi.mock('./liveDialogs', () => ({ showLiveMessage: shown }));
+const pump = vi.hoisted(() => vi.fn());
+vi.mock('./liveDialogs', () => ({ showLiveMessage: shown, pump }));
 
 import { brokerUrl, liveConnection } from './live';
 
@@ -66,6 +67,8 @@ describe('live connection', () => {
   it('announces online and subscribes on connect; messages go to the dialogs', async () => {
     liveConnection.online('7');
     await flush();
+    // unread messages kept from before a reload open again (read ones do not)
+    expect(pump).toHaveBeenCalled();
     const c = last();
     c.connected = true;
     c.emit('connect');

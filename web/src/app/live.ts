@@ -43,6 +43,8 @@ async function start(userId: string, gen: number): Promise<void> {
     // the browser bundle of mqtt.js exports connect on its default export only
     const connect = typeof mod.connect === 'function' ? mod.connect : (mod.default as unknown as typeof mod).connect;
     if (gen !== generation) return; // offline() or another user came first
+    // what arrived before a reload and was not read yet opens again (what was read does not)
+    dialogs.pump();
     const c = connect(brokerUrl(), {
       username: userId,
       password: localStorage.getItem(STORAGE.token) ?? '',

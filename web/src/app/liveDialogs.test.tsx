@@ -4,7 +4,8 @@ import type { ReactElement } from 'react';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { feedback } from '../api/feedback';
 import { ChatMessageSchema } from '../proto/chat_pb';
-import { decodePayload, resetLiveDialogs, showLiveMessage } from './liveDialogs';
+import { decodePayload, pump, reopen, resetLiveDialogs, showLiveMessage } from './liveDialogs';
+import { INBOX_KEY, pendingCount, useLiveInbox } from './liveInbox';
 import { registerHelpView } from './liveMessages';
 import i18n from '../i18n';
 
@@ -27,34 +28,96 @@ describe('live message dialogs', () => {
     feedback.modal = null;
     registerHelpView(null);
     resetLiveDialogs();
+    useLiveInbox.getState().clear();
     vi.clearAllMocks();
+    warning.mockReset();
+    confirm.mockReset().mockImplementation(() => ({ destroy }));
   });
 
-  it('system messages arriving while 系统信息 is open join it instead of stacking dialogs', () => {
+  const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
+  const alarm = (n: number) => enc({ key: 'alarm', code: 'a', message: `报警 ${n}`, timestamp: 1763800000000 + n, data: {} });
+  const help = (n: number) => enc({ key: `h${n}`, code: 'help', message: `求助 ${n}`, timestamp: 1763800000000 + n, data: {} });
+  const contentOf = (call: unknown[]) => (call[0] as { content: ReactElement }).content;
+  const closeDialog = (fn: typeof warning | typeof confirm, n: number) => ((fn.mock.calls[n] as unknown[])[0] as { afterClose: () => void }).afterClose();
+
+  it('one dialog at a time: later messages wait, the open one says how many, and open one after another', () => {
     const update = vi.fn();
-    warning.mockReturnValueOnce({ update, destroy });
+    warning.mockReturnValue({ update, destroy });
     showLiveMessage('msg/user/7', chat);
-    showLiveMessage('msg/user/7', json);
+    showLiveMessage('msg/user/7', alarm(1));
+    showLiveMessage('msg/user/7', alarm(2));
     expect(warning).toHaveBeenCalledTimes(1);
-    expect(update).toHaveBeenCalledTimes(1);
-    render((update.mock.calls[0][0] as { content: ReactElement }).content);
-    expect(screen.getByText('共 2 条新消息')).toBeTruthy();
-    expect(screen.getByText('沪A12345 请求开锁')).toBeTruthy();
-    expect(screen.getByText('今晚升级')).toBeTruthy();
-    // once closed, the next message opens a new dialog
-    (warning.mock.calls[0][0] as { afterClose: () => void }).afterClose();
-    showLiveMessage('msg/user/7', json);
+    render(update.mock.calls.at(-1)![0].content as ReactElement);
+    expect(screen.getByText('还有 2 条消息等待查看')).toBeTruthy();
+    closeDialog(warning, 0);
     expect(warning).toHaveBeenCalledTimes(2);
+    closeDialog(warning, 1);
+    closeDialog(warning, 2);
+    expect(warning).toHaveBeenCalledTimes(3);
+    expect(useLiveInbox.getState().items.every((i) => i.read)).toBe(true);
   });
 
-  it('help requests arriving while 求助消息 is open wait and open one after another', () => {
-    showLiveMessage('requestHelp/user/7', json);
-    showLiveMessage('requestHelp/user/7', json);
+  it('a help request goes before waiting system messages, and never two dialogs at once', () => {
+    warning.mockReturnValue({ update: vi.fn(), destroy });
+    confirm.mockReturnValue({ update: vi.fn(), destroy } as never);
+    showLiveMessage('msg/user/7', alarm(1));
+    showLiveMessage('msg/user/7', alarm(2));
+    showLiveMessage('requestHelp/user/7', help(1));
+    expect(warning).toHaveBeenCalledTimes(1);
+    expect(confirm).not.toHaveBeenCalled();
+    closeDialog(warning, 0);
     expect(confirm).toHaveBeenCalledTimes(1);
-    ((confirm.mock.calls[0] as unknown[])[0] as { afterClose: () => void }).afterClose();
+    expect(warning).toHaveBeenCalledTimes(1);
+  });
+
+  it('a message once read does not pop up again (another page, a reload, another tab delivering it too)', () => {
+    warning.mockReturnValue({ update: vi.fn(), destroy });
+    showLiveMessage('msg/user/7', alarm(1));
+    closeDialog(warning, 0);
+    showLiveMessage('msg/user/7', alarm(1));
+    expect(warning).toHaveBeenCalledTimes(1);
+    // a fresh page (module state gone) reads the same record from localStorage
+    resetLiveDialogs();
+    useLiveInbox.getState().reload();
+    pump();
+    expect(warning).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(localStorage.getItem(INBOX_KEY)!)[0]).toMatchObject({ kind: 'system', read: true });
+  });
+
+  it('read in another tab: the dialog here closes quietly and the next one opens', () => {
+    warning.mockReturnValue({ update: vi.fn(), destroy });
+    showLiveMessage('msg/user/7', alarm(1));
+    showLiveMessage('msg/user/7', alarm(2));
+    const first = useLiveInbox.getState().items.at(-1)!;
+    // the other tab marks it read in the shared record
+    localStorage.setItem(INBOX_KEY, JSON.stringify(useLiveInbox.getState().items.map((i) => (i.id === first.id ? { ...i, read: true } : i))));
+    window.dispatchEvent(new StorageEvent('storage', { key: INBOX_KEY }));
+    expect(destroy).toHaveBeenCalledTimes(1);
+    expect(warning).toHaveBeenCalledTimes(2);
+    render(contentOf(warning.mock.calls[1]));
+    expect(screen.getByText('报警 2')).toBeTruthy();
+  });
+
+  it('a help request closed without an answer stays waiting in the header list; answering it clears that', () => {
+    let answer: () => void = () => {};
+    registerHelpView((m, _close, answered) => {
+      answer = answered;
+      return <span>view:{m.key}</span>;
+    });
+    confirm.mockReturnValue({ update: vi.fn(), destroy } as never);
+    showLiveMessage('requestHelp/user/7', help(1));
+    closeDialog(confirm, 0);
+    const [item] = useLiveInbox.getState().items;
+    expect(item).toMatchObject({ kind: 'help', read: true });
+    expect(item.answered).toBeFalsy();
+    expect(pendingCount(useLiveInbox.getState().items)).toBe(1);
+    // reopened from the header list, answered there
+    reopen(item.id);
     expect(confirm).toHaveBeenCalledTimes(2);
-    ((confirm.mock.calls[1] as unknown[])[0] as { afterClose: () => void }).afterClose();
-    expect(confirm).toHaveBeenCalledTimes(2);
+    render(contentOf(confirm.mock.calls[1] as unknown[]));
+    expect(screen.getByText('view:h1')).toBeTruthy();
+    answer();
+    expect(pendingCount(useLiveInbox.getState().items)).toBe(0);
   });
 
   it('tells the JSON live message from the binary chat message', () => {
@@ -125,6 +188,7 @@ describe('live message times', () => {
     expect(screen.getByText(/2025-11-22 16:26:40/)).toBeTruthy();
     feedback.modal = null;
     resetLiveDialogs();
+    useLiveInbox.getState().clear();
     vi.clearAllMocks();
   });
 });

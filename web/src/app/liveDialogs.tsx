@@ -5,6 +5,7 @@ import { feedback } from '../api/feedback';
 import i18n from '../i18n';
 import { zoneTime } from '../lib/zone';
 import { ChatMessageSchema, type ChatMessage } from '../proto/chat_pb';
+import { digest, INBOX_KEY, nextUnread, useLiveInbox, type InboxItem, type StoredBody } from './liveInbox';
 import { currentHelpView, localText, type LiveMessage } from './liveMessages';
 
 /**
@@ -37,7 +38,7 @@ export function decodePayload(payload: Uint8Array): Decoded {
 // shown on the platform's wall clock (Asia/Shanghai) like every other time of the console
 const fmt = (ms: number | bigint) => (Number(ms) ? zoneTime(Number(ms)).format('YYYY-MM-DD HH:mm:ss') : '');
 
-function ChatBody({ m }: { m: ChatMessage }) {
+function ChatBody({ m }: { m: Pick<ChatMessage, 'title' | 'content' | 'sender'> & { timestamp: number | bigint } }) {
   return (
     <div className="tw-live-message">
       {m.title ? <div style={{ fontWeight: 600, marginBottom: 8 }}>{m.title}</div> : null}
@@ -67,85 +68,146 @@ const modal = () => feedback.modal ?? Modal;
 type Handle = { update?: (props: Record<string, unknown>) => void; destroy?: () => void } | undefined;
 
 /**
- * A dispatcher's console stays open all day while a fleet reports: live messages must not stack
- * dialogs on top of each other. While a system-message dialog is open, later system messages join it (newest
- * first, the latest MAX_SHOWN of them); while a help-request dialog is open, later requests wait and open
- * one after another as each is closed.
+ * A dispatcher's console stays open all day while a fleet reports: live messages must not pile up.
+ * One dialog at a time; it says how many more are waiting, and the header lists them all (liveInbox).
+ * Closing a dialog marks its message read, and the next one opens (help requests first). A message read
+ * here, or in another tab of the console, never pops up again; a help request closed without an answer
+ * stays in the header list as waiting for one.
  */
-const MAX_SHOWN = 20;
-let systemOpen: { handle: NonNullable<Handle>; bodies: { key: number; node: ReactNode }[]; count: number } | null = null;
-let helpOpen = false;
-const helpQueue: LiveMessage[] = [];
-let seq = 0;
+let open: { id: string; handle: NonNullable<Handle>; render: (waiting: number) => ReactNode; silent: boolean } | null = null;
 
-/** Forgets open dialogs and queued requests (tests; sign-out). */
+/** Forgets the open dialog (tests; sign-out). */
 export function resetLiveDialogs(): void {
-  systemOpen = null;
-  helpOpen = false;
-  helpQueue.length = 0;
+  open = null;
 }
 
-function systemContent(bodies: { key: number; node: ReactNode }[], count: number) {
-  return (
-    <div className="tw-live-messages">
-      {count > 1 ? <div className="tw-muted" style={{ marginBottom: 8 }}>{i18n.t('live.count', { count })}</div> : null}
-      {bodies.map((b, i) => (
-        <div key={b.key} style={i > 0 ? { borderTop: '1px solid rgba(5,5,5,0.06)', marginTop: 8, paddingTop: 8 } : undefined}>
-          {b.node}
-        </div>
-      ))}
+function storedBody(d: Decoded): StoredBody {
+  if (d.kind === 'chat') return { kind: 'chat', title: d.message.title, content: d.message.content, sender: d.message.sender, time: Number(d.message.timestamp) };
+  if (d.kind === 'json') return { kind: 'json', message: d.message };
+  return { kind: 'text', text: d.text };
+}
+
+function helpMessage(b: StoredBody): LiveMessage {
+  if (b.kind === 'json') return b.message;
+  return { key: '', code: '', message: b.kind === 'chat' ? b.content : b.text, timestamp: b.kind === 'chat' ? b.time : 0, data: {} };
+}
+
+function SystemBody({ b }: { b: StoredBody }) {
+  if (b.kind === 'chat') return <ChatBody m={{ title: b.title, content: b.content, sender: b.sender, timestamp: b.time }} />;
+  if (b.kind === 'json') return <TextBody text={localText(b.message, i18n.language)} time={b.message.timestamp} />;
+  return <TextBody text={b.text} />;
+}
+
+function waitingCount(): number {
+  return useLiveInbox.getState().items.filter((i) => !i.read && i.id !== open?.id).length;
+}
+
+function Waiting({ n }: { n: number }) {
+  return n > 0 ? (
+    <div className="tw-muted" data-testid="live-waiting" style={{ marginTop: 12 }}>
+      {i18n.t('live.waiting', { count: n })}
     </div>
-  );
+  ) : null;
 }
 
-function showSystem(node: ReactNode) {
-  const body = { key: ++seq, node };
-  if (systemOpen?.handle.update) {
-    systemOpen.bodies = [body, ...systemOpen.bodies].slice(0, MAX_SHOWN);
-    systemOpen.count++;
-    systemOpen.handle.update({ content: systemContent(systemOpen.bodies, systemOpen.count) });
-    return;
-  }
-  const handle: Handle = modal().warning({
-    title: i18n.t('live.systemMessage'),
-    content: systemContent([body], 1),
-    afterClose: () => {
-      if (systemOpen?.handle === handle) systemOpen = null;
-    },
-  });
-  if (handle) systemOpen = { handle, bodies: [body], count: 1 };
+function refreshWaiting() {
+  if (open) open.handle.update?.({ content: open.render(waitingCount()) });
 }
 
-function showHelp(message: LiveMessage) {
-  if (helpOpen) {
-    helpQueue.push(message);
-    return;
-  }
-  const view = currentHelpView();
+function show(item: InboxItem) {
   const ref: { handle?: Handle } = {};
-  const close = () => ref.handle?.destroy?.();
-  helpOpen = true;
-  ref.handle = modal().confirm({
-    title: i18n.t('live.helpRequest'),
-    width: 700,
-    closable: true,
-    icon: null,
-    content: view ? view(message, close) : <TextBody text={localText(message, i18n.language)} time={message.timestamp} />,
-    ...(view ? { footer: null } : {}),
-    afterClose: () => {
-      helpOpen = false;
-      const next = helpQueue.shift();
-      if (next) showHelp(next);
-    },
-  });
-  if (!ref.handle) helpOpen = false;
+  const afterClose = () => {
+    const was = open;
+    if (!was || was.handle !== ref.handle) return;
+    open = null;
+    if (!was.silent) useLiveInbox.getState().markRead(item.id);
+    pump();
+  };
+  let render: (waiting: number) => ReactNode;
+  if (item.kind === 'system') {
+    render = (n) => (
+      <>
+        <SystemBody b={item.body} />
+        <Waiting n={n} />
+      </>
+    );
+    open = { id: item.id, handle: {}, render, silent: false };
+    ref.handle = modal().warning({ title: i18n.t('live.systemMessage'), content: render(waitingCount()), afterClose });
+  } else {
+    const message = helpMessage(item.body);
+    const view = currentHelpView();
+    const close = () => ref.handle?.destroy?.();
+    const answered = () => useLiveInbox.getState().markAnswered(item.id);
+    render = (n) => (
+      <>
+        {view ? view(message, close, answered) : <TextBody text={localText(message, i18n.language)} time={message.timestamp} />}
+        <Waiting n={n} />
+      </>
+    );
+    open = { id: item.id, handle: {}, render, silent: false };
+    ref.handle = modal().confirm({
+      title: i18n.t('live.helpRequest'),
+      width: 700,
+      closable: true,
+      icon: null,
+      content: render(waitingCount()),
+      ...(view ? { footer: null } : {}),
+      afterClose,
+    });
+  }
+  if (ref.handle) open = { id: item.id, handle: ref.handle, render, silent: false };
+  else open = null;
+}
+
+/** Opens the next unread message when no dialog is open; otherwise updates the open one's waiting count. */
+export function pump(): void {
+  if (open) {
+    refreshWaiting();
+    return;
+  }
+  const next = nextUnread(useLiveInbox.getState().items);
+  if (next) show(next);
+}
+
+/** Reopens a message from the header list (the open dialog, if another, closes and its message stays unread). */
+export function reopen(id: string): void {
+  const item = useLiveInbox.getState().items.find((i) => i.id === id);
+  if (!item) return;
+  if (open?.id === id) return;
+  if (open) {
+    open.silent = true;
+    open.handle.destroy?.();
+    open = null;
+  }
+  show(item);
+}
+
+/** Another tab read the open message: close it here too, quietly. */
+export function syncFromStorage(): void {
+  useLiveInbox.getState().reload();
+  if (open && useLiveInbox.getState().items.find((i) => i.id === open?.id)?.read) {
+    const h = open.handle;
+    open.silent = true;
+    h.destroy?.();
+    open = null;
+  }
+  pump();
 }
 
 export function showLiveMessage(topic: string, payload: Uint8Array): void {
   const d = decodePayload(payload);
-  if (topic.startsWith('msg')) {
-    showSystem(d.kind === 'chat' ? <ChatBody m={d.message} /> : d.kind === 'json' ? <TextBody text={localText(d.message, i18n.language)} time={d.message.timestamp} /> : <TextBody text={d.text} />);
-    return;
-  }
-  showHelp(d.kind === 'json' ? d.message : { key: '', code: '', message: d.kind === 'chat' ? d.message.content : d.text, timestamp: Date.now(), data: {} });
+  const kind = topic.startsWith('msg') ? 'system' : 'help';
+  const id = digest(kind, payload);
+  const inbox = useLiveInbox.getState();
+  inbox.add({ id, kind, received: Date.now(), body: storedBody(d), read: false });
+  // known already and read (in another tab, or before a reload): it does not pop up again
+  if (useLiveInbox.getState().items.find((i) => i.id === id)?.read) return;
+  pump();
+}
+
+// the tabs of one console share the inbox: what one reads, the others close
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (e) => {
+    if (e.key === INBOX_KEY || e.key === null) syncFromStorage();
+  });
 }

@@ -22,9 +22,10 @@ export function localText(m: LiveMessage, lang: string): string {
 /**
  * What the 求助消息 dialog shows for a requestHelp message. The help-request feature registers its
  * detail view (map or 未定位, type, time, plate, speed, address and its own cancel / unlock-or-lock /
- * ignore buttons); `close` closes the dialog. Without a registered view the dialog shows the text.
+ * ignore buttons); `close` closes the dialog, `answered` records that the request got its answer (until
+ * then the header keeps it as waiting). Without a registered view the dialog shows the text.
  */
-export type HelpView = (message: LiveMessage, close: () => void) => ReactNode;
+export type HelpView = (message: LiveMessage, close: () => void, answered: () => void) => ReactNode;
 
 let helpView: HelpView | null = null;
 

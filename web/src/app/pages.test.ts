@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import zhCN from '../i18n/zh-CN.json';
-import { allPages, MODULES, pageByPath } from './pages';
+import { filterMenu } from '../lib/menuFilter';
+import { allPages, isPagePermitted, MODULES, pageByPath } from './pages';
 
 interface Node {
   name: string;
@@ -50,5 +51,29 @@ describe('every menu.json node', () => {
     const names = new Set(nodes.map((n) => n.name));
     const extra = allPages().map((p) => p.name).filter((n) => !names.has(n));
     expect(extra.sort()).toEqual(['errorLog', 'rePassword']);
+  });
+});
+
+describe('isPagePermitted (a page opened by URL outside the role)', () => {
+  const dispatcher = filterMenu(MODULES, [
+    { name: 'home', children: [] },
+    { name: 'police', children: [{ name: 'policeMsg', code: '02-06' }, { name: 'policeMsg-export', code: '02-06-01' }] },
+  ]);
+  const page = (path: string) => pageByPath(path)!;
+  it.each([
+    ['/home', true],
+    ['/police/policeMsg', true],
+    ['/rePassword', true],
+    ['/errorLog', true],
+    ['/police/policeType', false],
+    ['/access/userInfo', false],
+    ['/manager/monitoring', false],
+    ['/faultRecord', false],
+  ])('%s → %s', (path, want) => {
+    expect(isPagePermitted(page(path), dispatcher)).toBe(want);
+  });
+  it('nothing but the header pages without a menu', () => {
+    expect(isPagePermitted(page('/home'), [])).toBe(false);
+    expect(isPagePermitted(page('/rePassword'), [])).toBe(true);
   });
 });

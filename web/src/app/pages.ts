@@ -146,3 +146,18 @@ export function pageByPath(path: string): PageDef | undefined {
 export function moduleOfPath(path: string): ModuleDef | undefined {
   return MODULES.find((m) => m.path && (path === m.path || path.startsWith(`${m.path}/`)));
 }
+
+/**
+ * Whether the signed-in user may open a page, given their permitted modules (filterMenu's result): a page
+ * opened by URL outside the user's role gets the no-permission page instead of mounting and firing
+ * requests the server refuses one by one. The header's own pages (rePassword, errorLog) are everyone's.
+ */
+export function isPagePermitted(page: Pick<PageDef, 'name' | 'path'>, permitted: readonly ModuleDef[]): boolean {
+  if (EXTRA_PAGES.some((p) => p.path === page.path)) return true;
+  const m = moduleOfPath(page.path);
+  if (!m) return false;
+  const mine = permitted.find((x) => x.name === m.name);
+  if (!mine) return false;
+  if (m.page) return true;
+  return mine.children.some((c) => c.name === page.name);
+}

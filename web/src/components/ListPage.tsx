@@ -1,6 +1,6 @@
 import { DownloadOutlined, ReloadOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Form, Space, Table } from 'antd';
+import { Alert, Button, Card, Checkbox, Form, Space, Table } from 'antd';
 import type { FormInstance, TableProps } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { useState, type Key, type ReactNode } from 'react';
@@ -54,6 +54,27 @@ function toFiltersOf(toFilters: ((values: Record<string, unknown>) => unknown) |
   return toFilters ? toFilters(clean) : clean;
 }
 
+/**
+ * The paging after a table change: a new sort order starts again at page 1 (page 4 of another order is
+ * someone else's page 4); a page or size change keeps the order.
+ */
+export function nextPaging(prev: PageQuery, next: { current?: number; pageSize?: number; sortField?: string; sortOrder?: PageQuery['sortOrder'] }): PageQuery {
+  const sortChanged = (prev.sortField ?? undefined) !== next.sortField || (prev.sortOrder ?? undefined) !== next.sortOrder;
+  const sizeChanged = (next.pageSize ?? 10) !== prev.pageSize;
+  return {
+    pageNum: sortChanged || sizeChanged ? 1 : (next.current ?? 1),
+    pageSize: next.pageSize ?? 10,
+    sortField: next.sortField,
+    sortOrder: next.sortOrder,
+  };
+}
+
+/** Width of the columns (unsized ones count DEFAULT_COLUMN_WIDTH): the table scrolls rather than squeeze them under a fixed column. */
+export const DEFAULT_COLUMN_WIDTH = 120;
+export function columnsWidth(columns: readonly { width?: number | string }[]): number {
+  return columns.reduce((n, c) => n + (typeof c.width === 'number' ? c.width : DEFAULT_COLUMN_WIDTH), 0);
+}
+
 /** The shared list-page pattern: filter form + toolbar + server-paged/sorted table + export. */
 export function ListPage<T extends object, F extends object = Record<string, unknown>>(props: ListPageProps<T, F>) {
   const { t } = useTranslation();
@@ -62,6 +83,8 @@ export function ListPage<T extends object, F extends object = Record<string, unk
   const [filters, setFilters] = useState<F>(() => toFiltersOf(props.toFilters, (props.initialFilters ?? {}) as Record<string, unknown>) as F);
   const [paging, setPaging] = useState<PageQuery>({ pageNum: 1, pageSize: 10 });
   const [selectedRowKeys, setSelected] = useState<Key[]>([]);
+  // a selection belongs to the rows on screen unless the user asked to keep it across pages
+  const [acrossPages, setAcrossPages] = useState(false);
   const [exporting, setExporting] = useState(false);
 
   const ready = props.enabled ? props.enabled(filters) : true;
@@ -78,17 +101,15 @@ export function ListPage<T extends object, F extends object = Record<string, unk
   const apply = (values: Record<string, unknown>) => {
     setFilters(toFiltersOf(props.toFilters, values) as F);
     setPaging((p) => ({ ...p, pageNum: 1 }));
+    if (!acrossPages) setSelected([]);
   };
 
   const onTableChange: TableProps<T>['onChange'] = (pagination, _f, sorter) => {
     const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<T>;
     const field = s?.order ? String(s.columnKey ?? s.field ?? '') : undefined;
-    setPaging({
-      pageNum: pagination.current ?? 1,
-      pageSize: pagination.pageSize ?? 10,
-      sortField: field || undefined,
-      sortOrder: s?.order ?? undefined,
-    });
+    const next = nextPaging(paging, { current: pagination.current, pageSize: pagination.pageSize, sortField: field || undefined, sortOrder: s?.order ?? undefined });
+    if (!acrossPages && next.pageNum !== paging.pageNum) setSelected([]);
+    setPaging(next);
   };
 
   const doExport = async () => {
@@ -133,6 +154,18 @@ export function ListPage<T extends object, F extends object = Record<string, unk
         <div style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 12, gap: 8 }}>
           <Space wrap>{props.toolbar?.(ctx)}</Space>
           <Space>
+            {props.selectable && (
+              <Checkbox
+                checked={acrossPages}
+                data-testid="select-across-pages"
+                onChange={(e) => {
+                  setAcrossPages(e.target.checked);
+                  if (!e.target.checked) setSelected([]);
+                }}
+              >
+                {selectedRowKeys.length ? t('common.selectAcrossPagesN', { n: selectedRowKeys.length }) : t('common.selectAcrossPages')}
+              </Checkbox>
+            )}
             {props.exportRequest &&
               (props.exportAlways ? (
                 <Button icon={<DownloadOutlined />} loading={exporting} disabled={!ready} onClick={() => void doExport()} data-testid="list-export">
@@ -155,12 +188,13 @@ export function ListPage<T extends object, F extends object = Record<string, unk
           size="middle"
           locale={{ emptyText: ready ? t('common.empty') : (props.idleText ?? t('common.empty')) }}
           {...props.tableProps}
+          scroll={{ ...props.tableProps?.scroll, x: Math.max(Number(props.tableProps?.scroll?.x) || 0, columnsWidth(columns) + (props.selectable ? 48 : 0)) }}
           rowKey={props.rowKey}
           columns={columns}
           dataSource={ready ? (data?.list ?? []) : []}
           loading={ready && query.isFetching}
           onChange={onTableChange}
-          rowSelection={props.selectable ? { selectedRowKeys, onChange: setSelected } : undefined}
+          rowSelection={props.selectable ? { selectedRowKeys, onChange: setSelected, preserveSelectedRowKeys: acrossPages } : undefined}
           pagination={{
             current: paging.pageNum,
             pageSize: paging.pageSize,

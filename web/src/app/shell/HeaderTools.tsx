@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { LanguageSwitch } from '../../components/LanguageSwitch';
 import { signOut } from '../session';
 import { useAppStore } from '../store';
+import { LiveInbox } from './LiveInbox';
 
 function useFullscreen(): [boolean, () => void] {
   const [on, setOn] = useState(() => !!document.fullscreenElement);
@@ -62,6 +63,7 @@ export function HeaderTools() {
 
   return (
     <div className="tw-tools">
+      <LiveInbox />
       <Tooltip title={t('shell.errorLog')}>
         <Button type="text" className="tw-header-btn" aria-label={t('shell.errorLog')} onClick={() => navigate('/errorLog')}>
           <Badge count={errors} size="small" overflowCount={99}>

@@ -7,7 +7,7 @@ import { currentSession } from '../../api/auth';
 import { BrandLogo } from '../../components/BrandLogo';
 import { buttonsForPath } from '../../lib/buttonPermission';
 import { liveConnection } from '../live';
-import { moduleOfPath, type ModuleDef } from '../pages';
+import { isPagePermitted, moduleOfPath, pageByPath, type ModuleDef } from '../pages';
 import { usePageHandle } from '../routeMeta';
 import { useAppStore } from '../store';
 import { BRAND, themeOf } from '../theme';
@@ -60,11 +60,13 @@ export default function Shell() {
   // Tabs, module selection and button permissions follow the route.
   useEffect(() => {
     openTab({ key: HOME_TAB, to: HOME_TAB, name: 'home' });
-    if (handle && handle.name !== 'notFound') openTab({ key: path, to: path + location.search, name: handle.name });
+    // a page refused by the guard gets no tab: closing it would be the only thing to do there
+    const page = pageByPath(path);
+    if (handle && handle.name !== 'notFound' && page && isPagePermitted(page, modules)) openTab({ key: path, to: path + location.search, name: handle.name });
     const m = moduleOfPath(path);
     if (m) setActiveModule(m.name);
     setSetMenu(buttonsForPath(authMenu, path));
-  }, [path, location.search, handle, openTab, setActiveModule, setSetMenu, authMenu]);
+  }, [path, location.search, handle, openTab, setActiveModule, setSetMenu, authMenu, modules]);
 
   // Header tiles scroll horizontally (with arrows) when the window is too narrow for all of them.
   const tilesRef = useRef<HTMLElement>(null);
@@ -185,7 +187,8 @@ export default function Shell() {
             <Breadcrumb items={crumbs} />
           </div>
           <TabsBar />
-          <Layout.Content className="tw-content" ref={contentRef}>
+          {/* data-path: the page shown (the hash changes first; the previous page stays until the new one has rendered) */}
+          <Layout.Content className="tw-content" ref={contentRef} data-path={path}>
             {error ? (
               <Result status="403" title={t('auth.noPermission')} />
             ) : (

@@ -95,9 +95,11 @@ export function userColumns(t: TFunction, a: UserActions): ColumnsType<User> {
       title: t('common.actions'),
       key: 'actions',
       fixed: 'right',
-      width: 240,
+      // English labels are the longest (Edit, Details, Reset password, Delete): wide enough for them on one
+      // line, and they wrap rather than clip when a button is added
+      width: 300,
       render: (_, u) => (
-        <Space size={0} wrap={false}>
+        <Space size={0} wrap>
           <AuthButton code="edit">
             <Button type="link" size="small" onClick={() => a.onEdit(u)}>
               {t('menu.userInfo-edit')}

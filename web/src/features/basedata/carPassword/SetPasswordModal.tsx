@@ -40,8 +40,13 @@ export function SetPasswordModal({ car, resend, onClose, onSaved }: { car: CarPa
 
   const title = resend ? t('carPassword.resendTitle', { plate: car.plate }) : t(car.passwordSet ? 'carPassword.resetTitle' : 'carPassword.setTitle', { plate: car.plate });
   if (result || resend) {
+    // Its own dialog (key), never the form's with new props, and its Close button never loading: the form's
+    // Save button was loading, and antd ends a button's spinner with a CSS transition; on a busy machine that
+    // transition could be missed and the spinner (named "loading") stayed on the reused button, so Close
+    // read "loading 关闭" for good (the car-password end-to-end test could not find 关闭 under load).
+    // While the resend is on its way the Spin says so and Close is disabled.
     return (
-      <Modal open title={title} onCancel={onClose} onOk={onClose} okText={t('common.close')} cancelButtonProps={{ style: { display: 'none' } }} confirmLoading={busy} destroyOnHidden>
+      <Modal key="result" open title={title} onCancel={onClose} onOk={onClose} okText={t('common.close')} cancelButtonProps={{ style: { display: 'none' } }} okButtonProps={{ disabled: busy }} destroyOnHidden>
         {busy && <Spin tip={t('carPassword.sending')}><div style={{ height: 60 }} /></Spin>}
         {result && <Alert data-testid="set-result" type={ALERT_TYPE[result.syncState || 'pending']} showIcon message={result.syncText} description={result.message} />}
         {result?.generated && <Alert type="info" showIcon style={{ marginTop: 12 }} message={t('carPassword.generatedHint')} />}
@@ -50,7 +55,7 @@ export function SetPasswordModal({ car, resend, onClose, onSaved }: { car: CarPa
     );
   }
   return (
-    <Modal open title={title} onCancel={onClose} onOk={() => form.submit()} okText={t('carPassword.save')} confirmLoading={busy} destroyOnHidden>
+    <Modal key="form" open title={title} onCancel={onClose} onOk={() => form.submit()} okText={t('carPassword.save')} confirmLoading={busy} destroyOnHidden>
       <Form form={form} layout="vertical" initialValues={{ mode: 'enter' }} onFinish={(v) => void send(v.mode === 'generate' ? '' : (v.password ?? '').trim())}>
         <Form.Item name="mode">
           <Radio.Group

@@ -100,6 +100,23 @@ describe('car password page', { timeout: 60_000 }, () => {
     expect(within(res).getByText(/终端不在线/)).toBeTruthy();
   });
 
+  it('set: the result has its own Close button, not the Save button that was loading (its spinner could stay)', async () => {
+    let answer: (r: SetResult) => void = () => undefined;
+    api.setCarPassword.mockReturnValue(new Promise<SetResult>((r) => (answer = r)));
+    renderPage(<CarPasswordPage />, 'carPassword', ['set']);
+    fireEvent.click(button(await row('沪A·6N337'), /设置密码/)!);
+    const dialog = await screen.findByRole('dialog', {}, SLOW);
+    fireEvent.change(within(dialog).getByPlaceholderText('000000'), { target: { value: '135790' } });
+    const save = within(dialog).getByRole('button', { name: /保存并下发/ });
+    fireEvent.click(save);
+    await waitFor(() => expect(save.classList.contains('ant-btn-loading')).toBe(true), SLOW);
+    answer({ ...pending, carId: 5, generated: false, message: '密码已保存' });
+    const res = await screen.findByTestId('set-result', {}, SLOW);
+    const close = within(res.closest('.ant-modal') as HTMLElement).getByRole('button', { name: /^关\s*闭$/ });
+    expect(close).not.toBe(save);
+    expect(close.querySelector('.ant-btn-loading-icon')).toBeNull();
+  });
+
   it('set: generate sends no password', async () => {
     api.setCarPassword.mockResolvedValue({ ...synced, generated: true, message: '密码已保存并下发到车辆 沪A·6N337 的终端' });
     renderPage(<CarPasswordPage />, 'carPassword', ['set']);
@@ -117,5 +134,9 @@ describe('car password page', { timeout: 60_000 }, () => {
     fireEvent.click(button(await row('沪B·12345'), /重新下发/)!);
     await waitFor(() => expect(api.resendCarPassword).toHaveBeenCalledWith(6), SLOW);
     expect(await screen.findByText(/已下发到车辆|密码已保存并下发/, {}, SLOW)).toBeTruthy();
+    // Close was never a loading button (disabled while sending), so no spinner can linger on it
+    const close = screen.getByRole('button', { name: /^关\s*闭$/ });
+    expect(close.querySelector('.ant-btn-loading-icon')).toBeNull();
+    expect((close as HTMLButtonElement).disabled).toBe(false);
   });
 });

@@ -89,6 +89,12 @@ export function VehicleTreePanel({ source, loading, error, onRetry, onPick }: Ve
     return buildVehicleTree(source, { search: query, match: set ? (id) => set.has(id) : undefined });
   }, [source, query, matchKey, code]);
 
+  // the search narrows the map as well (the checked cars the tree still shows); no search, no narrowing
+  const setSearchedCars = useMonitorStore((s) => s.setSearchedCars);
+  const searching = query.trim() !== '';
+  useEffect(() => setSearchedCars(searching ? tree.carIds : null), [searching, tree.carIds, setSearchedCars]);
+  useEffect(() => () => setSearchedCars(null), [setSearchedCars]);
+
   const [expanded, setExpanded] = useState<React.Key[]>([]);
   useEffect(() => setExpanded(tree.groupKeys), [tree.groupKeys]);
 

@@ -16,7 +16,7 @@ import { toCountCode, VEHICLE_PALETTE, type CountCode } from '../../../lib/vehic
 import { CarDetailPanel } from './CarDetailPanel';
 import { ChannelTreePanel } from './ChannelTreePanel';
 import { MonitorHeader } from './MonitorHeader';
-import { useMonitorStore } from './store';
+import { shownCarIds, useMonitorStore } from './store';
 import { useLiveCars } from './useLiveCars';
 import { StationToggle, useStationLayer } from './useStationLayer';
 import { allCarIds } from './vehicleTree';
@@ -111,14 +111,16 @@ export default function MonitoringPage() {
   const checkCar = useMonitorStore((s) => s.checkCar);
   const setFollow = useMonitorStore((s) => s.setFollow);
 
+  const searchedIds = useMonitorStore((s) => s.searchedCarIds);
+  // a plate search in the tree narrows the map too: the operator looking for one truck sees that truck
   const shown = useMemo(() => {
     const out: MapCar[] = [];
-    for (const id of checked) {
+    for (const id of shownCarIds(checked, searchedIds)) {
       const c = cars.get(id);
       if (c) out.push(c);
     }
     return out;
-  }, [cars, checked]);
+  }, [cars, checked, searchedIds]);
   const located = useMemo(() => shown.reduce((n, c) => n + (isValidCoords(c.lng, c.lat) ? 1 : 0), 0), [shown]);
 
   const [map, setMap] = useState<L.Map | null>(null);

@@ -42,6 +42,8 @@ export interface MonitorState {
   carChannelPairs: readonly CarChannel[];
   /** Header selection: the count code the tree is filtered by (null = all). */
   headerCode: CountCode | null;
+  /** The cars a plate search in the tree leaves (null = no search): the map shows only those of the checked. */
+  searchedCarIds: ReadonlySet<number> | null;
   /** Car whose details are shown (the selected car). */
   detailCarId: number | null;
   /** Keep the map centred on the detail car as it moves. */
@@ -62,6 +64,7 @@ export interface MonitorState {
   setChannelChecks: (keys: readonly string[]) => void;
   setTreeNodeId: (id: string | null) => void;
   setHeaderCode: (code: CountCode | null) => void;
+  setSearchedCars: (ids: Iterable<number> | null) => void;
   selectCar: (id: number | null) => void;
   setFollow: (follow: boolean) => void;
   /** Clears what the user chose (checks, filter, selection) and keeps the live data. */
@@ -81,6 +84,7 @@ const initial = {
   channelCheckList: [] as readonly string[],
   carChannelPairs: [] as readonly CarChannel[],
   headerCode: null as CountCode | null,
+  searchedCarIds: null as ReadonlySet<number> | null,
   detailCarId: null as number | null,
   follow: false,
 };
@@ -144,6 +148,12 @@ export const useMonitorStore = create<MonitorState>((set, get) => ({
   },
   setTreeNodeId: (treeNodeId) => set({ treeNodeId }),
   setHeaderCode: (headerCode) => set({ headerCode }),
+  setSearchedCars: (ids) => {
+    const next = ids == null ? null : new Set(ids);
+    const cur = get().searchedCarIds;
+    if (next === cur || (next && cur && sameSet(next, cur))) return;
+    set({ searchedCarIds: next });
+  },
   selectCar: (detailCarId) => set({ detailCarId, treeNodeId: detailCarId == null ? get().treeNodeId : `c-${detailCarId}` }),
   setFollow: (follow) => set({ follow }),
   resetView: () =>
@@ -153,8 +163,16 @@ export const useMonitorStore = create<MonitorState>((set, get) => ({
       channelCheckList: [],
       carChannelPairs: [],
       headerCode: null,
+      searchedCarIds: null,
       detailCarId: null,
       follow: false,
     }),
   reset: () => set({ ...initial, cars: new Map(), checkedCarIds: new Set() }),
 }));
+
+/** What the map shows: the checked cars, narrowed to a plate search of the tree when there is one. */
+export function shownCarIds(checked: ReadonlySet<number>, searched: ReadonlySet<number> | null): number[] {
+  const out: number[] = [];
+  for (const id of checked) if (!searched || searched.has(id)) out.push(id);
+  return out;
+}

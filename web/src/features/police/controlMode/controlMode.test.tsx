@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AlarmType, ControlView } from '../../../api/alarm';
 import { renderPage } from '../../access/testing';
@@ -42,10 +42,27 @@ describe('control mode', { timeout: 60_000 }, () => {
     fireEvent.click(screen.getByRole('checkbox', { name: '超速' }));
     fireEvent.change(screen.getByDisplayValue('80'), { target: { value: '70' } });
     fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
+    // the confirmation names where it applies and each change before anything is saved
+    const change = await screen.findByTestId('control-change', {}, SLOW);
+    expect(change.textContent).toContain('华东分公司');
+    expect(within(change).getByText('默认限速：80 km/h → 70 km/h')).toBeTruthy();
+    expect(within(change).getByText('取消布控：超速')).toBeTruthy();
+    expect(api.saveControl).not.toHaveBeenCalled();
+    fireEvent.click(within(change.closest('.ant-modal') as HTMLElement).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(api.saveControl).toHaveBeenCalled(), SLOW);
     const [target, s] = api.saveControl.mock.calls[0];
     expect(target).toEqual({ groupId: 3 });
     expect(s).toMatchObject({ watched: ['abnormalUnload'], speedLimit: 70, parkingMinutes: 120, classSpeed: {} });
     expect(await screen.findByText('本级设置', {}, SLOW)).toBeTruthy();
+  });
+
+  it('names vehicle-class limits and newly watched types in the confirmation', async () => {
+    const { describeControlChange } = await import('./changes');
+    const i18n = (await import('../../../i18n')).default;
+    await i18n.changeLanguage('zh-CN');
+    const before = inherited.effective;
+    const after = { ...before, watched: ['abnormalUnload', 'speeding', 'offline'], classSpeed: { 重型罐式货车: 60 } };
+    expect(describeControlChange(before, after, (c) => ({ offline: '离线' })[c] ?? c, i18n.t)).toEqual(['重型罐式货车：无 → 60 km/h', '新增布控：离线']);
+    expect(describeControlChange(before, before, (c) => c, i18n.t)).toEqual([]);
   });
 });

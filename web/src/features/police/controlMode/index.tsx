@@ -10,6 +10,7 @@ import { useGroupTree } from '../../access/groupInfo/groupTree';
 import { VehiclePicker } from '../../../components/VehiclePicker';
 import { useAlarmTypes } from '../common/alarmUi';
 import { useAppStore } from '../../../app/store';
+import { describeControlChange } from './changes';
 
 type FormValues = Omit<ControlSettings, 'classSpeed'> & { classes: { cls: string; speed: number }[] };
 
@@ -63,16 +64,36 @@ export default function ControlModePage() {
     client.setQueryData(['controlMode', target], v);
     void message.success(t('common.operationSuccess'));
   };
-  const submit = async () => {
-    const v = await form.validateFields();
+  const groups = useGroupTree();
+  const targetName = kind === 'group' ? (findGroup(groups.data, groupId ?? 0)?.name ?? String(groupId ?? '')) : '';
+  const store = async (next: ControlSettings) => {
     setSaving(true);
     try {
-      await done(await saveControl(target!, fromForm(v)));
+      await done(await saveControl(target!, next));
     } catch {
       // the client showed the server's message
     } finally {
       setSaving(false);
     }
+  };
+  // the settings apply to a whole subtree (or a car): the confirmation names each change and where it applies
+  const submit = async () => {
+    const next = fromForm(await form.validateFields());
+    const before = view.data?.own ?? view.data?.effective;
+    const name = (code: string) => types.data?.find((ty) => ty.code === code)?.name ?? code;
+    const lines = before ? describeControlChange(before, next, name, t) : [];
+    modal.confirm({
+      title: t('controlMode.confirmTitle'),
+      content: (
+        <div data-testid="control-change">
+          <Typography.Paragraph style={{ marginBottom: 8 }}>{kind === 'group' ? t('controlMode.appliesToGroup', { name: targetName }) : t('controlMode.appliesToCar')}</Typography.Paragraph>
+          {lines.length ? lines.map((l) => <div key={l}>{l}</div>) : <div>{t('controlMode.noChange')}</div>}
+        </div>
+      ),
+      okText: t('common.save'),
+      cancelText: t('common.cancel'),
+      onOk: () => store(next),
+    });
   };
   const inherit = () =>
     modal.confirm({

@@ -126,7 +126,7 @@ describe('help-request view', { timeout: 30_000 }, () => {
     expect(view).not.toBeNull();
     render(
       <ConfigProvider locale={zhCN}>
-        <AntApp>{view!(message, () => undefined)}</AntApp>
+        <AntApp>{view!(message, () => undefined, () => undefined)}</AntApp>
       </ConfigProvider>,
     );
     expect(screen.getByTestId('help-view')).toBeTruthy();

@@ -3,4 +3,4 @@ import { registerHelpView } from '../../../app/liveMessages';
 import { HelpRequestView } from './HelpRequestView';
 
 // The 求助消息 dialog of the live messages shows this view for every requestHelp message.
-registerHelpView((message, close) => <HelpRequestView request={helpRequestOf(message)} onClose={close} />);
+registerHelpView((message, close, answered) => <HelpRequestView request={helpRequestOf(message)} onClose={close} onDealt={(ok) => ok && answered()} />);

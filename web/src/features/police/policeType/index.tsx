@@ -1,26 +1,51 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Card, Input, Select, Space, Switch, Table, Typography } from 'antd';
+import { Alert, App, Card, Input, Select, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ALARM_GROUPS, ALARM_LEVELS, updateAlarmType, type AlarmGroup, type AlarmLevel, type AlarmType } from '../../../api/alarm';
 import { useAuth } from '../../../components/AuthButton';
-import { ROMAN, useAlarmTypes } from '../common/alarmUi';
+import { LevelTag, ROMAN, useAlarmTypes } from '../common/alarmUi';
+import { describeTypeChange } from './changes';
 
-/** 报警类型: every alarm type with its level I–V, group, whether it is judged and whether it is pushed live. */
+/**
+ * 报警类型: every alarm type with its level I–V, group, whether it is judged and whether it is pushed live.
+ * The types are platform-wide: only a holder of policeType-edit (the platform's administrators) changes them,
+ * and each change is confirmed after reading what it does; everyone else reads them.
+ */
 export default function PoliceTypePage() {
   const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const canEdit = useAuth('edit');
   const types = useAlarmTypes();
   const client = useQueryClient();
   const [group, setGroup] = useState<string | undefined>();
   const [name, setName] = useState('');
   const [saving, setSaving] = useState<string | null>(null);
-  // alarm types are platform-wide: only the platform's administrators (policeType-edit) change them (D29)
-  const readOnly = !useAuth('policeType-edit');
   const rows = useMemo(
     () => (types.data ?? []).filter((ty) => (!group || ty.group === group) && (!name.trim() || ty.name.includes(name.trim()))),
     [types.data, group, name],
   );
-  const save = async (ty: AlarmType, change: Partial<AlarmType>) => {
+  const save = (ty: AlarmType, change: Partial<AlarmType>) => {
+    const lines = describeTypeChange(ty, change, t);
+    if (lines.length === 0) return;
+    modal.confirm({
+      title: t('policeType.confirmTitle'),
+      content: (
+        <div data-testid="type-change">
+          {lines.map((l) => (
+            <div key={l}>{l}</div>
+          ))}
+          <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
+            {t('policeType.confirmScope')}
+          </Typography.Paragraph>
+        </div>
+      ),
+      okText: t('common.save'),
+      cancelText: t('common.cancel'),
+      onOk: () => store(ty, change),
+    });
+  };
+  const store = async (ty: AlarmType, change: Partial<AlarmType>) => {
     setSaving(ty.code);
     try {
       await updateAlarmType({ code: ty.code, level: ty.level, group: ty.group, enabled: ty.enabled, push: ty.push, ...change });
@@ -44,7 +69,7 @@ export default function PoliceTypePage() {
             onChange={setGroup}
             options={ALARM_GROUPS.map((g) => ({ value: g, label: t(`alarm.groupName.${g}`) }))}
           />
-          <Typography.Text type="secondary">{t('policeType.hint')}</Typography.Text>
+          <Typography.Text type="secondary">{canEdit ? t('policeType.hint') : t('policeType.readOnly')}</Typography.Text>
         </Space>
       </Card>
       {types.isError && <Alert type="error" showIcon message={t('common.requestFailed')} style={{ marginBottom: 12 }} />}
@@ -63,14 +88,14 @@ export default function PoliceTypePage() {
             dataIndex: 'level',
             key: 'level',
             width: 130,
-            render: (l: AlarmLevel, ty) => (
+            render: (l: AlarmLevel, ty) => !canEdit ? <LevelTag level={l} /> : (
               <Select
                 size="small"
                 value={l}
                 style={{ width: 100 }}
-                disabled={readOnly || saving === ty.code}
+                disabled={saving === ty.code}
                 aria-label={`${ty.name} ${t('alarm.level')}`}
-                onChange={(level) => void save(ty, { level })}
+                onChange={(level) => save(ty, { level })}
                 options={ALARM_LEVELS.map((v) => ({ value: v, label: t('alarm.levelN', { n: ROMAN[v] }) }))}
               />
             ),
@@ -80,13 +105,13 @@ export default function PoliceTypePage() {
             dataIndex: 'group',
             key: 'group',
             width: 150,
-            render: (g: AlarmGroup, ty) => (
+            render: (g: AlarmGroup, ty) => !canEdit ? t(`alarm.groupName.${g}`) : (
               <Select
                 size="small"
                 value={g}
                 style={{ width: 120 }}
-                disabled={readOnly || saving === ty.code}
-                onChange={(grp) => void save(ty, { group: grp })}
+                disabled={saving === ty.code}
+                onChange={(grp) => save(ty, { group: grp })}
                 options={ALARM_GROUPS.map((v) => ({ value: v, label: t(`alarm.groupName.${v}`) }))}
               />
             ),
@@ -96,17 +121,22 @@ export default function PoliceTypePage() {
             dataIndex: 'enabled',
             key: 'enabled',
             width: 110,
-            render: (v: boolean, ty) => <Switch size="small" checked={v} disabled={readOnly} loading={saving === ty.code} aria-label={`${ty.name} ${t('policeType.enabled')}`} onChange={(enabled) => void save(ty, { enabled })} />,
+            render: (v: boolean, ty) => (canEdit ? <Switch size="small" checked={v} loading={saving === ty.code} aria-label={`${ty.name} ${t('policeType.enabled')}`} onChange={(enabled) => save(ty, { enabled })} /> : <YesNo v={v} />),
           },
           {
             title: t('policeType.push'),
             dataIndex: 'push',
             key: 'push',
             width: 110,
-            render: (v: boolean, ty) => <Switch size="small" checked={v} disabled={readOnly} loading={saving === ty.code} aria-label={`${ty.name} ${t('policeType.push')}`} onChange={(push) => void save(ty, { push })} />,
+            render: (v: boolean, ty) => (canEdit ? <Switch size="small" checked={v} loading={saving === ty.code} aria-label={`${ty.name} ${t('policeType.push')}`} onChange={(push) => save(ty, { push })} /> : <YesNo v={v} />),
           },
         ]}
       />
     </div>
   );
+}
+
+function YesNo({ v }: { v: boolean }) {
+  const { t } = useTranslation();
+  return <Tag color={v ? 'success' : 'default'}>{v ? t('common.yes') : t('common.no')}</Tag>;
 }
