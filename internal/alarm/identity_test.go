@@ -48,8 +48,8 @@ func TestIdentityConflictAlarm(t *testing.T) {
 		if err := json.Unmarshal(fake.got["msg/user/1"], &m); err != nil {
 			t.Fatalf("admin got no push: %v", fake.got)
 		}
-		if m.Code != alarm.CodeIdentityConflict || m.Data["carNumber"] != north.Plate || !strings.HasSuffix(m.Texts["zh-CN"], "I 级报警：终端身份冲突") ||
-			!strings.HasSuffix(m.Texts["zh-TW"], "I 級報警：終端身分衝突") || !strings.HasSuffix(m.Texts["en-US"], "level I alarm, Terminal identity conflict") {
+		if m.Code != alarm.CodeIdentityConflict || m.Data["carNumber"] != north.Plate || !strings.HasSuffix(m.Texts["zh-CN"], "I级报警：终端身份冲突") ||
+			!strings.HasSuffix(m.Texts["zh-TW"], "I級報警：終端身分衝突") || !strings.HasSuffix(m.Texts["en-US"], "Level I alarm, Terminal identity conflict") {
 			t.Errorf("push %+v", m)
 		}
 

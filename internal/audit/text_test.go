@@ -63,7 +63,7 @@ func TestRenderInTheReadersLanguage(t *testing.T) {
 func TestEveryModuleAndActionIsNamed(t *testing.T) {
 	modules := []string{ModuleAuth, ModuleUser, ModuleRole, ModuleGroup, "car", "sim", "terminal", "alarm", "help", "carPassword", "station", "suspectedStation", "sensor"}
 	actions := []string{ActionLogin, ActionLogout, ActionPasswordUpdate, ActionInsert, ActionUpdate, ActionDelete, ActionResetPassword, ActionStatus,
-		ActionLogo, ActionSettings, "move", "bind", "channels", "deal", "helpDeal", "carPasswordSet", "carPasswordResend", "carPasswordAutoResend"}
+		ActionLogo, ActionSettings, ActionLock, ActionUnlock, "move", "bind", "channels", "deal", "helpDeal", "carPasswordSet", "carPasswordResend", "carPasswordAutoResend"}
 	for _, m := range modules {
 		if !i18n.Has("module." + m) {
 			t.Errorf("module %s has no name", m)

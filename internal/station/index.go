@@ -93,25 +93,17 @@ func (s *Service) reload(ctx context.Context) {
 // WGS-84). groupPath is the car's group path; stations anywhere in the same top-level group count.
 // Safe for concurrent use; it allocates nothing.
 func (s *Service) StationAt(groupPath string, lat, lon int32) (id int64, name string, ok bool) {
-	x := s.idx.Load()
-	cells := x.companies[companyOf(groupPath)]
-	if cells == nil {
-		return 0, "", false
-	}
-	p := Point{float64(lon) / 1e6, float64(lat) / 1e6}
-	for _, i := range cells[cellKey{floorDiv(lat, cellMicro), floorDiv(lon, cellMicro)}] {
-		e := &x.entries[i]
-		if e.fence.Contains(p) {
-			return e.id, e.name, true
-		}
-	}
-	return 0, "", false
+	return s.stationAt(groupPath, lat, lon, false)
 }
 
 // StationVisibleAt is StationAt limited to the stations that may be named to groupPath's users
 // (geo.Visible: its own subtree's and its parents', never a sibling subsidiary's): what a record shown
 // to them, a help record, may name (D29). Fences themselves stay company-wide (StationAt).
 func (s *Service) StationVisibleAt(groupPath string, lat, lon int32) (id int64, name string, ok bool) {
+	return s.stationAt(groupPath, lat, lon, true)
+}
+
+func (s *Service) stationAt(groupPath string, lat, lon int32, visibleOnly bool) (id int64, name string, ok bool) {
 	x := s.idx.Load()
 	cells := x.companies[companyOf(groupPath)]
 	if cells == nil {
@@ -120,7 +112,7 @@ func (s *Service) StationVisibleAt(groupPath string, lat, lon int32) (id int64, 
 	p := Point{float64(lon) / 1e6, float64(lat) / 1e6}
 	for _, i := range cells[cellKey{floorDiv(lat, cellMicro), floorDiv(lon, cellMicro)}] {
 		e := &x.entries[i]
-		if geo.Visible(e.groupPath, groupPath) && e.fence.Contains(p) {
+		if (!visibleOnly || geo.Visible(e.groupPath, groupPath)) && e.fence.Contains(p) {
 			return e.id, e.name, true
 		}
 	}

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"tankwatch/internal/jt808"
+	"tankwatch/internal/platform/plate"
 )
 
 // Why a registration or authentication was refused (the label of tankwatch_jt808_refusals_total).
@@ -37,23 +37,15 @@ func identityMatches(t Terminal, m *jt808.Register) bool {
 		return true
 	}
 	if m.PlateColor == jt808.PlateNone && t.VIN != "" {
-		return normPlate(m.Plate) == normPlate(t.VIN)
+		return platesMatch(m.Plate, t.VIN)
 	}
-	return normPlate(m.Plate) == normPlate(t.Plate)
+	return platesMatch(m.Plate, t.Plate)
 }
 
-// normPlate is a plate as compared: without separator dots and spaces, upper case, so that 苏A·12345,
-// 苏A12345 and "苏a 12345" are one plate. Terminals are configured by hand and do not agree on the dot.
-func normPlate(p string) string {
-	var b strings.Builder
-	for _, r := range p {
-		switch {
-		case r == '·' || r == '•' || r == '・' || r == '.' || r == '．' || unicode.IsSpace(r) || r == 0:
-		default:
-			b.WriteRune(unicode.ToUpper(r))
-		}
-	}
-	return b.String()
+// platesMatch compares a plate a terminal sent with the registry's by the platform's one plate key
+// (D30): terminals are configured by hand and do not agree on the dot. Padding NULs are not the plate.
+func platesMatch(sent, registered string) bool {
+	return plate.Key(strings.Trim(sent, "\x00 ")) == plate.Key(registered)
 }
 
 // hostOf is the address part of a peer "host:port" (the key of the failure limit: behind a carrier
