@@ -1,26 +1,16 @@
-import type { ComponentType } from 'react';
 import { createHashRouter, Navigate, type RouteObject } from 'react-router';
-import NoPermissionPage from '../features/common/NoPermissionPage';
 import { ensureAllTexts } from '../i18n';
-import { allPages, isPagePermitted, type PageDef } from './pages';
+import { allPages, type PageDef } from './pages';
 import { RequireAuth, RootLayout } from './RootLayout';
-import { usePermittedMenu } from './shell/useMenu';
-
-/** The page, or the no-permission page when the user's role does not include it (the page never mounts). */
-function guarded(p: PageDef, Page: ComponentType): ComponentType {
-  function GuardedPage() {
-    const { modules } = usePermittedMenu();
-    return isPagePermitted(p, modules) ? <Page /> : <NoPermissionPage name={p.name} allScreen={p.allScreen} />;
-  }
-  GuardedPage.displayName = `Guarded(${p.name})`;
-  return GuardedPage;
-}
 
 function pageRoute(p: PageDef): RouteObject {
   return {
     path: p.path,
     handle: { name: p.name, allScreen: !!p.allScreen, beforeCloseConfirm: !!p.beforeCloseConfirm },
-    lazy: async () => ({ Component: guarded(p, (await Promise.all([p.load(), ensureAllTexts()]))[0].default) }),
+    lazy: async () => {
+      const [page, { guarded }] = await Promise.all([p.load(), import('./pageGuard'), ensureAllTexts()]);
+      return { Component: guarded(p, page.default) };
+    },
   };
 }
 
