@@ -1,13 +1,9 @@
-package app
+package app_test
 
 import (
 	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -59,7 +55,7 @@ func TestDeviceFloodMeasure(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d guessed registrations from 127.0.0.3 in %v: answers %v; refusals %v; blocked addresses %v",
 		guesses, time.Since(start).Round(time.Millisecond), results, metricLines(metrics, "tankwatch_jt808_refusals_total"),
-		metricSum(metrics, "tankwatch_jt808_blocked_addresses_total"))
+		metricValue(metrics, "tankwatch_jt808_blocked_addresses_total"))
 
 	// Idle connections: all closed by the gateway after its authentication deadline.
 	var closed atomic.Int64
@@ -89,7 +85,7 @@ func TestDeviceFloodMeasure(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d idle connections from 127.0.0.2 (%d dials failed): %d closed by the gateway within %v; auth timeouts %v",
 		len(conns), dialFailed.Load(), closed.Load(), time.Since(opened).Round(100*time.Millisecond),
-		metricSum(metrics, "tankwatch_jt808_auth_timeouts_total"))
+		metricValue(metrics, "tankwatch_jt808_auth_timeouts_total"))
 }
 
 // guessRegistration sends one 0x0100 with a made-up phone number and terminal ID from 127.0.0.3 and
@@ -128,55 +124,4 @@ func guessRegistration(target string, i int) string {
 func isTimeout(err error) bool {
 	ne, ok := err.(net.Error)
 	return ok && ne.Timeout()
-}
-
-func envInt(name string, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
-		return n
-	}
-	return def
-}
-
-// metricLines are the series of a metric on a --metrics address, as the server printed them.
-func metricLines(addr, name string) []string {
-	var out []string
-	for _, l := range scrape(addr) {
-		if strings.HasPrefix(l, name+"{") || strings.HasPrefix(l, name+" ") {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-func scrape(addr string) []string {
-	if addr == "" {
-		return nil
-	}
-	res, err := http.Get("http://" + addr + "/metrics")
-	if err != nil {
-		return nil
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return strings.Split(string(b), "\n")
-}
-
-// metricSum is the sum of every series of a metric on a --metrics address (labels or not); -1 when
-// the address is not given or does not answer.
-func metricSum(addr, name string) float64 {
-	if addr == "" {
-		return -1
-	}
-	sum := 0.0
-	for _, line := range scrape(addr) {
-		rest, ok := strings.CutPrefix(line, name)
-		if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '{') {
-			continue
-		}
-		if i := strings.LastIndexByte(rest, ' '); i >= 0 {
-			f, _ := strconv.ParseFloat(rest[i+1:], 64)
-			sum += f
-		}
-	}
-	return sum
 }

@@ -143,17 +143,14 @@ func TestHTTPFloodMeasure(t *testing.T) {
 	if target == "" {
 		t.Skip("set TANKWATCH_FLOOD_TARGET to the HTTP address of a running tankwatch serve")
 	}
-	n, _ := strconv.Atoi(os.Getenv("TANKWATCH_FLOOD_CONNS"))
-	if n <= 0 {
-		n = 20000
-	}
+	n := envInt("TANKWATCH_FLOOD_CONNS", 20000)
 	login := os.Getenv("TANKWATCH_FLOOD_LOGIN")
 	if login == "" {
 		login = "admin:admin123"
 	}
 	account, password, _ := strings.Cut(login, ":")
-	sources, _ := strconv.Atoi(os.Getenv("TANKWATCH_FLOOD_SOURCES"))
-	if sources <= 0 || sources > 250 {
+	sources := envInt("TANKWATCH_FLOOD_SOURCES", 200)
+	if sources > 250 {
 		sources = 200
 	}
 	metrics := os.Getenv("TANKWATCH_FLOOD_METRICS") // the server's --metrics address, for the device side
@@ -233,20 +230,43 @@ func TestHTTPFloodMeasure(t *testing.T) {
 
 // metricValue reads one sample from a Prometheus text endpoint at addr (-1 when unavailable).
 func metricValue(addr, name string) float64 {
-	if addr == "" {
-		return -1
-	}
-	res, err := http.Get("http://" + addr + "/metrics")
-	if err != nil {
-		return -1
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	for _, line := range strings.Split(string(b), "\n") {
+	for _, line := range scrape(addr) {
 		if v, ok := strings.CutPrefix(line, name+" "); ok {
 			f, _ := strconv.ParseFloat(v, 64)
 			return f
 		}
 	}
 	return -1
+}
+
+// metricLines are the series of a metric (every label set) as the server printed them.
+func metricLines(addr, name string) []string {
+	var out []string
+	for _, l := range scrape(addr) {
+		if strings.HasPrefix(l, name+"{") || strings.HasPrefix(l, name+" ") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// scrape is the text of a --metrics address, a line each (nil when not given or not answering).
+func scrape(addr string) []string {
+	if addr == "" {
+		return nil
+	}
+	res, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		return nil
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return strings.Split(string(b), "\n")
+}
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return def
 }
