@@ -11,6 +11,7 @@ import { VehiclePicker } from '../../../components/VehiclePicker';
 import { useAlarmTypes } from '../common/alarmUi';
 import { useAppStore } from '../../../app/store';
 import { describeControlChange } from './changes';
+import { confirmChanges } from '../../../components/confirmChanges';
 
 type FormValues = Omit<ControlSettings, 'classSpeed'> & { classes: { cls: string; speed: number }[] };
 
@@ -80,18 +81,14 @@ export default function ControlModePage() {
   const submit = async () => {
     const next = fromForm(await form.validateFields());
     const before = view.data?.own ?? view.data?.effective;
+    if (!before) return; // not loaded yet: nothing to compare the change with
     const name = (code: string) => types.data?.find((ty) => ty.code === code)?.name ?? code;
-    const lines = before ? describeControlChange(before, next, name, t) : [];
-    modal.confirm({
+    confirmChanges(modal, {
       title: t('controlMode.confirmTitle'),
-      content: (
-        <div data-testid="control-change">
-          <Typography.Paragraph style={{ marginBottom: 8 }}>{kind === 'group' ? t('controlMode.appliesToGroup', { name: targetName }) : t('controlMode.appliesToCar')}</Typography.Paragraph>
-          {lines.length ? lines.map((l) => <div key={l}>{l}</div>) : <div>{t('controlMode.noChange')}</div>}
-        </div>
-      ),
-      okText: t('common.save'),
-      cancelText: t('common.cancel'),
+      lead: kind === 'group' ? t('controlMode.appliesToGroup', { name: targetName }) : t('controlMode.appliesToCar'),
+      lines: describeControlChange(before, next, name, t),
+      empty: t('controlMode.noChange'),
+      testId: 'control-change',
       onOk: () => store(next),
     });
   };

@@ -6,6 +6,7 @@ import { ALARM_GROUPS, ALARM_LEVELS, updateAlarmType, type AlarmGroup, type Alar
 import { useAuth } from '../../../components/AuthButton';
 import { LevelTag, ROMAN, useAlarmTypes } from '../common/alarmUi';
 import { describeTypeChange } from './changes';
+import { confirmChanges } from '../../../components/confirmChanges';
 
 /**
  * 报警类型: every alarm type with its level I–V, group, whether it is judged and whether it is pushed live.
@@ -28,20 +29,11 @@ export default function PoliceTypePage() {
   const save = (ty: AlarmType, change: Partial<AlarmType>) => {
     const lines = describeTypeChange(ty, change, t);
     if (lines.length === 0) return;
-    modal.confirm({
+    confirmChanges(modal, {
       title: t('policeType.confirmTitle'),
-      content: (
-        <div data-testid="type-change">
-          {lines.map((l) => (
-            <div key={l}>{l}</div>
-          ))}
-          <Typography.Paragraph type="secondary" style={{ marginTop: 8, marginBottom: 0 }}>
-            {t('policeType.confirmScope')}
-          </Typography.Paragraph>
-        </div>
-      ),
-      okText: t('common.save'),
-      cancelText: t('common.cancel'),
+      lines,
+      note: t('policeType.confirmScope'),
+      testId: 'type-change',
       onOk: () => store(ty, change),
     });
   };
