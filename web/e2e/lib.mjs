@@ -111,11 +111,13 @@ export async function launchBrowser() {
  * dialogs at random moments; a test of another page closes them whenever they would be in its way.
  * Tests of the dialogs themselves pass `{ liveDialogs: 'keep' }` to env.page.
  */
-export async function dismissLiveDialogs(page, { only } = {}) {
+export async function dismissLiveDialogs(page, { only, except } = {}) {
   // one live dialog at a time (help requests first): a test of the 求助消息 dialog closes the 系统信息
-  // ones that would otherwise keep its request waiting behind them ({ only: 'system' })
+  // ones that would otherwise keep its request waiting behind them ({ only: 'system' }); a test of one
+  // message closes every live dialog but the one holding its text ({ except: text })
   const titles = only === 'system' ? /系统信息|系統資訊|System message/ : /系统信息|求助消息|系統資訊|求助訊息|System message|Help request/;
-  const dialog = page.locator('.ant-modal-wrap').filter({ has: page.locator('.ant-modal-confirm-title', { hasText: titles }) });
+  let dialog = page.locator('.ant-modal-wrap').filter({ has: page.locator('.ant-modal-confirm-title', { hasText: titles }) });
+  if (except) dialog = dialog.filter({ hasNotText: except });
   // the last one is on top (a 系统信息 may open over a 求助消息)
   await page.addLocatorHandler(dialog.last(), async (d) => {
     const close = d.locator('.ant-modal-close');

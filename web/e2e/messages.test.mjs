@@ -1,21 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, apiLogin, setup, toast, tr, uiLogin } from './lib.mjs';
+import { api, apiLogin, dismissLiveDialogs, setup, toast, tr, uiLogin } from './lib.mjs';
 
 // A system message sent from the message page reaches the addressed user's open console live (MQTT
 // over WebSocket at /mqtt) and nobody else's.
 describe('system messages', () => {
   const env = setup();
-
-  /** Closes, as they come, the live dialogs other than the one with `text` (demo alarms queue before it). */
-  async function closeOtherDialogs(page, text) {
-    const other = page.locator('.ant-modal-wrap').filter({ has: page.locator('.ant-modal-confirm-title') }).filter({ hasNotText: text });
-    await page.addLocatorHandler(other.last(), async (d) => {
-      const close = d.locator('.ant-modal-close');
-      if (await close.count()) await close.first().click();
-      else await d.locator('.ant-modal-confirm-btns button').last().click();
-    });
-  }
 
   /** Waits until every console of `names` is connected to /mqtt (the recipient picker shows presence). */
   async function online(token, names) {
@@ -43,20 +33,13 @@ describe('system messages', () => {
       await env.page(t, async (page) => {
         const title = `系统维护通知 ${Date.now()}`;
         const disp = await signedIn('dispatcher', 'dispatch123');
-        await closeOtherDialogs(disp.page, title);
+        await dismissLiveDialogs(disp.page, { except: title });
         const cust = await signedIn('customer', 'customer123');
         others.push(disp.context, cust.context);
 
         // both consoles are connected to /mqtt (the recipient picker shows presence)
         const admin = await apiLogin(env.base, 'admin', 'admin123');
-        const deadline = Date.now() + 15_000;
-        for (;;) {
-          const { body } = await api(env.base, 'GET', '/authority-app/message/users', { token: admin.access_token });
-          const online = new Set(body.data.filter((u) => u.online).map((u) => u.name));
-          if (online.has('dispatcher') && online.has('customer')) break;
-          assert.ok(Date.now() < deadline, `consoles not online: ${[...online]}`);
-          await new Promise((r) => setTimeout(r, 200));
-        }
+        await online(admin.access_token, ['dispatcher', 'customer']);
 
         await uiLogin(page, 'admin', 'admin123');
         await page.goto('/#/access/message');
@@ -119,7 +102,7 @@ describe('system messages', () => {
 
       // a new page of the console (reload): the read ones stay read, listed in the header, not shown again
       // demo alarms that arrive meanwhile are closed as they come; ours, if one popped up again, would stay
-      await closeOtherDialogs(page, String(stamp));
+      await dismissLiveDialogs(page, { except: String(stamp) });
       await page.reload();
       await page.locator('.tw-header .tw-tiles').waitFor();
       await online(admin.access_token, ['dispatcher']);
