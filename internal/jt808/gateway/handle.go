@@ -118,8 +118,7 @@ func (s *session) register(now time.Time, raw []byte, f jt808.Frame) bool {
 	}
 	phone := f.Header.Phone.String()
 	refuse := func(reason, why string, args ...any) bool {
-		s.refused(now, reason)
-		s.logger().Log(s.ctx, refusalLevel(reason), "registration refused: "+why, append([]any{"phone", phone, "reason", reason}, args...)...)
+		s.refused(now, "registration", phone, reason, why, args...)
 		return answer(jt808.RegisterTerminalUnknown, "")
 	}
 	if s.srv.fails.blocked(s.host, now) {
@@ -174,7 +173,11 @@ func refusalLevel(reason string) slog.Level {
 // already proved the identity (nothing left to guess), and it is what every terminal behind a carrier
 // NAT does for up to a heartbeat window after the NAT rebound, retrying all along; counting that would
 // block the whole NAT.
-func (s *session) refused(now time.Time, reason string) {
+func (s *session) refused(now time.Time, what, phone, reason, why string, args ...any) {
+	s.logger().Log(s.ctx, refusalLevel(reason), what+" refused: "+why, append([]any{"phone", phone, "reason", reason}, args...)...)
+	if reason == "" {
+		return
+	}
 	s.srv.m.refusals.WithLabelValues(reason).Inc()
 	if reason != refuseLimited && reason != refuseLive && s.srv.fails.fail(s.host, now) {
 		s.srv.m.blocked.Inc()
@@ -188,10 +191,7 @@ func (s *session) refused(now time.Time, reason string) {
 func (s *session) authenticate(now time.Time, raw []byte, f jt808.Frame) bool {
 	phone := f.Header.Phone.String()
 	refuse := func(reason, why string, args ...any) bool {
-		if reason != "" {
-			s.refused(now, reason)
-		}
-		s.logger().Log(s.ctx, refusalLevel(reason), "authentication refused: "+why, append([]any{"phone", phone, "reason", reason}, args...)...)
+		s.refused(now, "authentication", phone, reason, why, args...)
 		s.sendAck(ack{h: f.Header, result: jt808.ResultFailure})
 		return false // close once the reply is written
 	}

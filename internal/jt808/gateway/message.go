@@ -163,8 +163,7 @@ func (s *session) report(now time.Time, loc *jt808.Location, blind bool) telemet
 // tankError counts n dropped tank items (at least one) and logs err, rate-limited per connection.
 func (s *session) tankError(n int, err error) {
 	s.srv.m.tankErrors.Add(float64(max(n, 1)))
-	s.tankBad++
-	if s.tankBad <= 5 || s.tankBad%100 == 0 {
+	if logEvery(&s.tankBad) {
 		s.logger().Warn("tank extension item dropped; the report and its other items kept", "err", err, "count", s.tankBad)
 	}
 }
@@ -177,8 +176,7 @@ func (s *session) cut(h jt808.Header, where string, c jt808.Cut) {
 		return
 	}
 	s.srv.m.defects.WithLabelValues(msgLabel(h.MsgID), "cut_last_entry").Inc()
-	s.defects++
-	if s.defects <= 5 || s.defects%100 == 0 {
+	if logEvery(&s.defects) {
 		s.logger().Warn("last entry cut short by the terminal; dropped, the rest of the message kept",
 			"serial", h.Serial, "err", c.Err(fmt.Sprintf("0x%04x%s", h.MsgID, where)), "count", s.defects)
 	}

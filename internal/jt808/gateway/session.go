@@ -102,8 +102,9 @@ func (s *session) run() {
 	defer s.srv.wg.Done()
 	defer s.finish()
 	cfg := &s.srv.cfg
-	s.authBy = time.Now().Add(cfg.AuthTimeout)
-	_ = s.conn.SetReadDeadline(time.Now().Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout, cfg.AuthTimeout)))
+	now := time.Now()
+	s.authBy = now.Add(cfg.AuthTimeout)
+	_ = s.conn.SetReadDeadline(now.Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout, cfg.AuthTimeout)))
 	sp := jt808.NewSplitter(s.conn, jt808.DefaultMaxFrame)
 	for {
 		raw, err := sp.Next()
@@ -147,7 +148,7 @@ func (s *session) readOne(raw []byte, err error) bool {
 	}
 	s.bad = 0
 	s.heard.Store(now.UnixNano())
-	if s.authed {
+	if s.authed && s.conflict.Load() != nil { // a load, not a swap, on the per-frame path: nearly always nil
 		if c := s.conflict.Swap(nil); c != nil {
 			s.srv.raiseConflict(s, c) // the live session talks on: the other connection was not its terminal
 		}
@@ -178,12 +179,18 @@ func (s *session) unauthenticatedTooLong() bool {
 	return true
 }
 
+// logEvery counts one more event of a connection in *n and says whether to log it: the first five,
+// then every 100th, so that a terminal that keeps sending the same defect cannot flood the log.
+func logEvery(n *int) bool {
+	*n++
+	return *n <= 5 || *n%100 == 0
+}
+
 // malformedFrame counts and logs (first 5, then every 100th) a dropped frame; false closes the session.
 func (s *session) malformedFrame(err error) bool {
 	s.srv.m.malformed.Inc()
-	s.malformed++
 	s.bad++
-	if s.malformed <= 5 || s.malformed%100 == 0 {
+	if logEvery(&s.malformed) {
 		s.logger().Warn("malformed frame dropped", "err", err, "count", s.malformed)
 	}
 	if s.bad >= s.srv.cfg.MaxBadFrames {
