@@ -148,6 +148,10 @@ func (l *Limiter) Succeeded(account, addr string) {
 func (l *Limiter) LockedFrom(account string) []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.lockedFromLocked(account)
+}
+
+func (l *Limiter) lockedFromLocked(account string) []string {
 	a := l.accounts[accountKey(account)]
 	if a == nil {
 		return nil
@@ -166,9 +170,9 @@ func (l *Limiter) LockedFrom(account string) []string {
 // Unlock forgets the account's failures from every address (an administrator's unlock); it returns
 // the addresses that were locked.
 func (l *Limiter) Unlock(account string) []string {
-	locked := l.LockedFrom(account)
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	locked := l.lockedFromLocked(account) // under the same lock as the delete: no failure slips in between
 	delete(l.accounts, accountKey(account))
 	return locked
 }

@@ -263,7 +263,7 @@ var (
 func (s *Service) CreateAdmin(ctx context.Context, name, password string) error {
 	name = strings.TrimSpace(name)
 	if !accountRe.MatchString(name) {
-		return errors.New("--name must be 3–32 letters, digits or _ . - @")
+		return fmt.Errorf("--name must be %d–%d letters, digits or _ . - @", MinAccountLen, MaxAccountLen)
 	}
 	if len(password) < MinPasswordLen {
 		return fmt.Errorf("--password must be at least %d characters", MinPasswordLen)
