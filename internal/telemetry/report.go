@@ -35,6 +35,10 @@ type Report struct {
 
 	Tank   *tank.State  // nil when the report carried no tank item
 	Levels *tank.Levels // nil when no level item
+	// Readings are Levels made volumes (strapping table or probe volume, V20, mass), filled by the
+	// history writer before the commit (its Converter) and stored in level_readings; subscribers see
+	// them. Nil when no level item or no converter.
+	Readings []tank.Reading
 	Help   *tank.Help   // non-nil when the driver asked for unlock / lock
 
 	// TankOnly marks a report made from a 0x0900 pass-through: it carries tank data and no position;
