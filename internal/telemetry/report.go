@@ -39,7 +39,7 @@ type Report struct {
 	// history writer before the commit (its Converter) and stored in level_readings; subscribers see
 	// them. Nil when no level item or no converter.
 	Readings []tank.Reading
-	Help   *tank.Help   // non-nil when the driver asked for unlock / lock
+	Help     *tank.Help // non-nil when the driver asked for unlock / lock
 
 	// TankOnly marks a report made from a 0x0900 pass-through: it carries tank data and no position;
 	// only its tank state is stored and live state keeps the last position.
