@@ -50,6 +50,9 @@ type CarState struct {
 	Fault     bool // a device of the newest tank state reports a fault
 	LevelTime time.Time
 	Levels    []tank.Level
+	// Readings are Levels made volumes (tank.Reading, from the report's Readings; after a restart
+	// converted again through the tank catalogue). Same order as Levels.
+	Readings []tank.Reading
 
 	Online   bool
 	Moving   bool
