@@ -13,11 +13,11 @@ import (
 // The demo tanker: three compartments of 10,000 L in a 1,800 mm high tank, limited to 80 km/h
 // (internal/fleet seeds the cars with the same figures).
 const (
-	compartments = 3
-	compartmentL = 10000.0
-	tankHeightMM = 1800.0
-	speedLimit   = 80.0
-	fuelPerKm    = 0.35 // L of diesel
+	Compartments      = 3
+	CompartmentLitres = 10000.0
+	TankHeightMM      = 1800.0
+	speedLimit        = 80.0
+	fuelPerKm         = 0.35 // L of diesel
 )
 
 // Incident is a kind of misbehaviour the simulator injects.
@@ -99,10 +99,10 @@ type vehicle struct {
 	fuel      float64 // L
 	acc       bool
 
-	vol     [compartments]float64
-	fill    [compartments]float64 // volumes at the start of the current load/unload
-	goal    [compartments]float64 // load targets
-	dev     [compartments][tank.Kinds]byte
+	vol     [Compartments]float64
+	fill    [Compartments]float64 // volumes at the start of the current load/unload
+	goal    [Compartments]float64 // load targets
+	dev     [Compartments][tank.Kinds]byte
 	seal    tank.Seal
 	unload  uint8 // compartments emptied at the current station (bit mask)
 	valveAt int   // compartment of an opened valve during a stop, -1 none
@@ -162,7 +162,7 @@ func newVehicle(idx int, seed int64, epoch time.Time, interval time.Duration, mi
 	v.alt = baseAltitude(v.region)
 	v.pos = DemoPlaces[v.home].point()
 	v.dir = float64(rng.IntN(360))
-	for c := range compartments {
+	for c := range Compartments {
 		for k := range tank.Kinds {
 			v.dev[c][k] = tank.DevInstalled | tank.DevLocked
 		}
@@ -240,7 +240,7 @@ func (v *vehicle) startLoad(t time.Time) {
 	v.phaseEnd = t.Add(time.Duration(20+v.rng.IntN(21)) * time.Minute)
 	v.pos = DemoPlaces[v.home].point()
 	v.fill = v.vol
-	for c := range compartments {
+	for c := range Compartments {
 		v.goal[c] = 9000 + float64(v.rng.IntN(601))
 		v.dev[c][tank.SmallManholeCover] &^= tank.DevLocked
 		v.dev[c][tank.ManholeCover] &^= tank.DevLocked
@@ -258,7 +258,7 @@ func (v *vehicle) startLoad(t time.Time) {
 		for second == first {
 			second = near[v.rng.IntN(len(near))]
 		}
-		m := uint8(1) << v.rng.IntN(compartments)
+		m := uint8(1) << v.rng.IntN(Compartments)
 		v.trip, v.tripMasks = []int{first, second}, []uint8{m, 0b111 &^ m}
 	}
 }
@@ -276,7 +276,7 @@ func (v *vehicle) nearStations(p point, n int) []int {
 
 // finishLoad seals the tank and sets off to the first station.
 func (v *vehicle) finishLoad(t time.Time) {
-	for c := range compartments {
+	for c := range Compartments {
 		v.vol[c] = v.goal[c]
 		v.lockAll(c)
 	}
@@ -389,8 +389,8 @@ func (v *vehicle) loading(t time.Time) {
 		return
 	}
 	// compartments fill one after another through their discharge valves (bottom loading)
-	p := float64(t.Sub(v.phaseFrom)) / float64(v.phaseEnd.Sub(v.phaseFrom)) * compartments
-	for c := range compartments {
+	p := float64(t.Sub(v.phaseFrom)) / float64(v.phaseEnd.Sub(v.phaseFrom)) * Compartments
+	for c := range Compartments {
 		f := math.Max(0, math.Min(1, p-float64(c)))
 		v.vol[c] = v.fill[c] + (v.goal[c]-v.fill[c])*f
 		if f > 0 && f < 1 {
@@ -403,7 +403,7 @@ func (v *vehicle) loading(t time.Time) {
 
 func (v *vehicle) unloading(t time.Time) {
 	f := math.Min(1, float64(t.Sub(v.phaseFrom))/float64(v.phaseEnd.Sub(v.phaseFrom)))
-	for c := range compartments {
+	for c := range Compartments {
 		if v.unload&(1<<c) != 0 {
 			v.vol[c] = v.fill[c] * (1 - f)
 		}
@@ -411,7 +411,7 @@ func (v *vehicle) unloading(t time.Time) {
 	if f < 1 {
 		return
 	}
-	for c := range compartments {
+	for c := range Compartments {
 		v.lockAll(c)
 	}
 	if v.loaded() < 1 {
@@ -468,7 +468,7 @@ func (v *vehicle) drive(t time.Time, dt float64) (inc uint16) {
 	if due(IncidentSeal) && v.seal == tank.SealSealed {
 		v.plan[IncidentSeal] = -1
 		v.seal = tank.SealBroken
-		v.dev[v.rng.IntN(compartments)][tank.ManholeCover] &^= tank.DevLocked
+		v.dev[v.rng.IntN(Compartments)][tank.ManholeCover] &^= tank.DevLocked
 		inc |= 1 << IncidentSeal
 	}
 	if due(IncidentOffline) {
@@ -478,9 +478,9 @@ func (v *vehicle) drive(t time.Time, dt float64) (inc uint16) {
 	}
 	if due(IncidentValve) && v.loaded() > 500 {
 		v.plan[IncidentValve] = -1
-		c := v.rng.IntN(compartments)
+		c := v.rng.IntN(Compartments)
 		for v.vol[c] < 100 {
-			c = (c + 1) % compartments
+			c = (c + 1) % Compartments
 		}
 		v.valveAt = c
 		v.dev[c][tank.DischargeValve] = v.dev[c][tank.DischargeValve]&^tank.DevLocked | tank.DevOpen
@@ -511,7 +511,7 @@ func (v *vehicle) arrive(t time.Time) (inc uint16) {
 		v.unload = v.tripMasks[0]
 		v.fill = v.vol
 		v.seal = tank.SealUnsealed
-		for c := range compartments {
+		for c := range Compartments {
 			for k := range tank.Kinds {
 				v.dev[c][k] &^= tank.DevLocked
 			}
@@ -548,7 +548,7 @@ func (v *vehicle) arrive(t time.Time) (inc uint16) {
 // applyLock carries out a lock command (0xE4, or 0x8500 door lock) on the compartments in mask
 // (0 = all): unlocking opens the locks and ends the seal, locking closes and locks the devices.
 func (v *vehicle) applyLock(action, mask byte) {
-	for c := range compartments {
+	for c := range Compartments {
 		if mask != 0 && mask&(1<<c) == 0 {
 			continue
 		}
@@ -566,7 +566,7 @@ func (v *vehicle) applyLock(action, mask byte) {
 }
 
 func (v *vehicle) allLocked() bool {
-	for c := range compartments {
+	for c := range Compartments {
 		for k := range tank.Kinds {
 			if v.dev[c][k]&tank.DevInstalled != 0 && v.dev[c][k]&tank.DevLocked == 0 {
 				return false
@@ -582,7 +582,7 @@ func (v *vehicle) location(t time.Time) jt808.Location {
 	if v.acc {
 		st |= jt808.StatusACC
 	}
-	switch f := v.loaded() / (compartments * compartmentL); {
+	switch f := v.loaded() / (Compartments * CompartmentLitres); {
 	case f >= 0.85:
 		st |= uint32(jt808.LoadFull) << 8
 	case f >= 0.05:
@@ -613,12 +613,12 @@ func (v *vehicle) body(t time.Time) []byte {
 	b = append(b, jt808.ItemFuel, 2)
 	b = binary.BigEndian.AppendUint16(b, uint16(v.fuel*10))
 	b = append(b, jt808.ItemSignal, 1, v.signal, jt808.ItemSatellites, 1, v.sats)
-	s := tank.State{Compartments: compartments, Seal: v.seal}
-	l := tank.Levels{N: compartments}
+	s := tank.State{Compartments: Compartments, Seal: v.seal}
+	l := tank.Levels{N: Compartments}
 	temp := baseTemp(v.region)
-	for c := range compartments {
+	for c := range Compartments {
 		s.Devices[c] = v.dev[c]
-		l.Probes[c] = tank.Level{Compartment: uint8(c + 1), LevelMM: uint16(math.Round(v.vol[c] / compartmentL * tankHeightMM)),
+		l.Probes[c] = tank.Level{Compartment: uint8(c + 1), LevelMM: uint16(math.Round(v.vol[c] / CompartmentLitres * TankHeightMM)),
 			VolumeL: uint32(math.Round(v.vol[c])), TempDeci: int16(math.Round(temp * 10))}
 	}
 	b, _ = s.AppendItem(b)

@@ -85,14 +85,14 @@ func TestVehicleDays(t *testing.T) {
 					}
 					lv := d.ext.Levels.Probes[c]
 					total += float64(lv.VolumeL)
-					if lv.VolumeL > compartmentL || math.Abs(float64(lv.LevelMM)-float64(lv.VolumeL)/compartmentL*tankHeightMM) > 1 {
+					if lv.VolumeL > CompartmentLitres || math.Abs(float64(lv.LevelMM)-float64(lv.VolumeL)/CompartmentLitres*TankHeightMM) > 1 {
 						t.Fatalf("vehicle %d: level %+v does not follow the volume", idx, lv)
 					}
 				}
 				if d.loc.DoorLocked() != locked {
 					t.Fatalf("vehicle %d: door-locked bit %v with devices locked %v", idx, d.loc.DoorLocked(), locked)
 				}
-				if want := total >= 0.85*3*compartmentL; (d.loc.Load() == jt808.LoadFull) != want {
+				if want := total >= 0.85*3*CompartmentLitres; (d.loc.Load() == jt808.LoadFull) != want {
 					t.Fatalf("vehicle %d: load state %d with %.0f L", idx, d.loc.Load(), total)
 				}
 				if (d.loc.Alarm&2 != 0) != (d.loc.Speed > 800) {

@@ -170,3 +170,21 @@ func ParseStrap(text string) (Strap, error) {
 	}
 	return out, nil
 }
+
+// EllipseStrap is the strapping table of a horizontal cylinder of elliptical (or circular) section —
+// the shape of a road tanker's compartment — holding capacityL when full at heightMM, with rows rows
+// at equal height steps (rows ≥ 2). The filled fraction at height h is that of a circle segment,
+// (θ − sin θ) / 2π with θ = 2·acos(1 − 2h/H): an ellipse is a scaled circle. The demo fleet's
+// compartments use it; a real table comes from the tank's calibration certificate.
+func EllipseStrap(capacityL, heightMM float64, rows int) Strap {
+	rows = max(rows, StrapMinRows)
+	out := make(Strap, rows)
+	for i := range rows {
+		h := heightMM * float64(i) / float64(rows-1)
+		theta := 2 * math.Acos(1-2*h/heightMM)
+		f := (theta - math.Sin(theta)) / (2 * math.Pi)
+		out[i] = StrapRow{HeightMM: math.Round(h*10) / 10, VolumeL: math.Round(capacityL*f*10) / 10}
+	}
+	out[rows-1].VolumeL = capacityL
+	return out
+}

@@ -107,3 +107,21 @@ func TestStrapText(t *testing.T) {
 		}
 	}
 }
+
+func TestEllipseStrap(t *testing.T) {
+	s := EllipseStrap(10000, 1800, 181)
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if s.Capacity() != 10000 || s[0].VolumeL != 0 || s[180].HeightMM != 1800 {
+		t.Fatalf("ends: %v %v", s[0], s[180])
+	}
+	// half height holds half the volume; a quarter of the height (y = 0.25) holds
+	// (θ − sin θ)/2π with θ = 2π/3: 0.1955
+	if v, _ := s.Volume(900); math.Abs(v-5000) > 1 {
+		t.Errorf("half height: %v", v)
+	}
+	if v, _ := s.Volume(450); math.Abs(v-1955) > 2 {
+		t.Errorf("quarter height: %v, want ≈1955", v)
+	}
+}
