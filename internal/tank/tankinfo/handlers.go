@@ -26,7 +26,9 @@ func (s *Service) Routes() []httpx.Route {
 			Handler: httpx.JSON(func(r *http.Request, in SaveCarInput) (any, error) { return s.SaveCar(r, in) })},
 		{Method: "POST", Path: prefix + "carExport", Access: httpx.Needs(CodeExport), Scoped: true, Handler: xlsx.Handler(s.ExportCars)},
 		{Method: "POST", Path: prefix + "groundPage", Access: read, Scoped: true,
-			Handler: httpx.JSON(func(r *http.Request, q GroundQuery) (any, error) { return s.GroundPage(r.Context(), httpx.Caller(r), q) })},
+			Handler: httpx.JSON(func(r *http.Request, q GroundQuery) (any, error) {
+				return s.GroundPage(r.Context(), httpx.Caller(r), q)
+			})},
 		{Method: "GET", Path: prefix + "ground", Access: read, Scoped: true,
 			Handler: httpx.ByID("id", func(r *http.Request, id int64) (any, error) { return s.Ground(r.Context(), httpx.Caller(r), id) })},
 		{Method: "GET", Path: prefix + "stations", Access: read, Scoped: true,
