@@ -151,7 +151,7 @@ func TestCarCompartments(t *testing.T) {
 
 func groundInput(stationID int64, no int) map[string]any {
 	return map[string]any{"stationId": stationID, "tankNo": no, "name": "1号罐", "product": 0, "capacity": 30000, "height": 2500,
-		"strap": []tank.StrapRow{{HeightMM: 0, VolumeL: 0}, {HeightMM: 1250, VolumeL: 15000}, {HeightMM: 2500, VolumeL: 30000}},
+		"strap":     []tank.StrapRow{{HeightMM: 0, VolumeL: 0}, {HeightMM: 1250, VolumeL: 15000}, {HeightMM: 2500, VolumeL: 30000}},
 		"gaugeHost": "127.0.0.1", "gaugePort": 10001, "gaugeTank": 1, "lowStockPct": 15, "coverDaysMin": 2, "waterMaxMm": 30}
 }
 
