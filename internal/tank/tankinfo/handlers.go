@@ -31,7 +31,8 @@ func (s *Service) Routes() []httpx.Route {
 			})},
 		{Method: "GET", Path: prefix + "ground", Access: read, Scoped: true,
 			Handler: httpx.ByID("id", func(r *http.Request, id int64) (any, error) { return s.Ground(r.Context(), httpx.Caller(r), id) })},
-		{Method: "GET", Path: prefix + "stations", Access: read, Scoped: true,
+		// the caller's own stations: no record named, nothing to refuse (the list is the caller's scope)
+		{Method: "GET", Path: prefix + "stations", Access: read,
 			Handler: func(w http.ResponseWriter, r *http.Request) {
 				data, err := s.Stations(r.Context(), httpx.Caller(r))
 				httpx.Respond(w, r, data, err)
@@ -44,7 +45,8 @@ func (s *Service) Routes() []httpx.Route {
 			Handler: httpx.JSON(func(r *http.Request, in idBody) (any, error) { return nil, s.DeleteGround(r, in.ID) })},
 		{Method: "POST", Path: prefix + "groundExport", Access: httpx.Needs(CodeExport), Scoped: true, Handler: xlsx.Handler(s.ExportGround)},
 		{Method: "POST", Path: prefix + "strapExport", Access: httpx.Needs(CodeExport), Scoped: true, Handler: xlsx.Handler(s.ExportStrap)},
-		{Method: "POST", Path: prefix + "strapImport", Access: httpx.Needs(CodeImport), Scoped: true,
+		// reads the uploaded file only: no record is read or stored
+		{Method: "POST", Path: prefix + "strapImport", Access: httpx.Needs(CodeImport),
 			Handler: func(w http.ResponseWriter, r *http.Request) {
 				data, err := s.ImportStrap(w, r)
 				httpx.Respond(w, r, data, err)
