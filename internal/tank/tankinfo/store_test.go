@@ -197,10 +197,10 @@ func TestGroundTanks(t *testing.T) {
 		noGauge["gaugeHost"], noGauge["gaugePort"], noGauge["gaugeTank"], noGauge["strap"] = "", 0, 0, nil
 		second := e.MustOK("POST", P+"groundAdd", admin, noGauge).ID()
 		upd := groundInput(st, 3)
-		upd["id"], upd["gaugeHost"], upd["name"] = second, "fe80::10", "二号罐"
+		upd["id"], upd["gaugeHost"], upd["name"] = second, "::1", "二号罐"
 		var u tankinfo.GroundView
 		e.MustOK("POST", P+"groundUpdate", admin, upd).Decode(&u)
-		if u.TankNo != 3 || u.GaugeHost != "fe80::10" || u.Name != "二号罐" {
+		if u.TankNo != 3 || u.GaugeHost != "::1" || u.Name != "二号罐" {
 			t.Fatalf("updated %+v", u)
 		}
 		var p httpx.Page[tankinfo.GroundView]

@@ -33,7 +33,7 @@ export function StrapChart({ rows, errors, nominal, height = 260 }: { rows: Edit
       .map(({ r, i }) => ({ value: [r.height, r.volume], itemStyle: bad.has(i + 1) ? { color: '#ff4d4f' } : undefined, symbolSize: bad.has(i + 1) ? 8 : 3 }));
     return {
       animation: false,
-      grid: { left: 64, right: 24, top: 24, bottom: 40 },
+      grid: { left: 64, right: 24, top: 32, bottom: 40 },
       tooltip: {
         trigger: 'axis',
         formatter: (ps: { value: [number, number] }[]) => (ps[0] ? `${t('tankInfo.strapHeight')}: ${ps[0].value[0]}<br/>${t('tankInfo.strapVolume')}: ${ps[0].value[1]}` : ''),
@@ -47,7 +47,7 @@ export function StrapChart({ rows, errors, nominal, height = 260 }: { rows: Edit
           showSymbol: true,
           lineStyle: { width: 2 },
           markLine: nominal
-            ? { symbol: 'none', silent: true, lineStyle: { type: 'dashed', color: '#faad14' }, label: { formatter: t('tankInfo.nominalLine') }, data: [{ yAxis: nominal }] }
+            ? { symbol: 'none', silent: true, lineStyle: { type: 'dashed', color: '#faad14' }, label: { formatter: t('tankInfo.nominalLine'), position: 'insideEndTop' }, data: [{ yAxis: nominal }] }
             : undefined,
         },
       ],

@@ -223,13 +223,13 @@ export function StrapEditor({ rows, onChange, nominal, exportRef, dirty, readOnl
             columns={columns}
             dataSource={rows.slice((page - 1) * PAGE, page * PAGE)}
             pagination={rows.length > PAGE ? { current: page, pageSize: PAGE, total: rows.length, onChange: setPage, size: 'small', showSizeChanger: false } : false}
-            scroll={{ y: 300 }}
+            scroll={{ y: 380 }}
             rowClassName={(_, i) => (badRows.has((page - 1) * PAGE + i + 1) ? 'tw-strap-bad' : '')}
             locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={readOnly ? t('tankInfo.noTable') : t('tankInfo.noTableHint')} /> }}
           />
         </div>
-        <div className="tw-strap-chart">
-          {rows.length > 0 ? <StrapChart rows={rows} errors={errors} nominal={nominal} /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('tankInfo.noCurve')} />}
+        <div className={rows.length > 0 ? "tw-strap-chart" : "tw-strap-chart tw-strap-chart-empty"}>
+          {rows.length > 0 ? <StrapChart rows={rows} errors={errors} nominal={nominal} height={420} /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('tankInfo.noCurve')} />}
         </div>
       </div>
 
