@@ -139,6 +139,17 @@ func TestCarCompartments(t *testing.T) {
 		if err := fresh.Load(ctx, e.DB); err != nil || !reflect.DeepEqual(fresh.Compartments(carID), cat) {
 			t.Fatalf("store and catalog differ: %v\n%+v\n%+v", err, fresh.Compartments(carID), cat)
 		}
+		for _, f := range []string{"plate", "groupName", "compartments", "listed", "tables", "updatedAt"} {
+			for _, o := range []string{"ascend", "descend"} {
+				if p := carPage(t, e, admin, map[string]any{"sortField": f, "sortOrder": o, "pageSize": 500}); p.Total != all.Total {
+					t.Fatalf("sorted by %s %s: %d", f, o, p.Total)
+				}
+			}
+		}
+		if p := carPage(t, e, admin, map[string]any{"sortField": "tables", "sortOrder": "ascend"}); p.List[0].CarID != carID {
+			t.Fatalf("fewest tables first: %+v", p.List[0])
+		}
+		expect(t, e.Call("POST", P+"carPage", admin, map[string]any{"tableState": "half"}), 200, "容积表状态格式不正确")
 		if p := carPage(t, e, admin, map[string]any{"tableState": "some"}); p.Total != 1 || p.List[0].CarID != carID || p.List[0].Capacity != 22000 {
 			t.Fatalf("partial cars: %+v", p)
 		}
