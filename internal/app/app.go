@@ -27,6 +27,8 @@ import (
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/station"
+	"tankwatch/internal/tank"
+	"tankwatch/internal/tank/tankinfo"
 	"tankwatch/web"
 )
 
@@ -52,6 +54,9 @@ type App struct {
 	// CarPass is the vehicles' local unlock passwords and their viewing records; built after the
 	// devices, whose command log and gateway carry the password down.
 	CarPass *carpass.Service
+	// TankCatalog is every car's compartments in memory (tank base data, D34); TankInfo keeps it current.
+	TankCatalog *tank.Catalog
+	TankInfo    *tankinfo.Service
 
 	now      func() time.Time
 	registry *prometheus.Registry
@@ -95,6 +100,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.buildMessaging() // first: the broker is the Publisher of the services built after it
 	a.Stations = station.New(d, a.Audit)
 	a.Stations.Log = log
+	a.buildTankInfo()
 	a.buildDevices()
 	a.buildAlarms()
 	a.CarPass = carpass.New(d, a.Fleet, a.Devices.Commands, a.Devices.Gateway, a.Audit)
@@ -109,6 +115,7 @@ func (a *App) SetNow(now func() time.Time) {
 	a.Messages.Now = now
 	a.Stations.Now = now
 	a.CarPass.Now = now
+	a.TankInfo.Now = now
 }
 
 // SetConsole replaces the embedded console (tests; nil = not built).
@@ -127,6 +134,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.Stations.Routes()...)
 	rs = append(rs, a.alarmRoutes()...)
 	rs = append(rs, a.CarPass.Routes()...)
+	rs = append(rs, a.TankInfo.Routes()...)
 	return rs
 }
 
@@ -219,6 +227,9 @@ func (a *App) Bootstrap(ctx context.Context, out io.Writer) error {
 		}
 		if err := a.Stations.SeedDemo(ctx); err != nil {
 			return fmt.Errorf("demo stations seed: %w", err)
+		}
+		if err := a.seedTankInfo(ctx); err != nil {
+			return fmt.Errorf("demo compartments seed: %w", err)
 		}
 		line := org.DemoLoginLine()
 		a.Log.Info(line)

@@ -72,6 +72,7 @@ type fixture struct {
 	eastICCID, eastMSISDN         string
 	northStation, northSuspect    int64
 	northAlarm                    int64 // an alarm record of a 华北 car
+	northTank                     int64 // a ground tank of the 华北 station
 }
 
 func newID(e *apptest.Env, token, path string, body any) int64 {
@@ -138,6 +139,7 @@ func setup(t *testing.T, e *apptest.Env) fixture {
 	var sus httpx.Page[station.SuspectView]
 	e.MustOK("POST", "/base-info-app/suspectedStation/page", admin, map[string]any{"groupId": f.north}).Decode(&sus)
 	f.northSuspect = sus.List[0].ID
+	f.northTank = newID(e, admin, "/base-info-app/tankInfo/groundAdd", map[string]any{"stationId": f.northStation, "tankNo": 1, "capacity": 30000})
 	f.eastTok = e.Login("eastadmin", "secret1")
 	f.nobodyTok = e.Login("nobody", "secret1")
 	f.northAlarm = insertAlarm(t, e, f.northCar)
@@ -328,6 +330,19 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /base-info-app/carPassword/view":         {{body: map[string]any{"carId": f.northCar}}, {body: map[string]any{"carId": f.northCar, "reason": "x"}}},
 		"POST /alarm-app/passwordViewingRecord/page":   {{body: map[string]any{"groupId": f.north}}},
 		"POST /alarm-app/passwordViewingRecord/export": {{body: map[string]any{"groupId": f.north}}},
+		// tank base data
+		"POST /base-info-app/tankInfo/carPage":   {{body: map[string]any{"groupId": f.north}}},
+		"GET /base-info-app/tankInfo/car":        {{query: q("carId", f.northCar)}},
+		"POST /base-info-app/tankInfo/saveCar":   {{body: map[string]any{"carId": f.northCar, "compartments": []any{}}}},
+		"POST /base-info-app/tankInfo/carExport": {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/tankInfo/groundPage": {{body: map[string]any{"groupId": f.north}},
+			{body: map[string]any{"stationId": f.northStation}}},
+		"GET /base-info-app/tankInfo/ground":        {{query: q("id", f.northTank)}},
+		"POST /base-info-app/tankInfo/groundAdd":    {{body: map[string]any{"stationId": f.northStation, "tankNo": 2}}},
+		"POST /base-info-app/tankInfo/groundUpdate": {{body: map[string]any{"id": f.northTank, "stationId": f.northStation, "tankNo": 1}}},
+		"POST /base-info-app/tankInfo/groundDelete": {{body: map[string]any{"id": f.northTank}}},
+		"POST /base-info-app/tankInfo/groundExport": {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"stationId": f.northStation}}},
+		"POST /base-info-app/tankInfo/strapExport":  {{body: map[string]any{"carId": f.northCar, "no": 1}}, {body: map[string]any{"tankId": f.northTank}}},
 	}
 }
 
@@ -354,7 +369,8 @@ func insertAlarm(t *testing.T, e *apptest.Env, carID int64) int64 {
 var stateTables = []string{"org_groups", "users", "roles", "role_codes", "user_roles", "tokens", "operation_logs",
 	"cars", "sims", "terminals", "terminal_bindings", "car_video_channels", "sensors", "commands", "help_records",
 	"messages", "message_recipients", "stations", "suspected_stations", "suspected_station_cars",
-	"alarms", "alarm_types", "alarm_controls", "parking_periods", "car_passwords", "password_views"}
+	"alarms", "alarm_types", "alarm_controls", "parking_periods", "car_passwords", "password_views",
+	"compartments", "ground_tanks"}
 
 // TestAuthorizationMatrix calls every registered endpoint without a token, with an expired and a revoked
 // token, as a user lacking its code, and (for endpoints taking ids) with another group's records.

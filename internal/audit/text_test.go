@@ -61,7 +61,7 @@ func TestRenderInTheReadersLanguage(t *testing.T) {
 
 // Every module and action the domains record has a name in the catalogue, so no code shows through.
 func TestEveryModuleAndActionIsNamed(t *testing.T) {
-	modules := []string{ModuleAuth, ModuleUser, ModuleRole, ModuleGroup, "car", "sim", "terminal", "alarm", "help", "carPassword", "station", "suspectedStation", "sensor"}
+	modules := []string{ModuleAuth, ModuleUser, ModuleRole, ModuleGroup, "car", "sim", "terminal", "alarm", "help", "carPassword", "station", "suspectedStation", "sensor", "tankInfo"}
 	actions := []string{ActionLogin, ActionLogout, ActionPasswordUpdate, ActionInsert, ActionUpdate, ActionDelete, ActionResetPassword, ActionStatus,
 		ActionLogo, ActionSettings, ActionLock, ActionUnlock, "move", "bind", "channels", "deal", "helpDeal", "carPasswordSet", "carPasswordResend", "carPasswordAutoResend"}
 	for _, m := range modules {

@@ -28,6 +28,9 @@ type Service struct {
 	Log   *slog.Logger
 	// Geo, when set, names the place of each suspected station.
 	Geo Geocoder
+	// DeleteCheck, when set, may refuse deleting a station (inside the delete's transaction): the tank
+	// base data refuses while the station has ground tanks (D34).
+	DeleteCheck func(ctx context.Context, idb bun.IDB, stationID int64) error
 
 	loadMu    sync.Mutex
 	idx       atomic.Pointer[index]

@@ -217,6 +217,11 @@ func (s *Service) Delete(r *http.Request, id int64) error {
 		if m, err = s.scopedStation(ctx, tx, p, id); err != nil {
 			return err
 		}
+		if s.DeleteCheck != nil {
+			if err := s.DeleteCheck(ctx, tx, id); err != nil {
+				return err
+			}
+		}
 		_, err = tx.NewDelete().Model((*Station)(nil)).Where("id = ?", id).Exec(ctx)
 		return err
 	})

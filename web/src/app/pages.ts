@@ -99,6 +99,7 @@ export const MODULES: ModuleDef[] = [
       simInfoVXE: { load: () => import('../features/basedata/simInfoVXE') },
       sensor: { load: () => import('../features/basedata/sensor') },
       station: { load: () => import('../features/basedata/station') },
+      tankInfo: { load: () => import('../features/basedata/tankInfo') },
       suspectedStation: { load: () => import('../features/basedata/suspectedStation') },
     }),
   },
