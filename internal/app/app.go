@@ -53,6 +53,8 @@ type App struct {
 	// devices, whose command log and gateway carry the password down.
 	CarPass *carpass.Service
 
+	tankIngest tankIngest // issue 14: level readings at ingest, tank monitor (tank_ingest.go)
+
 	now      func() time.Time
 	registry *prometheus.Registry
 	console  fs.FS
@@ -96,6 +98,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.Stations = station.New(d, a.Audit)
 	a.Stations.Log = log
 	a.buildDevices()
+	a.buildTankIngest()
 	a.buildAlarms()
 	a.CarPass = carpass.New(d, a.Fleet, a.Devices.Commands, a.Devices.Gateway, a.Audit)
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -127,6 +130,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.Stations.Routes()...)
 	rs = append(rs, a.alarmRoutes()...)
 	rs = append(rs, a.CarPass.Routes()...)
+	rs = append(rs, a.tankIngestRoutes()...)
 	return rs
 }
 

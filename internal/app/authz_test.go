@@ -328,6 +328,10 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /base-info-app/carPassword/view":         {{body: map[string]any{"carId": f.northCar}}, {body: map[string]any{"carId": f.northCar, "reason": "x"}}},
 		"POST /alarm-app/passwordViewingRecord/page":   {{body: map[string]any{"groupId": f.north}}},
 		"POST /alarm-app/passwordViewingRecord/export": {{body: map[string]any{"groupId": f.north}}},
+		// tank monitor
+		"POST /monitor-app/realTimeMoitoring/tankMonitor": {{body: map[string]any{"carId": f.northCar}}},
+		"POST /monitor-app/tankMonitor2VXE/page":          {{body: map[string]any{"groupId": f.north}}},
+		"POST /monitor-app/tankMonitor2VXE/export":        {{body: map[string]any{"groupId": f.north}}},
 	}
 }
 
