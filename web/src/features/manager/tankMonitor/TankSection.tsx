@@ -39,7 +39,7 @@ export function TankSection({ c, onUse }: { c: TankCompartment; onUse?: (c: Tank
     <div className="tw-tank-section" data-testid={`compartment-${c.no}`}>
       <div className="tw-tank-section-head">
         <strong>{t('tankMonitor.compartmentNo', { no: c.no })}</strong>
-        <span>{c.productName || t('tankMonitor.unlisted')}</span>
+        <span className="tw-tank-product">{c.productName || t('tankMonitor.unlisted')}</span>
         {c.hasReading && (
           <Tag color={c.source === 1 ? 'blue' : 'default'} data-testid="source">
             {c.source === 1 ? t('tankMonitor.source.table') : t('tankMonitor.source.probe')}
@@ -59,6 +59,7 @@ export function TankSection({ c, onUse }: { c: TankCompartment; onUse?: (c: Tank
           {f == null ? '—' : `${c.fillPct != null ? Math.round(c.fillPct) : Math.round(f * 100)}%`}
         </text>
       </svg>
+      {c.hasReading && f == null && <div className="tw-tank-hint">{t('tankMonitor.notDrawn')}</div>}
       <dl className="tw-tank-figures">
         <dt>{t('tankMonitor.level')}</dt>
         <dd data-testid="level">{c.hasReading ? `${c.levelMm} mm` : '—'}</dd>

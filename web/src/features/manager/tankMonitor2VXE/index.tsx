@@ -63,10 +63,10 @@ export default function TankMonitorTablePage() {
           <Form.Item label={t('tankMonitor.fill')}>
             <Space.Compact>
               <Form.Item name="fillMin" noStyle>
-                <InputNumber min={0} max={1000} style={{ width: 80 }} placeholder="0" />
+                <InputNumber min={0} max={1000} style={{ width: 80 }} placeholder="0" aria-label={t('tankMonitor.fillMin')} />
               </Form.Item>
               <Form.Item name="fillMax" noStyle>
-                <InputNumber min={0} max={1000} style={{ width: 80 }} placeholder="100" addonAfter="%" />
+                <InputNumber min={0} max={1000} style={{ width: 120 }} placeholder="100" addonAfter="%" aria-label={t('tankMonitor.fillMax')} />
               </Form.Item>
             </Space.Compact>
           </Form.Item>
@@ -81,13 +81,13 @@ export default function TankMonitorTablePage() {
       columns={[
         { title: t('tankMonitor.plate'), dataIndex: 'plate', key: 'plate', width: 120, sorter: true, fixed: 'left' },
         { title: t('tankMonitor.group'), dataIndex: 'groupName', key: 'groupName', width: 130, ellipsis: true },
-        { title: t('tankMonitor.no'), dataIndex: 'no', key: 'no', width: 70, sorter: true },
-        { title: t('tankMonitor.product'), key: 'product', width: 110, sorter: true, render: (_, r) => r.productName || t('tankMonitor.unlisted') },
-        { title: t('tankMonitor.levelMm'), key: 'levelMm', width: 100, sorter: true, align: 'right', render: (_, r) => (r.hasReading ? r.levelMm : '—') },
-        { title: t('tankMonitor.volumeL'), key: 'volume', width: 110, sorter: true, align: 'right', render: (_, r) => (r.hasReading ? r.volume.toLocaleString('en-US') : '—') },
+        { title: t('tankMonitor.no'), dataIndex: 'no', key: 'no', width: 90, sorter: true },
+        { title: t('tankMonitor.product'), key: 'product', width: 110, sorter: true, ellipsis: true, render: (_, r) => r.productName || t('tankMonitor.unlistedShort') },
+        { title: t('tankMonitor.levelMm'), key: 'levelMm', width: 120, sorter: true, align: 'right', render: (_, r) => (r.hasReading ? r.levelMm : '—') },
+        { title: t('tankMonitor.volumeL'), key: 'volume', width: 120, sorter: true, align: 'right', render: (_, r) => (r.hasReading ? r.volume.toLocaleString('en-US') : '—') },
         { title: t('tankMonitor.v20L'), key: 'v20', width: 110, sorter: true, align: 'right', render: (_, r) => (r.hasReading ? r.v20.toLocaleString('en-US') : '—') },
-        { title: t('tankMonitor.temperatureC'), key: 'temperature', width: 90, sorter: true, align: 'right', render: (_, r) => (r.hasReading ? r.temperature.toFixed(1) : '—') },
-        { title: t('tankMonitor.fillPct'), key: 'fillPct', width: 90, sorter: true, align: 'right', render: (_, r) => fillText(r.fillPct) },
+        { title: t('tankMonitor.temperatureC'), key: 'temperature', width: 120, sorter: true, align: 'right', render: (_, r) => (r.hasReading ? r.temperature.toFixed(1) : '—') },
+        { title: t('tankMonitor.fillPct'), key: 'fillPct', width: 100, sorter: true, align: 'right', render: (_, r) => fillText(r.fillPct) },
         { title: t('tankMonitor.covers'), key: 'covers', width: 90, render: (_, r) => open(r.coversOpen) },
         { title: t('tankMonitor.valves'), key: 'valves', width: 90, render: (_, r) => open(r.valvesOpen) },
         { title: t('tankMonitor.seal'), dataIndex: 'sealText', key: 'seal', width: 100, render: (s: string, r) => (r.seal === 2 ? <Tag color="red">{s}</Tag> : s) },
