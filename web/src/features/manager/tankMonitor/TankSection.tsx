@@ -22,7 +22,9 @@ export function DeviceBadge({ d }: { d: TankDevice }) {
       <span className="tw-tank-device-icon" aria-hidden>
         {STATE_ICON[s]}
       </span>
-      <span className="tw-tank-device-kind">{t(`tankMonitor.kind.${d.kind}`)}</span>
+      <span className="tw-tank-device-kind" title={t(`tankMonitor.kind.${d.kind}`)}>
+        {t(`tankMonitor.kind.${d.kind}`)}
+      </span>
       <span className="tw-tank-device-state">{t(`tankMonitor.state.${s}`)}</span>
     </div>
   );
