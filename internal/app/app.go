@@ -58,6 +58,8 @@ type App struct {
 	TankCatalog *tank.Catalog
 	TankInfo    *tankinfo.Service
 
+	tankIngest tankIngest // issue 14: level readings at ingest, tank monitor (tank_ingest.go)
+
 	now      func() time.Time
 	registry *prometheus.Registry
 	console  fs.FS
@@ -102,6 +104,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.Stations.Log = log
 	a.buildTankInfo()
 	a.buildDevices()
+	a.buildTankIngest()
 	a.buildAlarms()
 	a.CarPass = carpass.New(d, a.Fleet, a.Devices.Commands, a.Devices.Gateway, a.Audit)
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -135,6 +138,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.alarmRoutes()...)
 	rs = append(rs, a.CarPass.Routes()...)
 	rs = append(rs, a.TankInfo.Routes()...)
+	rs = append(rs, a.tankIngestRoutes()...)
 	return rs
 }
 

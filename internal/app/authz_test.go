@@ -343,6 +343,10 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /base-info-app/tankInfo/groundDelete": {{body: map[string]any{"id": f.northTank}}},
 		"POST /base-info-app/tankInfo/groundExport": {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"stationId": f.northStation}}},
 		"POST /base-info-app/tankInfo/strapExport":  {{body: map[string]any{"carId": f.northCar, "no": 1}}, {body: map[string]any{"tankId": f.northTank}}},
+		// tank monitor
+		"POST /monitor-app/realTimeMoitoring/tankMonitor": {{body: map[string]any{"carId": f.northCar}}},
+		"POST /monitor-app/tankMonitor2VXE/page":          {{body: map[string]any{"groupId": f.north}}},
+		"POST /monitor-app/tankMonitor2VXE/export":        {{body: map[string]any{"groupId": f.north}}},
 	}
 }
 

@@ -120,6 +120,9 @@ func (a *App) StartDevices(ctx context.Context) error {
 	if err := a.Stations.Load(ctx); err != nil {
 		return fmt.Errorf("load stations: %w", err)
 	}
+	if err := a.loadTankIngest(ctx); err != nil {
+		return err
+	}
 	if err := dv.Live.Load(ctx); err != nil {
 		return fmt.Errorf("rebuild live state: %w", err)
 	}

@@ -65,6 +65,16 @@ type Live struct {
 	seq  uint64
 	gen  uint64
 	vers []uint64
+
+	conv Converter // converts stored levels at Load (the tank catalogue); nil = no readings after a restart
+}
+
+// SetConverter sets what makes the stored newest levels volumes when Load rebuilds the state (the
+// same converter as the history writer's). Call before Load.
+func (l *Live) SetConverter(c Converter) {
+	l.mu.Lock()
+	l.conv = c
+	l.mu.Unlock()
 }
 
 // liveEntry is one car's cached state.
@@ -79,6 +89,7 @@ type liveEntry struct {
 	levels    liveLevels
 	hasLevels bool
 	ver       uint64 // Live.seq when the entry last changed
+	tver      uint64 // Live.seq when its lock state or levels last changed (the live tank delta)
 }
 
 // livePos is the newest position; t is the device time (received time when the device sent none), as
@@ -102,6 +113,7 @@ type liveLock struct {
 type liveLevels struct {
 	t, terminal int64
 	levels      tank.Levels
+	readings    []tank.Reading // levels made volumes (the report's Readings; converted again after a restart)
 }
 
 // liveHot is what counting needs of a car, kept small and contiguous.
@@ -164,21 +176,25 @@ func (l *Live) Apply(reports []Report) {
 				mileage: r.Mileage, hasMileage: r.HasMileage}
 			e.hasPos, changed = true, true
 		}
+		tankChanged := false
 		if r.Tank != nil && (!e.hasLock || liveNewer(t, r.TerminalID, e.lock.t, e.lock.terminal)) {
 			text := tank.LockString(r.Tank)
 			e.lock = liveLock{t: t, terminal: r.TerminalID, text: text, seal: r.Tank.Seal, fault: liveLockFault(text)}
-			e.hasLock, changed = true, true
+			e.hasLock, changed, tankChanged = true, true, true
 		}
 		// An empty probe list is stored as "" and so reads back as no levels: treat it the same here.
 		if r.Levels != nil && r.Levels.N > 0 && (!e.hasLevels || liveNewer(t, r.TerminalID, e.levels.t, e.levels.terminal)) {
-			e.levels = liveLevels{t: t, terminal: r.TerminalID, levels: *r.Levels}
-			e.hasLevels, changed = true, true
+			e.levels = liveLevels{t: t, terminal: r.TerminalID, levels: *r.Levels, readings: r.Readings}
+			e.hasLevels, changed, tankChanged = true, true, true
 		}
 		if !changed {
 			continue
 		}
 		l.seq++
 		e.ver = l.seq
+		if tankChanged {
+			e.tver = l.seq
+		}
 		if i, ok := l.slot[r.CarID]; ok {
 			l.hot[i], l.vers[i] = l.hotOf(e), e.ver
 		}
@@ -340,8 +356,28 @@ func (l *Live) stateOf(e *liveEntry, now int64) CarState {
 	if e.hasLevels {
 		s.LevelTime = time.UnixMilli(e.levels.t).UTC()
 		s.Levels = slices.Clone(e.levels.levels.Probes[:e.levels.levels.N])
+		s.Readings = slices.Clone(e.levels.readings)
 	}
 	return s
+}
+
+// TankCars returns the live states (with lock state, levels and readings) of the registry cars
+// under path that have tank data or listed compartments (compartments > 0), in group path, plate,
+// id order: the tank monitor's table is served from here, never per row from the store.
+func (l *Live) TankCars(path string) []CarState {
+	now := l.now().UnixMilli()
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	lo, hi := l.span(path)
+	out := make([]CarState, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		e := l.entries[l.ids[i]]
+		if e == nil || (!e.hasLevels && !e.hasLock && e.car.Compartments <= 0) {
+			continue
+		}
+		out = append(out, l.stateOf(e, now))
+	}
+	return out
 }
 
 // posStateOf is stateOf without the tank data (lock state, levels): what a map marker shows, built
@@ -388,6 +424,9 @@ func (l *Live) install(cars []fleet.LiveCar, stored map[int64]*liveEntry) {
 		if !e.known || e.car != cars[i] || s != nil { // new, renamed, moved or reloaded: subscribers resend it
 			l.seq++
 			e.ver = l.seq
+			if s != nil && (s.hasLevels || s.hasLock) {
+				e.tver = l.seq
+			}
 		}
 		e.car, e.known = cars[i], true
 		if s != nil {

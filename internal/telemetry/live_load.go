@@ -171,6 +171,18 @@ func (l *Live) Load(ctx context.Context) error {
 		}
 		e.levels, e.hasLevels = liveLevels{t: r.T, terminal: r.TerminalID, levels: lv}, true
 	}
+	l.mu.RLock()
+	conv := l.conv
+	l.mu.RUnlock()
+	if conv != nil {
+		// The newest levels made volumes again through the catalogue (the same conversion the writer
+		// applied; a table changed since converts with the new one).
+		for id, e := range stored {
+			if e.hasLevels {
+				e.levels.readings = conv.Convert(id, &e.levels.levels)
+			}
+		}
+	}
 
 	l.install(cars, stored)
 	return nil

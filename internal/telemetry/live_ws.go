@@ -278,6 +278,7 @@ type liveWSRequest struct {
 	GroupID int64   `json:"groupId"`
 	CarIDs  []int64 `json:"carIds"`
 	All     bool    `json:"all"`
+	Tanks   bool    `json:"tanks"` // also send the selected cars' tank data when it changes (tank pages)
 }
 
 // handle answers one client message; a bad one gets an error message, only a failed write ends the
@@ -314,7 +315,7 @@ func (lc *liveConn) selection(req liveWSRequest) (*liveSub, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &liveSub{path: path, scope: lc.p.GroupPath, all: req.All || len(req.CarIDs) == 0}
+	s := &liveSub{path: path, scope: lc.p.GroupPath, all: req.All || len(req.CarIDs) == 0, tanks: req.Tanks}
 	if s.all {
 		return s, nil
 	}
@@ -377,6 +378,10 @@ func (lc *liveConn) frame(kind string) ([]byte, bool) {
 	}
 	s.counts, s.countsSent = counts, true
 	lc.buf = liveAppendFrame(lc.buf[:0], kind, lc.markers, counts, httpx.TimeOf(now))
+	if s.tanks {
+		lc.buf = liveAppendTanks(lc.buf[:len(lc.buf)-1], s.tankOut)
+		lc.buf = append(lc.buf, '}')
+	}
 	return lc.buf, true
 }
 
@@ -435,6 +440,9 @@ type liveSub struct {
 	scope string // the caller's group path: no car outside it is sent
 	all   bool
 	ids   []int64 // the selected cars (all: the group's, as of the last resolve)
+	tanks bool    // send tank data (lock state, readings) of changed cars too
+
+	tankOut []liveTankDelta // this tick's tank data (reused)
 
 	resolved bool
 	gen      uint64     // Live.gen the slots were resolved against
@@ -448,6 +456,7 @@ type liveSub struct {
 // liveSent is what was last sent of a car: a change of any of it sends the car again.
 type liveSent struct {
 	ver      uint64
+	tver     uint64 // the tank data version sent (tanks selections)
 	code     int8
 	abnormal bool
 	shown    bool
@@ -462,6 +471,7 @@ func (l *Live) diff(s *liveSub, now int64, out []LiveMarker) ([]LiveMarker, live
 	if !s.resolved || s.gen != l.gen {
 		l.resolve(s)
 	}
+	s.tankOut = s.tankOut[:0]
 	for k, i := range s.slots {
 		st := &s.sent[k]
 		if i < 0 {
@@ -473,8 +483,15 @@ func (l *Live) diff(s *liveSub, now int64, out []LiveMarker) ([]LiveMarker, live
 		if st.shown && st.ver == l.vers[i] && st.code == code && st.abnormal == h.abnormal {
 			continue
 		}
-		*st = liveSent{ver: l.vers[i], code: code, abnormal: h.abnormal, shown: true}
-		cs := l.posStateOf(l.entries[l.ids[i]], now)
+		e := l.entries[l.ids[i]]
+		tver := st.tver
+		if s.tanks && e.tver != st.tver {
+			// Only when its lock state or levels changed (a position alone sends no tank data).
+			s.tankOut = append(s.tankOut, liveTankOf(e))
+			tver = e.tver
+		}
+		*st = liveSent{ver: l.vers[i], tver: tver, code: code, abnormal: h.abnormal, shown: true}
+		cs := l.posStateOf(e, now)
 		out = append(out, liveMarkerOf(&cs))
 	}
 	return out, l.countsLocked(s.path, now)

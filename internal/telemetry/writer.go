@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tankwatch/internal/platform/db"
+	"tankwatch/internal/tank"
 )
 
 // WriterConfig sizes the group commit.
@@ -81,6 +82,7 @@ type Writer struct {
 	stopped bool
 	stats   WriterStats
 	subs    []func([]Report)
+	conv    Converter // makes Levels volumes before each commit; nil = no conversion
 
 	wake chan struct{} // buffered 1: work arrived
 
@@ -162,6 +164,38 @@ func (w *Writer) Submit(ctx context.Context, reports []Report, frames []Frame, d
 		case <-room:
 		case <-ctx.Done():
 			return ctx.Err()
+		}
+	}
+}
+
+// Converter makes a car's probe levels volumes (strapping table or probe volume, V20, mass);
+// *tank.Catalog satisfies it.
+type Converter interface {
+	Convert(carID int64, l *tank.Levels) []tank.Reading
+}
+
+// SetConverter sets the converter of level reports (call before Run). With one, every report with
+// levels gets its Readings before the commit, and one level_readings row per reading is inserted in
+// the report's transaction (docs/DECISIONS.md D35).
+func (w *Writer) SetConverter(c Converter) {
+	w.mu.Lock()
+	w.conv = c
+	w.mu.Unlock()
+}
+
+// convert fills the Readings of the batch's level reports that have none yet (a retried batch keeps
+// what it got the first time).
+func (w *Writer) convert(reports []Report) {
+	w.mu.Lock()
+	c := w.conv
+	w.mu.Unlock()
+	if c == nil {
+		return
+	}
+	for i := range reports {
+		r := &reports[i]
+		if r.Levels != nil && r.Levels.N > 0 && r.Readings == nil && r.CarID != 0 {
+			r.Readings = c.Convert(r.CarID, r.Levels)
 		}
 	}
 }
@@ -280,6 +314,7 @@ func histFlatten(batch []*histSubmission) ([]Report, []Frame) {
 // commitRetrying commits batch, retrying with backoff until it succeeds or ctx ends (never dropping it).
 func (w *Writer) commitRetrying(ctx context.Context, batch []*histSubmission) error {
 	reports, frames := histFlatten(batch)
+	w.convert(reports)
 	delay := retryFirst
 	for {
 		start := time.Now()
@@ -345,6 +380,7 @@ func (w *Writer) shutdown() error {
 			return nil
 		}
 		reports, frames := histFlatten(batch)
+		w.convert(reports)
 		if err := w.commit(ctx, reports, frames); err != nil {
 			w.log.Error("history commit at shutdown failed; unacknowledged reports will be re-sent by the terminals",
 				"reports", len(reports), "frames", len(frames), "err", err)

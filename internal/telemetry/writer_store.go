@@ -24,6 +24,8 @@ var histPositionCols = []string{"car_id", "t", "terminal_id", "received_at", "la
 
 var histTankCols = []string{"car_id", "t", "terminal_id", "lock_state", "seal", "levels", "help"}
 
+var histReadingCols = []string{"car_id", "t", "compartment", "level_mm", "probe_l", "temp_dc", "volume_l", "source", "v20_l", "mass_kg"}
+
 var histFrameCols = []string{"terminal_id", "car_id", "phone", "received_at", "msg_id", "serial", "down", "data"}
 
 // reportTime is the row time of a report: the device's, or when it arrived if the device sent none.
@@ -136,7 +138,7 @@ func (s *sqliteWriter) commit(ctx context.Context, reports []Report, frames []Fr
 	if err := s.open(ctx); err != nil {
 		return err
 	}
-	pos, tanks, fr := histSQLiteArgs(reports, frames)
+	pos, tanks, rd, fr := histSQLiteArgs(reports, frames)
 	err := s.conn.Raw(func(dc any) error {
 		if dc != s.dc {
 			s.dc, s.stmts = dc, map[string]driver.Stmt{}
@@ -149,7 +151,7 @@ func (s *sqliteWriter) commit(ctx context.Context, reports []Report, frames []Fr
 		if err != nil {
 			return err
 		}
-		if err := s.insert(ctx, dc, pos, tanks, fr); err != nil {
+		if err := s.insert(ctx, dc, pos, tanks, rd, fr); err != nil {
 			_ = tx.Rollback()
 			return err
 		}
@@ -161,11 +163,14 @@ func (s *sqliteWriter) commit(ctx context.Context, reports []Report, frames []Fr
 	return err
 }
 
-func (s *sqliteWriter) insert(ctx context.Context, dc any, pos, tanks, fr []driver.Value) error {
+func (s *sqliteWriter) insert(ctx context.Context, dc any, pos, tanks, rd, fr []driver.Value) error {
 	if err := s.rows(ctx, dc, "positions", histPositionCols, pos); err != nil {
 		return err
 	}
 	if err := s.rows(ctx, dc, "tank_states", histTankCols, tanks); err != nil {
+		return err
+	}
+	if err := s.rows(ctx, dc, "level_readings", histReadingCols, rd); err != nil {
 		return err
 	}
 	return s.rows(ctx, dc, "raw_frames", histFrameCols, fr)
@@ -220,8 +225,14 @@ func nullable(ok bool, v int64) driver.Value {
 	return v
 }
 
-// histSQLiteArgs flattens a batch into the bound values of the three tables.
-func histSQLiteArgs(reports []Report, frames []Frame) (pos, tanks, fr []driver.Value) {
+// histReadingRow is one level_readings row.
+func histReadingRow(carID, t int64, g *tank.Reading) [10]any {
+	return [10]any{carID, t, int64(g.Compartment), int64(g.LevelMM), int64(g.ProbeL), int64(g.TempDeci), g.VolumeL,
+		int64(g.Source), g.V20L, g.MassKg}
+}
+
+// histSQLiteArgs flattens a batch into the bound values of the four tables.
+func histSQLiteArgs(reports []Report, frames []Frame) (pos, tanks, rd, fr []driver.Value) {
 	pos = make([]driver.Value, 0, len(reports)*len(histPositionCols))
 	for i := range reports {
 		r := &reports[i]
@@ -236,13 +247,19 @@ func histSQLiteArgs(reports []Report, frames []Frame) (pos, tanks, fr []driver.V
 			tanks = append(tanks, r.CarID, t, r.TerminalID, tank.LockString(r.Tank), histSeal(r.Tank),
 				LevelsText(r.Levels), helpCode(r.Help))
 		}
+		for k := range r.Readings {
+			row := histReadingRow(r.CarID, t, &r.Readings[k])
+			for _, v := range row {
+				rd = append(rd, v)
+			}
+		}
 	}
 	fr = make([]driver.Value, 0, len(frames)*len(histFrameCols))
 	for i := range frames {
 		f := &frames[i]
 		fr = append(fr, f.TerminalID, f.CarID, f.Phone, f.At.UnixMilli(), int64(f.MsgID), int64(f.Serial), b2i(f.Down), f.Data)
 	}
-	return pos, tanks, fr
+	return pos, tanks, rd, fr
 }
 
 func histSeal(s *tank.State) int64 {
@@ -257,7 +274,7 @@ func histSeal(s *tank.State) int64 {
 // tables first, so that INSERT … ON CONFLICT DO NOTHING can drop re-sent reports (COPY cannot).
 // Measured twice as fast as INSERT … SELECT FROM unnest(arrays) for 2000 + 2000 rows.
 func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Frame) error {
-	var pos, tanks [][]any
+	var pos, tanks, rd [][]any
 	for i := range reports {
 		r := &reports[i]
 		t := reportTime(r)
@@ -270,6 +287,10 @@ func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Fram
 		if hasTank(r) {
 			tanks = append(tanks, []any{r.CarID, t, r.TerminalID, tank.LockString(r.Tank), histSeal(r.Tank),
 				LevelsText(r.Levels), helpCode(r.Help)})
+		}
+		for k := range r.Readings {
+			row := histReadingRow(r.CarID, t, &r.Readings[k])
+			rd = append(rd, row[:])
 		}
 	}
 	fr := make([][]any, len(frames))
@@ -296,6 +317,9 @@ func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Fram
 			return err
 		}
 		if err := histCopyIgnoring(ctx, tx, "tank_states", histTankCols, tanks); err != nil {
+			return err
+		}
+		if err := histCopyIgnoring(ctx, tx, "level_readings", histReadingCols, rd); err != nil {
 			return err
 		}
 		if len(fr) > 0 {

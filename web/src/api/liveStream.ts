@@ -15,6 +15,24 @@ export interface LiveSelection {
   groupId?: number;
   carIds?: number[];
   all?: boolean;
+  /** Also receive the selected cars' tank data (`tanks`) when their levels or lock state change (tank pages). */
+  tanks?: boolean;
+}
+
+/** One compartment's reading in a `tanks` entry: [no, levelMm, volumeL, v20L, tempDeci, source, massKg]. */
+export type LiveTankRow = [number, number, number, number, number, number, number];
+
+/** A car's tank data as the stream sends it (only with `tanks: true`, only when it changed). */
+export interface LiveTank {
+  carId: number;
+  /** ms; 0 = no lock state yet */
+  lockTime: number;
+  /** the 128-character lock-state string ('' = none) */
+  lock: string;
+  seal: number;
+  /** ms; 0 = no level report yet */
+  levelTime: number;
+  c: LiveTankRow[];
 }
 
 export interface LiveSnapshot {
@@ -22,6 +40,8 @@ export interface LiveSnapshot {
   cars: MapCar[];
   counts: CarCounts;
   time: string;
+  /** present only for a selection with `tanks: true` */
+  tanks?: LiveTank[];
 }
 
 export interface LiveDelta {
@@ -29,6 +49,7 @@ export interface LiveDelta {
   cars: MapCar[];
   counts: CarCounts;
   time: string;
+  tanks?: LiveTank[];
 }
 
 export interface LiveError {
@@ -83,6 +104,7 @@ export function parseLiveMessage(data: unknown): LiveMessage | null {
       cars: msg.cars as MapCar[],
       counts: (msg.counts && typeof msg.counts === 'object' ? msg.counts : {}) as CarCounts,
       time: typeof msg.time === 'string' ? msg.time : '',
+      ...(Array.isArray(msg.tanks) ? { tanks: msg.tanks as LiveTank[] } : {}),
     };
   }
   if (msg.type === 'error') return { type: 'error', message: typeof msg.message === 'string' ? msg.message : '' };

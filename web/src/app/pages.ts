@@ -72,6 +72,8 @@ export const MODULES: ModuleDef[] = [
       carRecord: { load: () => import('../features/manager/carRecord') },
       offlineRecord: { load: () => import('../features/manager/offlineRecord') },
       parking: { load: () => import('../features/manager/parking') },
+      tankMonitor: { load: () => import('../features/manager/tankMonitor') },
+      tankMonitor2VXE: { load: () => import('../features/manager/tankMonitor2VXE') },
     }),
   },
   {
