@@ -160,7 +160,7 @@ func (s sample) judged() float64 {
 type level struct {
 	win      []sample // readings within the window (at least MinSamples newest)
 	hasRef   bool
-	refN     int // medians averaged into ref since it was set
+	refN     int    // medians averaged into ref since it was set
 	ref      sample // the last steady level
 	refT     int64  // last time the smoothed level was within DropL of ref
 	smooth   sample // newest median
