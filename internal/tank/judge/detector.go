@@ -453,7 +453,17 @@ func (d *Detector) reading(cfg *Config, l *level, c int, in *Input, r *tank.Read
 		}
 		l.inEp = true
 		l.anchor, l.anchorT, steady = l.smooth.judged(), in.T, false
-		l.ep = episode{start: l.refT, opened: l.openMask != 0 || d.anyOpen(), gap: l.afterGap}
+		start := l.refT
+		for i := len(l.win) - 1; i >= 0; i-- { // the newest reading still at the steady level
+			if math.Abs(l.win[i].judged()-l.ref.judged()) <= tol {
+				start = l.win[i].t
+				break
+			}
+			if i == 0 {
+				start = l.win[0].t // the whole window moved: it began before it
+			}
+		}
+		l.ep = episode{start: start, opened: l.openMask != 0 || d.anyOpen(), gap: l.afterGap}
 	}
 	l.afterGap = false
 	d.note(l, in, moving)
