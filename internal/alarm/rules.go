@@ -80,8 +80,8 @@ type carState struct {
 	stopSince int64 // standing since (0: moving or unknown)
 	tank      tank.State
 	hasTank   bool
-	judge     *judge.Detector // the smoothed level judgement (one implementation with the tank events)
-	au        auEpisode       // the newest abnormalUnload episode
+	judge     *judge.Detector  // the smoothed level judgement (one implementation with the tank events)
+	au        auEpisode        // the newest abnormalUnload episode
 	on        map[string]bool  // episodes going on, by code
 	open      map[string]int64 // their alarm records (only watched types have one)
 	parkID    int64            // open parking period
