@@ -53,6 +53,7 @@ func init() {
 		"judge.col.state":       {"变化后", "變化後", "After"},
 		"judge.col.lng":         {"经度", "經度", "Longitude"},
 		"judge.col.lat":         {"纬度", "緯度", "Latitude"},
+		"field.compartment":     {"仓号", "倉號", "compartment"},
 		"field.eventKind":       {"事件类型", "事件類型", "event type"},
 		"field.deviceKind":      {"设备类型", "設備類型", "device type"},
 	})

@@ -222,8 +222,10 @@ func (d *Detector) comp(c int) *level {
 	return l
 }
 
-// Seed sets a compartment's steady level (warm start from the newest stored reading).
+// Seed sets a compartment's steady level (warm start from the newest stored reading at t); reports
+// up to t count as judged, and a change found after a silence since t is one across a gap.
 func (d *Detector) Seed(c int, t int64, vol, v20 float64) {
+	d.started, d.lastT = true, max(d.lastT, t)
 	l := d.comp(c)
 	l.ref, l.hasRef, l.refT, l.seenT = sample{t: t, vol: vol, v20: v20}, true, t, t
 }
