@@ -196,7 +196,7 @@ func (s *Service) ExportEvents(r *http.Request, q EventQuery) (*xlsx.Sheet, erro
 		return nil, err
 	}
 	var rows []eventListRow
-	if err := sel.OrderExpr(order + ", e.id DESC").Limit(ExportRows).Scan(r.Context(), &rows); err != nil {
+	if err := sel.OrderExpr(order+", e.id DESC").Limit(ExportRows).Scan(r.Context(), &rows); err != nil {
 		return nil, err
 	}
 	l := httpx.Lang(r)
@@ -345,7 +345,7 @@ func (s *Service) ExportValves(r *http.Request, q ValveQuery) (*xlsx.Sheet, erro
 		return nil, err
 	}
 	var rows []valveListRow
-	if err := sel.OrderExpr(order + ", v.car_id, v.compartment, v.kind").Limit(ExportRows).Scan(r.Context(), &rows); err != nil {
+	if err := sel.OrderExpr(order+", v.car_id, v.compartment, v.kind").Limit(ExportRows).Scan(r.Context(), &rows); err != nil {
 		return nil, err
 	}
 	l := httpx.Lang(r)
