@@ -466,18 +466,33 @@ func (d *Detector) reading(cfg *Config, l *level, c int, in *Input, r *tank.Read
 			}
 		}
 		l.ep = episode{start: start, opened: l.openMask != 0 || d.anyOpen(), gap: l.afterGap}
+		if d.station != 0 {
+			l.ep.stationID, l.ep.stationName, l.ep.lat, l.ep.lon = d.station, d.stName, d.lat, d.lon
+		}
 	}
 	l.afterGap = false
+	// a fall outside every fence that goes on when the car enters one (a drain on the way, then the
+	// station): the part seen outside is judged now, before the station could explain it
+	if l.ep.stationID == 0 && d.station != 0 && !l.ep.unloading && -diff >= drop {
+		e := d.judgeChange(cfg, l, c, in.T, drop, rise)
+		l.inEp = false
+		return append(out, e...)
+	}
 	d.note(l, in, moving)
 	if !steady {
 		return out
 	}
 	// the change is over: judge it from the steady level before to the steady level now
 	l.inEp = false
+	return append(out, d.judgeChange(cfg, l, c, l.anchorT, drop, rise)...)
+}
+
+// judgeChange ends the change going on at end: from the steady level before to the median now.
+func (d *Detector) judgeChange(cfg *Config, l *level, c int, end int64, drop, rise float64) []Event {
 	before, after := l.ref, l.smooth
-	l.ref, l.refT, l.refN = after, in.T, 0
+	l.ref, l.refT, l.refN = after, after.t, 0
 	change := after.judged() - before.judged()
-	e := Event{Compartment: c, Device: -1, StartAt: l.ep.start, EndAt: l.anchorT, Lat: l.ep.lat, Lon: l.ep.lon,
+	e := Event{Compartment: c, Device: -1, StartAt: l.ep.start, EndAt: end, Lat: l.ep.lat, Lon: l.ep.lon,
 		StationID: l.ep.stationID, StationName: l.ep.stationName,
 		BeforeL: round1(before.vol), AfterL: round1(after.vol), BeforeV20: round1(before.v20), AfterV20: round1(after.v20)}
 	if e.EndAt < e.StartAt {
@@ -495,9 +510,9 @@ func (d *Detector) reading(cfg *Config, l *level, c int, in *Input, r *tank.Read
 			}
 		}
 	default:
-		return out // it came back (sloshing, a passing disturbance): nothing happened
+		return nil // it came back (sloshing, a passing disturbance): nothing happened
 	}
-	return append(out, e)
+	return []Event{e}
 }
 
 // classifyFall names a fall of more than the threshold (D36), in this order: inside a station or depot
