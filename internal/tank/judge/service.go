@@ -61,7 +61,8 @@ type EventView struct {
 	Device      int        `json:"device"` // openings: tank.SmallManholeCover …; else -1
 	DeviceName  string     `json:"deviceName"`
 	Start       httpx.Time `json:"start"`
-	End         httpx.Time `json:"end"` // null while going on
+	StartMs     int64      `json:"startMs"` // the start in Unix ms (the trend page's at=)
+	End         httpx.Time `json:"end"`     // null while going on
 	Lng         float64    `json:"lng"`
 	Lat         float64    `json:"lat"`
 	StationID   int64      `json:"stationId"`
@@ -83,7 +84,7 @@ type eventListRow struct {
 
 func (r *eventListRow) view(l i18n.Lang) EventView {
 	v := EventView{ID: r.ID, CarID: r.CarID, Plate: r.Plate, GroupName: r.GroupName, Compartment: r.Compartment, Kind: r.Kind,
-		KindName: i18n.T(l, "judge.kind."+r.Kind), Device: -1, Start: httpx.Time(r.StartAt), Lng: float64(r.Lon) / 1e6, Lat: float64(r.Lat) / 1e6,
+		KindName: i18n.T(l, "judge.kind."+r.Kind), Device: -1, Start: httpx.Time(r.StartAt), StartMs: r.StartAt, Lng: float64(r.Lon) / 1e6, Lat: float64(r.Lat) / 1e6,
 		StationID: r.StationID, StationName: r.StationName, Before: r.BeforeL, After: r.AfterL, BeforeV20: r.BeforeV20, AfterV20: r.AfterV20,
 		Change: math.Round((r.AfterL-r.BeforeL)*10) / 10, ChangeV20: math.Round((r.AfterV20-r.BeforeV20)*10) / 10}
 	if r.EndAt != nil {
