@@ -8,6 +8,12 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { api, apiLogin, openMenuItem, RESULTS_DIR, setup, tr, uiLogin, waitForPage } from './lib.mjs';
 
+function shanghai(date) {
+  return new Intl.DateTimeFormat('sv-SE', {
+    timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false,
+  }).format(date);
+}
+
 describe('car tank events', () => {
   // simulated time 60 times faster: a depot load of 20–40 simulated minutes takes well under a minute
   const env = setup({ args: ['--demo-vehicles', '20', '--demo-speedup', '60'] });
@@ -39,7 +45,13 @@ describe('car tank events', () => {
         await page.goto('/#/manager/carEventRecord');
         const pane = await waitForPage(page, '/manager/carEventRecord');
         const lang = locale;
-        // narrow to the event's kind: the newest of that kind lead the list
+        // the simulator's clock runs ahead of the wall clock: the range ends a second after the event,
+        // which then heads the newest-first list of its kind
+        const endInput = pane.locator('form.tw-filter-form .ant-picker input').last();
+        await endInput.click();
+        await endInput.fill(shanghai(new Date(ev.startMs + 1000)));
+        await endInput.press('Enter');
+        await page.keyboard.press('Escape');
         await pane.locator('.ant-form-item', { hasText: tr(lang, 'carEvents.kind') }).locator('.ant-select').click();
         await page.locator(`.ant-select-item-option[title="${tr(lang, `carEvents.kinds.${ev.kind}`)}"]`).click();
         await pane.locator('form.tw-filter-form button[type="submit"], form.tw-filter-form button.ant-btn-primary').first().click();
@@ -57,6 +69,13 @@ describe('car tank events', () => {
         }
 
         await pane.getByRole('tab', { name: tr(lang, 'carEvents.tabValves') }).click();
+        await pane.locator('.ant-table-thead', { hasText: tr(lang, 'carEvents.device') }).waitFor();
+        const valveEnd = pane.locator('form.tw-filter-form .ant-picker input').last();
+        await valveEnd.click();
+        await valveEnd.fill(shanghai(new Date(Date.now() + 24 * 3600_000))); // every change so far, whatever the simulator's clock
+        await valveEnd.press('Enter');
+        await page.keyboard.press('Escape');
+        await pane.locator('form.tw-filter-form button[type="submit"], form.tw-filter-form button.ant-btn-primary').first().click();
         await pane.getByTestId('valve-change').first().waitFor({ timeout: 30_000 });
         const valveRow = pane.locator('.ant-table-row').filter({ has: page.getByTestId('valve-change') }).first();
         assert.ok((await valveRow.textContent()).includes(tr(lang, 'carEvents.outside')) || (await valveRow.locator('.ant-tag').count()) > 0);
