@@ -114,10 +114,9 @@ function EventsTab() {
           </Form.Item>
         </>
       }
-      tableProps={{ scroll: { x: 1560 }, locale: { emptyText: t('carEvents.empty') } }}
+      tableProps={{ scroll: { x: 1500 }, locale: { emptyText: t('carEvents.empty') } }}
       columns={[
-        { title: t('history.plate'), dataIndex: 'plate', key: 'plate', width: 120, sorter: true },
-        { title: t('carEvents.group'), dataIndex: 'groupName', key: 'groupName', width: 120, ellipsis: true },
+        { title: t('history.plate'), dataIndex: 'plate', key: 'plate', width: 110, sorter: true, fixed: 'left' },
         {
           title: t('carEvents.compartment'),
           dataIndex: 'compartment',
@@ -145,17 +144,7 @@ function EventsTab() {
             </Space>
           ),
         },
-        { title: t('carEvents.place'), key: 'place', width: 260, ellipsis: true, render: (_, e) => <Place {...e} /> },
-        { title: t('carEvents.start'), dataIndex: 'start', key: 'start', width: 170, sorter: true, defaultSortOrder: undefined },
-        {
-          title: t('carEvents.end'),
-          dataIndex: 'end',
-          key: 'end',
-          width: 170,
-          sorter: true,
-          render: (v: string | null, e) =>
-            v ?? (e.kind === 'coverOpen' || e.kind === 'valveOpen' || e.kind === 'sensorStuck' || e.kind === 'sensorMissing' ? <Tag color="orange">{t('carEvents.ongoing')}</Tag> : '—'),
-        },
+        { title: t('carEvents.place'), key: 'place', width: 230, ellipsis: true, render: (_, e) => <Place {...e} /> },
         { title: t('carEvents.before'), key: 'before', width: 110, sorter: true, render: volume('before', 'beforeV20') },
         { title: t('carEvents.after'), key: 'after', width: 110, sorter: true, render: volume('after', 'afterV20') },
         {
@@ -175,6 +164,17 @@ function EventsTab() {
               </span>
             ),
         },
+        { title: t('carEvents.start'), dataIndex: 'start', key: 'start', width: 170, sorter: true, defaultSortOrder: undefined },
+        {
+          title: t('carEvents.end'),
+          dataIndex: 'end',
+          key: 'end',
+          width: 170,
+          sorter: true,
+          render: (v: string | null, e) =>
+            v ?? (e.kind === 'coverOpen' || e.kind === 'valveOpen' || e.kind === 'sensorStuck' || e.kind === 'sensorMissing' ? <Tag color="orange">{t('carEvents.ongoing')}</Tag> : '—'),
+        },
+        { title: t('carEvents.group'), dataIndex: 'groupName', key: 'groupName', width: 120, ellipsis: true },
         {
           title: t('carEvents.trend'),
           key: 'trend',
@@ -243,14 +243,14 @@ function ValvesTab() {
           title: t('carEvents.device'),
           dataIndex: 'deviceKind',
           key: 'deviceKind',
-          width: 120,
+          width: 170,
           sorter: true,
           render: (k: number) => t(`carEvents.devices.${k}`),
         },
         {
           title: t('carEvents.change'),
           key: 'states',
-          width: 260,
+          width: 240,
           render: (_, v) => (
             <span data-testid="valve-change">
               <Typography.Text type="secondary">{v.prevText}</Typography.Text> →{' '}
@@ -270,6 +270,7 @@ export default function CarEventRecordPage() {
   return (
     <Tabs
       destroyOnHidden
+      tabBarStyle={{ paddingLeft: 16, marginBottom: 0 }}
       items={[
         { key: 'events', label: t('carEvents.tabEvents'), children: <EventsTab /> },
         { key: 'valves', label: t('carEvents.tabValves'), children: <ValvesTab /> },
