@@ -70,6 +70,8 @@ type Deps struct {
 	Stations   Stations
 	Suspects   Suspects
 	Unlocks    Unlocks
+	Levels     Converter // the compartments' tables (tank.Catalog); nil: the probes' own volumes
+	Waybills   Waybills  // the waybill hook of the abnormal-unloading rule; nil until waybills exist
 }
 
 // Engine judges every committed report against the alarm rules on its own goroutine. Its per-car
@@ -230,7 +232,7 @@ func (e *Engine) run(ctx context.Context) {
 func (e *Engine) env(car *fleet.LiveCar) *ruleEnv {
 	set, src, _ := e.d.Service.Resolve(car.ID, car.GroupPath)
 	return &ruleEnv{set: set, source: src, speedingFor: e.cfg.SpeedingFor, unlockFor: e.cfg.UnlockWindow,
-		stations: e.d.Stations, unlocks: e.d.Unlocks}
+		stations: e.d.Stations, unlocks: e.d.Unlocks, levels: e.d.Levels, waybills: e.d.Waybills}
 }
 
 // Evaluate judges a committed batch (the run goroutine calls it; tests and benchmarks call it
@@ -334,6 +336,9 @@ func (e *Engine) apply(ctx context.Context, work []decided) {
 						return err
 					}
 					raised++
+					if a.code == CodeAbnormalUnload {
+						st.au.id = rec.ID
+					}
 					if a.op == opOpen {
 						st.open[a.code] = rec.ID
 					}
@@ -359,6 +364,13 @@ func (e *Engine) apply(ctx context.Context, work []decided) {
 							return err
 						}
 						st.parkID = 0
+					}
+				case opJoin:
+					if st.au.id != 0 {
+						b, _ := json.Marshal(a.detail)
+						if err := svc.setDetail(ctx, tx, st.au.id, string(b)); err != nil {
+							return err
+						}
 					}
 				case opSuspect:
 					suspects = append(suspects, after{car: car, at: a.at, lat: st.lat, lon: st.lon})

@@ -312,6 +312,9 @@ func detailText(l i18n.Lang, code, detail string) string {
 		return detail
 	}
 	key := "alarm.detail." + code
+	if k := key + "." + strconv.Itoa(len(args)); i18n.Has(k) { // a template for this many arguments
+		key = k
+	}
 	if !i18n.Has(key) {
 		return strings.Join(args, ", ")
 	}

@@ -108,6 +108,12 @@ func (s *Service) closeAlarm(ctx context.Context, idb bun.IDB, id, end int64) er
 }
 
 // openAlarms lists the alarms still going on (for the engine's warm start).
+// setDetail replaces an alarm's detail (the litres an abnormal unloading lost, known after it opened).
+func (s *Service) setDetail(ctx context.Context, idb bun.IDB, id int64, detail string) error {
+	_, err := idb.NewUpdate().Model((*Record)(nil)).Set("detail = ?", detail).Where("id = ?", id).Exec(ctx)
+	return err
+}
+
 func (s *Service) openAlarms(ctx context.Context) ([]Record, error) {
 	var rows []Record
 	err := s.db.NewSelect().Model(&rows).Where("a.end_at IS NULL").OrderExpr("a.id").Scan(ctx)

@@ -2,12 +2,14 @@ package alarm
 
 import (
 	"context"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/tank"
+	"tankwatch/internal/tank/judge"
 	"tankwatch/internal/telemetry"
 )
 
@@ -28,6 +30,19 @@ type Unlocks interface {
 	SucceededSince(ctx context.Context, carID int64, kind string, since time.Time) (bool, error)
 }
 
+// Waybills tells whether a car's active waybill is in its unloading step at a time: such a step
+// explains a fall of level outside every fence (DOMAIN.md §1). No waybill engine implements it yet;
+// nil means no car has one, so only station and depot fences explain a fall.
+type Waybills interface {
+	UnloadingStep(carID int64, at time.Time) bool
+}
+
+// Converter makes a report's levels volumes (tank.Catalog.Convert); nil: the probes' own volumes.
+type Converter interface {
+	Convert(carID int64, l *tank.Levels) []tank.Reading
+	Compartments(carID int64) []tank.Compartment
+}
+
 // op is what a rule decided.
 type op int
 
@@ -38,6 +53,7 @@ const (
 	opParkStart
 	opParkEnd
 	opSuspect
+	opJoin // the litres lost join the car's current (or last) abnormalUnload record: detail replaced
 )
 
 // action is one decision of step, applied by the engine.
@@ -64,12 +80,25 @@ type carState struct {
 	stopSince int64 // standing since (0: moving or unknown)
 	tank      tank.State
 	hasTank   bool
-	baseline  uint32 // litres: the highest total since the valves last closed
-	hasBase   bool
+	judge     *judge.Detector  // the smoothed level judgement (one implementation with the tank events)
+	au        auEpisode        // the newest abnormalUnload episode
 	on        map[string]bool  // episodes going on, by code
 	open      map[string]int64 // their alarm records (only watched types have one)
 	parkID    int64            // open parking period
 }
+
+// auEpisode is the car's newest abnormal unloading, which a fall of level measured later joins (one
+// alarm for one drain: the opening raises it at once, the litres lost are known minutes later).
+type auEpisode struct {
+	start, end int64 // end 0: going on
+	id         int64 // its record (set when stored; 0: none stored)
+	comps      map[int]bool
+	lossL      float64
+}
+
+// joinGrace is how long after an abnormal unloading ended a fall that began before its end still
+// belongs to it: the smoothed level is steady only minutes after the valve closed.
+const joinGrace = 15 * 60_000
 
 func newCarState() *carState { return &carState{on: map[string]bool{}, open: map[string]int64{}} }
 
@@ -82,6 +111,8 @@ type ruleEnv struct {
 	unlockFor   time.Duration
 	stations    Stations
 	unlocks     Unlocks
+	levels      Converter
+	waybills    Waybills
 }
 
 // reportTime is the device time, or the received time when the device sent none.
@@ -123,8 +154,6 @@ func step(ctx context.Context, car *fleet.LiveCar, env *ruleEnv, st *carState, r
 			add(opClose, code, at)
 		}
 	}
-	// a valve closed by this very report still explains the level it reports (the last of an unloading)
-	wasOpen := st.hasTank && valvesOpen(&st.tank)
 	st.seen, st.lastT, st.lastRecv, st.terminal = true, t, r.Received.UnixMilli(), r.TerminalID
 	end(CodeOffline, r.Received.UnixMilli())
 
@@ -139,11 +168,11 @@ func step(ctx context.Context, car *fleet.LiveCar, env *ruleEnv, st *carState, r
 		speeding(car, env, st, r.Speed, t, begin, end)
 		parking(env, st, r.Speed, t, add, begin, end)
 	}
+	if r.Tank != nil || r.Levels != nil || !r.TankOnly {
+		abnormalUnload(car, env, st, r, t, add, begin, end)
+	}
 	if r.Tank != nil {
 		tankRules(ctx, car, env, st, r.Tank, t, add, begin, end)
-	}
-	if r.Levels != nil {
-		levelDrop(env, st, r.Levels, t, wasOpen, add)
 	}
 	return out
 }
@@ -214,28 +243,8 @@ func parking(env *ruleEnv, st *carState, speed uint16, t int64, add func(op, str
 	}
 }
 
-// openable are the device kinds through which a tank can be emptied or entered.
-var openable = []int{tank.SmallManholeCover, tank.ManholeCover, tank.DischargeValve}
-
 func tankRules(ctx context.Context, car *fleet.LiveCar, env *ruleEnv, st *carState, s *tank.State, t int64,
 	add func(op, string, int64, ...string), begin func(string, int64, ...string), end func(string, int64)) {
-	var opened []string
-	for c := range s.Compartments {
-		for _, k := range openable {
-			if s.Devices[c][k]&tank.DevOpen != 0 {
-				opened = append(opened, strconv.Itoa(c+1))
-				break
-			}
-		}
-	}
-	if len(opened) > 0 && st.station == 0 {
-		if !st.on[CodeAbnormalUnload] {
-			add(opSuspect, CodeAbnormalUnload, t)
-		}
-		begin(CodeAbnormalUnload, t, strings.Join(opened, ","))
-	} else {
-		end(CodeAbnormalUnload, t)
-	}
 	if s.Seal == tank.SealBroken {
 		begin(CodeSealBroken, t)
 	} else if s.Seal != tank.SealNone {
@@ -269,30 +278,93 @@ func authorisedUnlock(ctx context.Context, carID int64, env *ruleEnv, t int64) b
 	return ok || err != nil
 }
 
-// valvesOpen reports whether a discharge or bottom valve of s is open.
-func valvesOpen(s *tank.State) bool {
-	for c := range s.Compartments {
-		if s.Devices[c][tank.DischargeValve]&tank.DevOpen != 0 || s.Devices[c][tank.BottomValve]&tank.DevOpen != 0 {
-			return true
+// abnormalUnload is the one abnormal-unloading rule (D36). It feeds the report to the car's level
+// detector (internal/tank/judge, the same judgement as the tank events) and raises abnormalUnload
+//   - at once when a cover or valve is open while the car is outside every station and depot fence
+//     (DOMAIN.md §1), closed when they are all shut or the car is inside a fence; and
+//   - when the detector finds a smoothed fall above the car's threshold (levelDropLitres) outside
+//     every fence (theft, dropOutside, dropMoving), with the litres lost. Such a fall joins the
+//     car's abnormalUnload episode going on, or the one that ended shortly before the fall ended,
+//     instead of raising a second alarm. Sloshing while driving is smoothed away by the detector.
+//
+// levelDrop (the former global-threshold rule) is no longer raised; its type stays for old records.
+func abnormalUnload(car *fleet.LiveCar, env *ruleEnv, st *carState, r *telemetry.Report, t int64,
+	add func(op, string, int64, ...string), begin func(string, int64, ...string), end func(string, int64)) {
+	if st.judge == nil {
+		st.judge = judge.New(judge.Config{})
+	}
+	st.judge.Cfg.DropL = float64(env.set.LevelDropLitres)
+	in := judge.Input{T: t, Speed: r.Speed, Located: !r.TankOnly && (r.Lat != 0 || r.Lon != 0), Lat: r.Lat, Lon: r.Lon,
+		StationID: st.station, StationName: st.stName, State: r.Tank, Readings: r.Readings}
+	if in.Readings == nil && r.Levels != nil {
+		if env.levels != nil {
+			in.Readings = env.levels.Convert(car.ID, r.Levels)
+		} else {
+			in.Readings = tank.Convert(nil, r.Levels)
 		}
 	}
-	return false
+	if env.waybills != nil {
+		in.Unloading = env.waybills.UnloadingStep(car.ID, time.UnixMilli(t))
+	}
+	evs := st.judge.Step(&in)
+	if r.Tank != nil {
+		if opened := st.judge.OpenOutside(); len(opened) > 0 && !in.Unloading {
+			if !st.on[CodeAbnormalUnload] {
+				add(opSuspect, CodeAbnormalUnload, t)
+				st.au = auEpisode{start: t, comps: map[int]bool{}}
+			}
+			for _, c := range opened {
+				st.au.comps[c] = true
+			}
+			begin(CodeAbnormalUnload, t, joinInts(opened))
+		} else if st.on[CodeAbnormalUnload] {
+			st.au.end = t
+			end(CodeAbnormalUnload, t)
+		}
+	}
+	if env.set.LevelDropLitres <= 0 {
+		return // the car's control mode judges no falls of level
+	}
+	for i := range evs {
+		e := &evs[i]
+		if !judge.Suspicious(e.Kind) {
+			continue
+		}
+		loss := e.BeforeL - e.AfterL
+		joins := st.au.comps != nil && (st.on[CodeAbnormalUnload] || e.StartAt <= st.au.end+joinGrace)
+		if !joins {
+			st.au = auEpisode{start: e.StartAt, end: e.EndAt, comps: map[int]bool{}}
+			if e.Kind == judge.KindTheft {
+				add(opSuspect, CodeAbnormalUnload, e.StartAt)
+			}
+		}
+		st.au.comps[e.Compartment] = true
+		st.au.lossL += loss
+		detail := []string{joinSet(st.au.comps), strconv.FormatFloat(math.Round(st.au.lossL), 'f', 0, 64)}
+		if joins {
+			add(opJoin, CodeAbnormalUnload, e.StartAt, detail...)
+		} else {
+			add(opInstant, CodeAbnormalUnload, e.StartAt, detail...)
+		}
+	}
 }
 
-func levelDrop(env *ruleEnv, st *carState, l *tank.Levels, t int64, wasOpen bool, add func(op, string, int64, ...string)) {
-	var total uint32
-	for _, p := range l.Probes[:l.N] {
-		total += p.VolumeL
+func joinInts(cs []int) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = strconv.Itoa(c)
 	}
-	valveOpen := wasOpen || (st.hasTank && valvesOpen(&st.tank))
-	if !st.hasBase || valveOpen || total > st.baseline {
-		st.baseline, st.hasBase = total, true
-		return
+	return strings.Join(s, ",")
+}
+
+func joinSet(m map[int]bool) string {
+	var cs []int
+	for c := range tank.MaxCompartments + 1 {
+		if m[c] {
+			cs = append(cs, c)
+		}
 	}
-	if drop := st.baseline - total; env.set.LevelDropLitres > 0 && drop > uint32(env.set.LevelDropLitres) {
-		add(opInstant, CodeLevelDrop, t, strconv.FormatUint(uint64(drop), 10))
-		st.baseline = total
-	}
+	return joinInts(cs)
 }
 
 // offlineCheck is the periodic offline rule: a car silent longer than its threshold (received time)

@@ -104,7 +104,7 @@ func run(t *testing.T, car fleet.LiveCar, env *ruleEnv, seq []in) []string {
 	for _, i := range seq {
 		r := i.report()
 		for _, a := range step(context.Background(), &car, env, st, &r) {
-			s := fmt.Sprintf("%s %s @%d", [...]string{"open", "close", "instant", "parkStart", "parkEnd", "suspect"}[a.op], a.code,
+			s := fmt.Sprintf("%s %s @%d", [...]string{"open", "close", "instant", "parkStart", "parkEnd", "suspect", "join"}[a.op], a.code,
 				(a.at-t0.UnixMilli())/1000)
 			if len(a.detail) > 0 {
 				s += " " + strings.Join(a.detail, "|")
@@ -168,12 +168,28 @@ func TestRules(t *testing.T) {
 			want: []string{"open overtimeParking @60 120", "parkStart overtimeParking @60", "parkEnd overtimeParking @9000", "close overtimeParking @9000"}},
 		{name: "a long stop in a station is no overtime parking",
 			seq: []in{{sec: 0, lat: 1000, kmh: 0}, {sec: 3 * 3600, lat: 1000, kmh: 0}, {sec: 3*3600 + 10, lat: 1000, kmh: 20}}},
-		{name: "level drop with valves closed; a drop while a valve is open is unloading", unlocks: []time.Time{t0},
-			seq: []in{{sec: 0, lat: 2000, tank: sealed(nil), levels: []uint32{5000, 5000}}, {sec: 10, lat: 2000, levels: []uint32{4990, 5000}},
-				{sec: 20, lat: 2000, levels: []uint32{4960, 5000}}, {sec: 30, lat: 2000, levels: []uint32{4930, 4990}},
-				{sec: 40, lat: 2000, tank: sealed(openValve(0))}, {sec: 50, lat: 2000, levels: []uint32{1000, 4990}},
-				{sec: 60, lat: 2000, tank: sealed(nil), levels: []uint32{200, 4990}}, {sec: 70, lat: 2000, levels: []uint32{190, 4990}}},
-			want: []string{"instant levelDrop @30 80"}},
+		{name: "a drain with a valve open outside fences: one alarm, joined by the litres lost",
+			seq: concat(series(0, 300, 0, sealed(nil), func(int) []uint32 { return []uint32{5000, 5000} }),
+				series(310, 600, 0, sealed(openValve(0)), func(s int) []uint32 { return []uint32{uint32(5000 - (s-300)*400/300), 5000} }),
+				series(610, 1500, 0, sealed(nil), func(int) []uint32 { return []uint32{4600, 5000} })),
+			want: []string{"suspect abnormalUnload @310", "open abnormalUnload @310 1", "instant lockOpened @310 1",
+				"close abnormalUnload @610", "join abnormalUnload @300 1|400"}},
+		{name: "a parked drain outside fences without any opening raises one alarm with the litres",
+			seq: concat(series(0, 300, 0, sealed(nil), func(int) []uint32 { return []uint32{5000, 5000} }),
+				series(310, 600, 0, nil, func(s int) []uint32 { return []uint32{uint32(5000 - (s-300)*300/300), 5000} }),
+				series(610, 1500, 0, nil, func(int) []uint32 { return []uint32{4700, 5000} })),
+			want: []string{"suspect abnormalUnload @310", "instant abnormalUnload @310 1|300"}},
+		{name: "sloshing while driving raises nothing",
+			seq: series(0, 7200, 70, sealed(nil), func(s int) []uint32 {
+				return []uint32{uint32(8000 + 90*((s/10*7919)%5-2)/2), uint32(6000 - 60*((s/10*104729)%3-1))}
+			})},
+		{name: "a drain inside a station fence is unloading", unlocks: []time.Time{t0.Add(5 * time.Minute)},
+			seq: concat(series(0, 300, 0, sealed(nil), func(int) []uint32 { return []uint32{5000, 5000} }, 2000),
+				series(310, 900, 0, sealed(openValve(0)), func(s int) []uint32 { return []uint32{uint32(max(0, 5000-(s-300)*10)), 5000} }, 2000),
+				series(910, 1500, 0, sealed(nil), func(int) []uint32 { return []uint32{0, 5000} }, 2000))},
+		{name: "a fall smaller than the car's threshold is nothing",
+			seq: concat(series(0, 300, 0, nil, func(int) []uint32 { return []uint32{5000, 5000} }),
+				series(310, 1500, 0, nil, func(int) []uint32 { return []uint32{4970, 5000} }))},
 		{name: "terminal alarm bits open and close with the flag",
 			seq:  []in{{sec: 0}, {sec: 10, alarm: 1 | 1<<29}, {sec: 20, alarm: 1}, {sec: 30}},
 			want: []string{"open t0 @10", "open t29 @10", "close t29 @20", "close t0 @30"}},
@@ -192,6 +208,28 @@ func TestRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// series is one report every 10 s from sec a to b at kmh with tank state st (on the first report
+// only: later ones carry no state unless it changes) and the levels lv(sec); lat optional.
+func series(a, b int, kmh float64, st *tank.State, lv func(sec int) []uint32, lat ...int32) []in {
+	var out []in
+	for s := a; s <= b; s += 10 {
+		i := in{sec: s, kmh: kmh, levels: lv(s), tank: st}
+		if len(lat) > 0 {
+			i.lat = lat[0]
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+func concat(parts ...[]in) []in {
+	var out []in
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
 }
 
 func TestOfflineCheck(t *testing.T) {

@@ -24,11 +24,12 @@ func (a *App) buildAlarms() {
 	svc := alarm.New(a.DB, a.Fleet, a.Audit)
 	svc.Now, svc.Log, svc.Locks = now, a.Log, a.Devices.Commands
 	deps := alarm.Deps{Service: svc, Cars: a.Fleet, Live: a.Devices.Live, Recipients: a.Org, Unlocks: a.Devices.Commands,
-		Publisher: a.Broker, Stations: a.Stations, Suspects: a.Stations}
+		Publisher: a.Broker, Stations: a.Stations, Suspects: a.Stations, Levels: a.judgeCatalog()}
 	eng := alarm.NewEngine(deps, alarm.EngineConfig{}, a.Log.With("component", "alarm"))
 	eng.Now = now
 	a.Devices.Writer.Subscribe(eng.Enqueue)
 	a.Alarms = Alarms{Service: svc, Engine: eng}
+	a.buildTankJudge(svc)
 	stat := func(i int) func() float64 {
 		return func() float64 {
 			ev, dr, ra := eng.Stats()
@@ -45,9 +46,20 @@ func (a *App) buildAlarms() {
 	)
 }
 
-func (a *App) alarmRoutes() []httpx.Route { return a.Alarms.Service.Routes() }
+func (a *App) alarmRoutes() []httpx.Route {
+	return append(a.Alarms.Service.Routes(), a.tankJudgeRoutes()...)
+}
 
 // startAlarms loads types, control modes and open alarms and starts the engine.
-func (a *App) startAlarms(ctx context.Context) error { return a.Alarms.Engine.Start(ctx) }
+func (a *App) startAlarms(ctx context.Context) error {
+	if err := a.startTankJudge(ctx); err != nil {
+		return err
+	}
+	if err := a.Alarms.Engine.Start(ctx); err != nil {
+		a.stopTankJudge()
+		return err
+	}
+	return nil
+}
 
-func (a *App) stopAlarms() { a.Alarms.Engine.Stop() }
+func (a *App) stopAlarms() { a.Alarms.Engine.Stop(); a.stopTankJudge() }

@@ -51,6 +51,8 @@ type App struct {
 	Devices
 	Messaging
 	Alarms Alarms
+	// TankJudge is the car tank events engine and lists (issue 14, D36).
+	TankJudge TankJudge
 	// CarPass is the vehicles' local unlock passwords and their viewing records; built after the
 	// devices, whose command log and gateway carry the password down.
 	CarPass *carpass.Service

@@ -253,6 +253,11 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /monitor-app/stateChange/export":   {{body: map[string]any{"carId": f.northCar, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
 		"POST /monitor-app/offlineRecord/page":   {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}}, {body: map[string]any{"carId": f.northCar, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
 		"POST /monitor-app/offlineRecord/export": {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
+		// tank events (D36)
+		"POST /monitor-app/carEventRecord/page":                            {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
+		"POST /monitor-app/carEventRecord/export":                          {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
+		"POST /base-info-app/AllDataValveStates/getAllDataValveStatesPage": {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
+		"POST /base-info-app/AllDataValveStates/export":                    {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
 
 		// live state and monitoring
 		"GET /monitor-app/realTimeMoitoring/carCount":      {{query: q("groupId", f.north)}},

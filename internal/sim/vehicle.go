@@ -30,11 +30,12 @@ const (
 	IncidentLongPark                  // a stop of more than two hours on the way
 	IncidentHelp                      // driver's help request (0xE3, unlock or lock)
 	IncidentOffline                   // terminal offline 10–60 min, then a blind-area upload
+	IncidentTheft                     // 200–500 L drained at a stop away from stations, a cover opened or not
 	IncidentMalformed                 // a frame with a bad checksum or cut short
 	nIncidents
 )
 
-var incidentNames = [nIncidents]string{"valve_away", "seal_broken", "speeding", "long_parking", "help", "offline", "malformed"}
+var incidentNames = [nIncidents]string{"valve_away", "seal_broken", "speeding", "long_parking", "help", "offline", "theft", "malformed"}
 
 func (k Incident) String() string {
 	if k < 0 || k >= nIncidents {
@@ -46,7 +47,7 @@ func (k Incident) String() string {
 // dayChance is the probability of each incident per vehicle-day at Misbehave 1.
 var dayChance = [nIncidents]float64{
 	IncidentValve: 0.03, IncidentSeal: 0.03, IncidentSpeeding: 0.08, IncidentLongPark: 0.04,
-	IncidentHelp: 0.08, IncidentOffline: 0.05,
+	IncidentHelp: 0.08, IncidentOffline: 0.05, IncidentTheft: 0.03,
 }
 
 const (
@@ -106,6 +107,19 @@ type vehicle struct {
 	seal    tank.Seal
 	unload  uint8 // compartments emptied at the current station (bit mask)
 	valveAt int   // compartment of an opened valve during a stop, -1 none
+	// theft: the compartment being drained during a stop (-1 none), the litres still to go and
+	// whether a cover was opened for it
+	theftAt    int
+	theftLeft  float64
+	theftCover bool
+
+	// the level probes: their own random stream (so the rest of the day does not depend on the
+	// noise), the sloshing of each compartment (mm, a decaying oscillation excited by acceleration,
+	// braking and speed) and the speed of the previous step
+	probeRng  *rand.Rand
+	slosh     [Compartments]float64
+	sloshPh   [Compartments]float64
+	prevSpeed float64
 
 	walk walker
 	trip []int // stations still to visit
@@ -153,7 +167,8 @@ func placesOf(region, kind string) []int {
 
 func newVehicle(idx int, seed int64, epoch time.Time, interval time.Duration, misbehave float64, shift time.Duration) *vehicle {
 	rng := rand.New(rand.NewPCG(uint64(seed), uint64(idx)*0x9e3779b97f4a7c15+1))
-	v := &vehicle{idx: idx, region: regionOf(idx), rng: rng, interval: interval, misbehave: misbehave, valveAt: -1, shift: shift}
+	v := &vehicle{idx: idx, region: regionOf(idx), rng: rng, interval: interval, misbehave: misbehave, valveAt: -1, theftAt: -1, shift: shift,
+		probeRng: rand.New(rand.NewPCG(uint64(seed)^0x5eed_1e7e1, uint64(idx)*0x9e3779b97f4a7c15+7))}
 	depots := placesOf(v.region, KindDepot)
 	v.home = depots[rng.IntN(len(depots))]
 	v.flaky = rng.Float64() < flakyChance*misbehave
@@ -225,9 +240,13 @@ func (v *vehicle) setDay(t time.Time) {
 	v.restOffline = v.rng.Float64() < 0.5
 	for k := range nIncidents {
 		v.plan[k] = -1
-		if k != IncidentMalformed && v.chance(dayChance[k]) {
+		if k != IncidentMalformed && k != IncidentTheft && v.chance(dayChance[k]) {
 			v.plan[k] = 0.15 + 0.7*v.rng.Float64()
 		}
+	}
+	// theft draws from the probes' stream: adding it left the other incidents' days as they were
+	if v.probeRng.Float64() < dayChance[IncidentTheft]*v.misbehave {
+		v.plan[IncidentTheft] = 0.15 + 0.7*v.probeRng.Float64()
 	}
 }
 
@@ -334,10 +353,24 @@ func (v *vehicle) step() sample {
 		if v.valveAt >= 0 { // someone is draining the compartment
 			v.vol[v.valveAt] = math.Max(0, v.vol[v.valveAt]-40*dt/60)
 		}
+		if v.theftAt >= 0 && v.theftLeft > 0 { // a hose through the manhole or the valve, 30 L/min
+			d := math.Min(v.theftLeft, math.Min(v.vol[v.theftAt], 30*dt/60))
+			v.vol[v.theftAt] -= d
+			v.theftLeft -= d
+			if v.theftLeft <= 0 && v.theftCover {
+				v.lockAll(v.theftAt)
+			}
+		}
 		if !t.Before(v.phaseEnd) {
 			if v.valveAt >= 0 {
 				v.lockAll(v.valveAt)
 				v.valveAt = -1
+			}
+			if v.theftAt >= 0 {
+				if v.theftCover {
+					v.lockAll(v.theftAt)
+				}
+				v.theftAt = -1
 			}
 			v.ph, v.acc = drivePhase, true
 		}
@@ -487,6 +520,19 @@ func (v *vehicle) drive(t time.Time, dt float64) (inc uint16) {
 		v.stop(t, time.Duration(8+v.rng.IntN(8))*time.Minute)
 		inc |= 1 << IncidentValve
 	}
+	if due(IncidentTheft) && v.loaded() > 1000 && v.ph == drivePhase {
+		v.plan[IncidentTheft] = -1
+		c := v.probeRng.IntN(Compartments)
+		for v.vol[c] < 600 {
+			c = (c + 1) % Compartments
+		}
+		v.theftAt, v.theftLeft, v.theftCover = c, 200+float64(v.probeRng.IntN(301)), v.probeRng.Float64() < 0.5
+		if v.theftCover {
+			v.dev[c][tank.ManholeCover] = v.dev[c][tank.ManholeCover]&^tank.DevLocked | tank.DevOpen
+		}
+		v.stop(t, time.Duration(15+v.probeRng.IntN(11))*time.Minute)
+		inc |= 1 << IncidentTheft
+	}
 	if due(IncidentLongPark) {
 		v.plan[IncidentLongPark] = -1
 		v.stop(t, 2*time.Hour+time.Duration(v.rng.IntN(61))*time.Minute)
@@ -601,6 +647,46 @@ func (v *vehicle) location(t time.Time) jt808.Location {
 		Direction: uint16(math.Round(v.dir)) % 360, Time: t.Truncate(time.Second)}
 }
 
+// demoStrap is the demo compartments' strapping table (tankinfo seeds exactly this one): the
+// liquid height of a volume comes from it.
+var demoStrap = tank.EllipseStrap(CompartmentLitres, TankHeightMM, 91)
+
+// Probe noise (D36): a magnetostrictive probe reads to about ±1 mm (σ 0.7 mm); sloshing while driving
+// adds a decaying oscillation of the surface that acceleration and braking excite (mm per km/h of
+// speed change per step) and the road keeps up in proportion to the speed.
+const (
+	probeSigmaMM = 0.7
+	sloshPerKmh  = 0.8  // mm of surface swing per km/h of speed change in one step
+	sloshRoad    = 0.04 // mm of swing the road keeps up per km/h
+	sloshDecay   = 0.6  // fraction of the swing left after one step (10 s)
+	sloshMaxMM   = 40
+)
+
+// stepProbes moves the sloshing by one report: excited by the change of speed, kept up by the road,
+// damped at rest.
+func (v *vehicle) stepProbes() {
+	dv := math.Abs(v.speed - v.prevSpeed)
+	v.prevSpeed = v.speed
+	for c := range Compartments {
+		v.slosh[c] = math.Min(sloshMaxMM, v.slosh[c]*sloshDecay+dv*sloshPerKmh+v.speed*sloshRoad*v.probeRng.Float64())
+		v.sloshPh[c] = v.probeRng.Float64() * 2 * math.Pi // reports are far apart compared with the swing's period
+	}
+}
+
+// probe is compartment c's reading: the height of its volume through the table, plus sloshing and the
+// probe's noise; the probe's own volume is its linear calibration of that height, so the table and
+// the probe differ (the platform counts the table's).
+func (v *vehicle) probe(c int, temp float64) tank.Level {
+	h := 0.0
+	if v.vol[c] > 0.5 {
+		h = demoStrap.Height(v.vol[c]) + v.slosh[c]*math.Sin(v.sloshPh[c]) + v.probeRng.NormFloat64()*probeSigmaMM
+	}
+	h = math.Max(0, math.Min(TankHeightMM, h))
+	mm := math.Round(h)
+	return tank.Level{Compartment: uint8(c + 1), LevelMM: uint16(mm),
+		VolumeL: uint32(math.Round(mm / TankHeightMM * CompartmentLitres)), TempDeci: int16(math.Round(temp * 10))}
+}
+
 // body encodes the report at time t: position, mileage, fuel, signal, satellites and the tank items.
 func (v *vehicle) body(t time.Time) []byte {
 	loc := v.location(t)
@@ -616,10 +702,10 @@ func (v *vehicle) body(t time.Time) []byte {
 	s := tank.State{Compartments: Compartments, Seal: v.seal}
 	l := tank.Levels{N: Compartments}
 	temp := baseTemp(v.region)
+	v.stepProbes()
 	for c := range Compartments {
 		s.Devices[c] = v.dev[c]
-		l.Probes[c] = tank.Level{Compartment: uint8(c + 1), LevelMM: uint16(math.Round(v.vol[c] / CompartmentLitres * TankHeightMM)),
-			VolumeL: uint32(math.Round(v.vol[c])), TempDeci: int16(math.Round(temp * 10))}
+		l.Probes[c] = v.probe(c, temp)
 	}
 	b, _ = s.AppendItem(b)
 	b, _ = l.AppendItem(b)

@@ -71,6 +71,7 @@ export const MODULES: ModuleDef[] = [
       StateChangeListVXE: { load: () => import('../features/manager/StateChangeListVXE') },
       carRecord: { load: () => import('../features/manager/carRecord') },
       offlineRecord: { load: () => import('../features/manager/offlineRecord') },
+      carEventRecord: { load: () => import('../features/manager/carEventRecord') },
       parking: { load: () => import('../features/manager/parking') },
       tankMonitor: { load: () => import('../features/manager/tankMonitor') },
       tankMonitor2VXE: { load: () => import('../features/manager/tankMonitor2VXE') },

@@ -1,0 +1,499 @@
+package judge
+
+import (
+	"context"
+	"log/slog"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"tankwatch/internal/fleet"
+	"tankwatch/internal/platform/db"
+	"tankwatch/internal/tank"
+	"tankwatch/internal/telemetry"
+)
+
+// CarSource lists the registry's cars (fleet.Service).
+type CarSource interface {
+	LiveCars(ctx context.Context) ([]fleet.LiveCar, error)
+}
+
+// Stations finds the station or depot fence of a position (station.Service).
+type Stations interface {
+	StationAt(groupPath string, lat, lon int32) (id int64, name string, ok bool)
+}
+
+// Converter makes levels volumes with the car's compartments (tank.Catalog).
+type Converter interface {
+	Convert(carID int64, l *tank.Levels) []tank.Reading
+	Compartments(carID int64) []tank.Compartment
+}
+
+// Deps are the engine's collaborators; Stations, Levels and DropLitres may be nil.
+type Deps struct {
+	DB       *db.DB
+	Cars     CarSource
+	Stations Stations
+	Levels   Converter
+	// DropLitres is the car's control-mode levelDropLitres (alarm.Service.Resolve); nil or ≤ 0:
+	// DefaultDropL.
+	DropLitres func(carID int64, groupPath string) int
+}
+
+// EngineConfig tunes the engine; zero fields take the defaults.
+type EngineConfig struct {
+	Queue        int           // committed batches waiting (256); beyond, the cars are caught up from the store
+	CatchUpEvery time.Duration // 2 s between catch-up passes
+	ReloadEvery  time.Duration // 30 s between registry reloads
+}
+
+// Engine keeps a Detector per car, fed with every committed report on its own goroutine, and stores
+// what they find in car_tank_events and every device byte change in valve_changes. It never loses a
+// report silently (DESIGN §2): when its queue is full the cars of the batch it could not take are
+// marked behind, their later reports are skipped, and a catch-up pass reads their reports back from
+// the store (positions and tank_states) from where their detector stopped.
+type Engine struct {
+	d   Deps
+	cfg EngineConfig
+	log *slog.Logger
+
+	q         chan []telemetry.Report
+	bmu       sync.Mutex
+	behind    map[int64]bool
+	evaluated atomic.Int64
+	overflows atomic.Int64
+	caught    atomic.Int64
+	stored    atomic.Int64
+
+	regMu sync.RWMutex
+	reg   map[int64]fleet.LiveCar
+
+	cars map[int64]*carJudge // owned by the run goroutine
+	done chan struct{}
+	stop context.CancelFunc
+}
+
+// carJudge is one car's judgement state.
+type carJudge struct {
+	det     *Detector
+	prev    tank.State
+	hasPrev bool
+	lat     int32
+	lon     int32
+}
+
+// NewEngine returns a stopped engine.
+func NewEngine(d Deps, cfg EngineConfig, log *slog.Logger) *Engine {
+	if cfg.Queue <= 0 {
+		cfg.Queue = 256
+	}
+	if cfg.CatchUpEvery <= 0 {
+		cfg.CatchUpEvery = 2 * time.Second
+	}
+	if cfg.ReloadEvery <= 0 {
+		cfg.ReloadEvery = 30 * time.Second
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Engine{d: d, cfg: cfg, log: log, q: make(chan []telemetry.Report, cfg.Queue), behind: map[int64]bool{},
+		reg: map[int64]fleet.LiveCar{}, cars: map[int64]*carJudge{}}
+}
+
+// Enqueue is the writer's subscriber: it never blocks ingest. A batch that does not fit marks its
+// cars behind; their reports are read back from the store (they are committed).
+func (e *Engine) Enqueue(reports []telemetry.Report) {
+	select {
+	case e.q <- reports:
+	default:
+		e.overflows.Add(1)
+		e.bmu.Lock()
+		for i := range reports {
+			if reports[i].CarID != 0 {
+				e.behind[reports[i].CarID] = true
+			}
+		}
+		e.bmu.Unlock()
+	}
+}
+
+// Stats are the engine's counters: reports judged, batches that overflowed the queue, reports read
+// back from the store, events and valve changes stored.
+func (e *Engine) Stats() (evaluated, overflows, caughtUp, stored int64) {
+	return e.evaluated.Load(), e.overflows.Load(), e.caught.Load(), e.stored.Load()
+}
+
+// Start warms the detectors up from the newest stored states and starts judging.
+func (e *Engine) Start(ctx context.Context) error {
+	if err := e.Warm(ctx); err != nil {
+		return err
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	e.stop, e.done = cancel, make(chan struct{})
+	go e.run(runCtx)
+	return nil
+}
+
+// Stop ends judging. What is still queued is committed already and is caught up after the next start
+// only as far as the warm start's newest state goes (the detectors start from it).
+func (e *Engine) Stop() {
+	if e.stop != nil {
+		e.stop()
+		<-e.done
+		e.stop = nil
+	}
+}
+
+func (e *Engine) reload(ctx context.Context) error {
+	cars, err := e.d.Cars.LiveCars(ctx)
+	if err != nil {
+		return err
+	}
+	m := make(map[int64]fleet.LiveCar, len(cars))
+	for _, c := range cars {
+		m[c.ID] = c
+	}
+	e.regMu.Lock()
+	e.reg = m
+	e.regMu.Unlock()
+	return nil
+}
+
+func (e *Engine) car(id int64) (fleet.LiveCar, bool) {
+	e.regMu.RLock()
+	defer e.regMu.RUnlock()
+	c, ok := e.reg[id]
+	return c, ok
+}
+
+// stateRow is a tank_states row.
+type stateRow struct {
+	CarID     int64  `bun:"car_id"`
+	T         int64  `bun:"t"`
+	LockState string `bun:"lock_state"`
+	Levels    string `bun:"levels"`
+}
+
+// Warm loads the registry and seeds every car's detector from its newest stored tank state: device
+// states (an opening already recorded is not recorded again) and compartment levels (a change while
+// the platform was down is judged as one across a silence).
+func (e *Engine) Warm(ctx context.Context) error {
+	if err := e.reload(ctx); err != nil {
+		return err
+	}
+	e.regMu.RLock()
+	cars := make([]fleet.LiveCar, 0, len(e.reg))
+	for _, c := range e.reg {
+		cars = append(cars, c)
+	}
+	e.regMu.RUnlock()
+	for i := range cars {
+		c := &cars[i]
+		var rows []stateRow
+		if err := e.d.DB.NewSelect().TableExpr("tank_states").Column("car_id", "t", "lock_state", "levels").
+			Where("car_id = ?", c.ID).OrderExpr("t DESC").Limit(1).Scan(ctx, &rows); err != nil {
+			return err
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		cj := e.judgeOf(c.ID)
+		r := rows[0]
+		if s, ok := tank.ParseLockString(r.LockState, min(max(c.Compartments, 1), tank.MaxCompartments)); ok {
+			cj.det.SeedDevices(s)
+			cj.prev, cj.hasPrev = s, true
+		}
+		if l := parseLevels(r.Levels); l != nil {
+			for _, rd := range e.convert(c.ID, l) {
+				cj.det.Seed(int(rd.Compartment), r.T, rd.VolumeL, rd.V20L)
+			}
+		}
+	}
+	return nil
+}
+
+// parseLevels reads tank_states.levels ("compartment:mm:litres:0.1°C;…"); nil when there are none.
+func parseLevels(s string) *tank.Levels {
+	if s == "" {
+		return nil
+	}
+	l := &tank.Levels{}
+	for _, part := range strings.Split(s, ";") {
+		f := strings.Split(part, ":")
+		if len(f) != 4 || l.N >= tank.MaxCompartments {
+			continue
+		}
+		c, e1 := strconv.ParseUint(f[0], 10, 8)
+		mm, e2 := strconv.ParseUint(f[1], 10, 16)
+		vol, e3 := strconv.ParseUint(f[2], 10, 32)
+		temp, e4 := strconv.ParseInt(f[3], 10, 16)
+		if e1 != nil || e2 != nil || e3 != nil || e4 != nil {
+			continue
+		}
+		l.Probes[l.N] = tank.Level{Compartment: uint8(c), LevelMM: uint16(mm), VolumeL: uint32(vol), TempDeci: int16(temp)}
+		l.N++
+	}
+	if l.N == 0 {
+		return nil
+	}
+	return l
+}
+
+func (e *Engine) convert(carID int64, l *tank.Levels) []tank.Reading {
+	if e.d.Levels != nil {
+		return e.d.Levels.Convert(carID, l)
+	}
+	return tank.Convert(nil, l)
+}
+
+func (e *Engine) judgeOf(carID int64) *carJudge {
+	cj := e.cars[carID]
+	if cj == nil {
+		cj = &carJudge{det: New(Config{})}
+		e.cars[carID] = cj
+	}
+	return cj
+}
+
+func (e *Engine) run(ctx context.Context) {
+	defer close(e.done)
+	catch := time.NewTicker(e.cfg.CatchUpEvery)
+	defer catch.Stop()
+	reload := time.NewTicker(e.cfg.ReloadEvery)
+	defer reload.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case batch := <-e.q:
+			e.Evaluate(ctx, batch)
+		case <-catch.C:
+			if err := e.CatchUp(ctx); err != nil && ctx.Err() == nil {
+				e.log.Warn("tank events: catch-up failed", "err", err)
+			}
+		case <-reload.C:
+			if err := e.reload(ctx); err != nil {
+				e.log.Warn("tank events: registry reload failed", "err", err)
+			}
+		}
+	}
+}
+
+// found is what one report produced, waiting to be stored.
+type found struct {
+	carID  int64
+	events []Event
+	valves []ValveRow
+}
+
+// Evaluate judges a committed batch (the run goroutine calls it; tests call it directly, never
+// concurrently with a running engine). Reports of cars marked behind are skipped: the catch-up reads
+// them from the store in order.
+func (e *Engine) Evaluate(ctx context.Context, batch []telemetry.Report) {
+	e.bmu.Lock()
+	behind := maps.Clone(e.behind)
+	e.bmu.Unlock()
+	var work []found
+	for i := range batch {
+		r := &batch[i]
+		if r.CarID == 0 || behind[r.CarID] {
+			continue
+		}
+		if f, ok := e.judge(r); ok {
+			work = append(work, f)
+		}
+	}
+	e.store(ctx, work)
+}
+
+// judge feeds one report to its car's detector.
+func (e *Engine) judge(r *telemetry.Report) (found, bool) {
+	car, ok := e.car(r.CarID)
+	if !ok {
+		return found{}, false // not in the registry yet; the next reload knows it
+	}
+	e.evaluated.Add(1)
+	cj := e.judgeOf(r.CarID)
+	t := r.Time.UnixMilli()
+	if r.Time.IsZero() {
+		t = r.Received.UnixMilli()
+	}
+	in := Input{T: t, Speed: r.Speed, Located: !r.TankOnly && (r.Lat != 0 || r.Lon != 0), Lat: r.Lat, Lon: r.Lon,
+		State: r.Tank, Readings: r.Readings}
+	if in.Located {
+		cj.lat, cj.lon = r.Lat, r.Lon
+	}
+	if e.d.Stations != nil && (cj.lat != 0 || cj.lon != 0) {
+		if id, name, ok := e.d.Stations.StationAt(car.GroupPath, cj.lat, cj.lon); ok {
+			in.StationID, in.StationName = id, name
+		}
+	}
+	if in.Readings == nil && r.Levels != nil {
+		in.Readings = e.convert(r.CarID, r.Levels)
+	}
+	if e.d.Levels != nil {
+		for _, c := range e.d.Levels.Compartments(r.CarID) {
+			in.Expected = append(in.Expected, c.No)
+		}
+	}
+	cj.det.Cfg.DropL = 0
+	if e.d.DropLitres != nil {
+		cj.det.Cfg.DropL = float64(e.d.DropLitres(car.ID, car.GroupPath))
+	}
+	f := found{carID: r.CarID, events: cj.det.Step(&in)}
+	if r.Tank != nil && t > 0 {
+		s := r.Tank
+		if cj.hasPrev {
+			for c := range min(s.Compartments, tank.MaxCompartments) {
+				for k := range tank.Kinds {
+					was, now := cj.prev.Devices[c][k], s.Devices[c][k]
+					if c >= cj.prev.Compartments {
+						was = 0
+					}
+					if was != now {
+						f.valves = append(f.valves, ValveRow{CarID: r.CarID, T: t, Compartment: c + 1, Kind: k, PrevState: int(was),
+							State: int(now), Lat: cj.lat, Lon: cj.lon, StationID: in.StationID, StationName: in.StationName})
+					}
+				}
+			}
+		}
+		cj.prev, cj.hasPrev = *s, true
+	}
+	return f, len(f.events) > 0 || len(f.valves) > 0
+}
+
+// store writes what a batch found in one transaction. A failure is logged and counted: the detectors
+// have moved on, and the next report is judged against what they remember.
+func (e *Engine) store(ctx context.Context, work []found) {
+	if len(work) == 0 {
+		return
+	}
+	n := int64(0)
+	err := e.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		for i := range work {
+			w := &work[i]
+			for j := range w.events {
+				if err := storeEvent(ctx, tx, w.carID, &w.events[j]); err != nil {
+					return err
+				}
+				n++
+			}
+			if err := storeValves(ctx, tx, w.valves); err != nil {
+				return err
+			}
+			n += int64(len(w.valves))
+		}
+		return nil
+	})
+	if err != nil {
+		e.log.Warn("tank events: storing failed", "cars", len(work), "err", err)
+		return
+	}
+	e.stored.Add(n)
+}
+
+// catchUpRows is how many stored reports one catch-up reads per car at most (it goes on next pass).
+const catchUpRows = 5000
+
+// CatchUp reads the reports of the cars marked behind back from the store, from where their detector
+// stopped, and judges them in order.
+func (e *Engine) CatchUp(ctx context.Context) error {
+	e.bmu.Lock()
+	ids := make([]int64, 0, len(e.behind))
+	for id := range e.behind {
+		ids = append(ids, id)
+	}
+	clear(e.behind) // reports committed from now on come through the queue again
+	e.bmu.Unlock()
+	for _, id := range ids {
+		more, err := e.catchUpCar(ctx, id)
+		if err != nil || more {
+			e.bmu.Lock()
+			e.behind[id] = true
+			e.bmu.Unlock()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *Engine) catchUpCar(ctx context.Context, carID int64) (more bool, err error) {
+	car, ok := e.car(carID)
+	if !ok {
+		return false, nil
+	}
+	cj := e.judgeOf(carID)
+	from := int64(-1)
+	if cj.det.started {
+		from = cj.det.lastT
+	}
+	var pos []struct {
+		T     int64  `bun:"t"`
+		Lat   int32  `bun:"lat"`
+		Lon   int32  `bun:"lon"`
+		Speed uint16 `bun:"speed"`
+	}
+	if err := e.d.DB.NewSelect().TableExpr("positions").Column("t", "lat", "lon", "speed").Where("car_id = ? AND t > ?", carID, from).
+		OrderExpr("t").Limit(catchUpRows).Scan(ctx, &pos); err != nil {
+		return false, err
+	}
+	var states []stateRow
+	if err := e.d.DB.NewSelect().TableExpr("tank_states").Column("car_id", "t", "lock_state", "levels").Where("car_id = ? AND t > ?", carID, from).
+		OrderExpr("t").Limit(catchUpRows).Scan(ctx, &states); err != nil {
+		return false, err
+	}
+	// both lists are complete up to the older of their last rows
+	until := int64(1<<62 - 1)
+	if len(pos) == catchUpRows {
+		until, more = pos[len(pos)-1].T, true
+	}
+	if len(states) == catchUpRows {
+		until, more = min(until, states[len(states)-1].T), true
+	}
+	byT := map[int64]*telemetry.Report{}
+	var order []int64
+	get := func(t int64) *telemetry.Report {
+		r := byT[t]
+		if r == nil {
+			r = &telemetry.Report{CarID: carID, Time: time.UnixMilli(t), Received: time.UnixMilli(t), TankOnly: true}
+			byT[t] = r
+			order = append(order, t)
+		}
+		return r
+	}
+	for _, p := range pos {
+		if p.T <= until {
+			r := get(p.T)
+			r.Lat, r.Lon, r.Speed, r.TankOnly = p.Lat, p.Lon, p.Speed, false
+		}
+	}
+	n := min(max(car.Compartments, 1), tank.MaxCompartments)
+	for _, s := range states {
+		if s.T > until {
+			continue
+		}
+		r := get(s.T)
+		if st, ok := tank.ParseLockString(s.LockState, n); ok {
+			r.Tank = &st
+		}
+		r.Levels = parseLevels(s.Levels)
+	}
+	slices.Sort(order)
+	var work []found
+	for _, t := range order {
+		e.caught.Add(1)
+		if f, ok := e.judge(byT[t]); ok {
+			work = append(work, f)
+		}
+	}
+	e.store(ctx, work)
+	return more, nil
+}
