@@ -19,10 +19,11 @@ type TankJudge struct {
 	Service *judge.Service
 }
 
-// judgeCatalog is the catalog of compartments the level judgements convert with (made once).
+// judgeCatalog is the catalog of compartments the level judgements convert with: the app's one
+// catalogue (App.TankCatalog, kept current by tankInfo).
 func (a *App) judgeCatalog() *tank.Catalog {
 	if a.TankJudge.Catalog == nil {
-		a.TankJudge.Catalog = tank.NewCatalog()
+		a.TankJudge.Catalog = a.TankCatalog
 	}
 	return a.TankJudge.Catalog
 }
@@ -60,9 +61,6 @@ func (a *App) tankJudgeRoutes() []httpx.Route { return a.TankJudge.Service.Route
 
 // startTankJudge loads the compartments and starts the engine (warm from the newest stored states).
 func (a *App) startTankJudge(ctx context.Context) error {
-	if err := a.judgeCatalog().Load(ctx, a.DB); err != nil {
-		return err
-	}
 	if err := a.TankJudge.Engine.Start(ctx); err != nil {
 		return fmt.Errorf("start the tank events engine: %w", err)
 	}
