@@ -47,7 +47,7 @@ type GaugeState struct {
 // Service is the station tank side: collector, states, queries.
 type Service struct {
 	db  *db.DB
-	cfg Config
+	Cfg Config // the configuration (read at each poll)
 	Log *slog.Logger
 	Now func() time.Time
 
@@ -91,7 +91,7 @@ func New(d *db.DB, cfg Config, reg prometheus.Registerer) *Service {
 	if cfg.Loc == nil {
 		cfg.Loc = time.FixedZone("CST", 8*3600)
 	}
-	s := &Service{db: d, cfg: cfg, Log: slog.Default(), Now: time.Now, gauges: map[string]*GaugeState{}, busy: map[string]bool{},
+	s := &Service{db: d, Cfg: cfg, Log: slog.Default(), Now: time.Now, gauges: map[string]*GaugeState{}, busy: map[string]bool{},
 		open: map[string]int64{}, before: map[string][2]float64{}, sales: map[int64]salesEntry{}}
 	s.polls = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tankwatch_gauge_polls_total",
 		Help: "Station tank gauge polls by result (online, offline, garbage)."}, []string{"result"})
@@ -112,7 +112,7 @@ func (s *Service) Start(ctx context.Context) {
 		s.Log.Warn("ground tank events: open episodes", "err", err)
 	}
 	go func() {
-		t := time.NewTicker(s.cfg.Interval)
+		t := time.NewTicker(s.Cfg.Interval)
 		defer t.Stop()
 		for {
 			s.Cycle(ctx)
@@ -127,7 +127,9 @@ func (s *Service) Start(ctx context.Context) {
 
 func (s *Service) tanks(ctx context.Context, idb bun.IDB) ([]tankRow, error) {
 	var rows []tankRow
-	err := idb.NewSelect().TableExpr("ground_tanks AS gt").ColumnExpr("gt.*").
+	err := idb.NewSelect().TableExpr("ground_tanks AS gt").
+		ColumnExpr("gt.id, gt.station_id, gt.tank_no, gt.name, gt.product, gt.capacity_l, gt.height_mm, gt.density20, gt.strap").
+		ColumnExpr("gt.gauge_host, gt.gauge_port, gt.gauge_tank, gt.low_stock_pct, gt.cover_days_min, gt.water_max_mm").
 		ColumnExpr("st.name AS station_name, st.group_id AS group_id, g.path AS group_path").
 		Join("JOIN stations AS st ON st.id = gt.station_id").
 		Join("JOIN org_groups AS g ON g.id = st.group_id").
@@ -164,7 +166,7 @@ func (s *Service) Cycle(ctx context.Context) {
 		addrs = append(addrs, a)
 	}
 	sort.Strings(addrs)
-	sem := make(chan struct{}, s.cfg.Concurrency)
+	sem := make(chan struct{}, s.Cfg.Concurrency)
 	var wg sync.WaitGroup
 	for _, a := range addrs {
 		s.mu.Lock()
@@ -222,15 +224,15 @@ type pollResult struct {
 }
 
 func (s *Service) client(addr string) *gauge.Client {
-	return &gauge.Client{Addr: addr, DialTimeout: s.cfg.DialTimeout, ReadTimeout: s.cfg.ReadTimeout, Loc: s.cfg.Loc}
+	return &gauge.Client{Addr: addr, DialTimeout: s.Cfg.DialTimeout, ReadTimeout: s.Cfg.ReadTimeout, Loc: s.Cfg.Loc}
 }
 
 // ask runs one command with retries and doubling backoff; a protocol error is retried too (a serial
 // line may garble one answer), and the last error is returned.
 func (s *Service) ask(ctx context.Context, do func(context.Context) error) error {
 	var err error
-	wait := s.cfg.Backoff
-	for try := 0; try <= s.cfg.Retries; try++ {
+	wait := s.Cfg.Backoff
+	for try := 0; try <= s.Cfg.Retries; try++ {
 		if try > 0 {
 			select {
 			case <-ctx.Done():

@@ -38,16 +38,16 @@ type tankRow struct {
 	TankNo       int     `bun:"tank_no"`
 	Name         string  `bun:"name"`
 	Product      int     `bun:"product"`
-	CapacityL    float64 `bun:"capacity_l"`
-	HeightMM     float64 `bun:"height_mm"`
+	CapacityL    int64   `bun:"capacity_l"`
+	HeightMM     int64   `bun:"height_mm"`
 	Density20    float64 `bun:"density20"`
 	Strap        string  `bun:"strap"`
 	GaugeHost    string  `bun:"gauge_host"`
 	GaugePort    int     `bun:"gauge_port"`
 	GaugeTank    int     `bun:"gauge_tank"`
-	LowStockPct  float64 `bun:"low_stock_pct"`
+	LowStockPct  int     `bun:"low_stock_pct"`
 	CoverDaysMin float64 `bun:"cover_days_min"`
-	WaterMaxMM   float64 `bun:"water_max_mm"`
+	WaterMaxMM   int     `bun:"water_max_mm"`
 }
 
 func (t *tankRow) addr() string {
@@ -59,7 +59,7 @@ func (t *tankRow) addr() string {
 
 // Reading is one ground_readings row.
 type Reading struct {
-	bun.BaseModel `bun:"table:ground_readings" json:"-"`
+	bun.BaseModel `bun:"table:ground_readings,alias:gr" json:"-"`
 	TankID        int64   `bun:"tank_id" json:"tankId"`
 	T             int64   `bun:"t" json:"t"`
 	GaugeVolumeL  float64 `bun:"gauge_volume_l" json:"gaugeVolume"`

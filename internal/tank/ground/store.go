@@ -78,14 +78,14 @@ func (s *Service) storeReading(ctx context.Context, ms int64, tk *tankRow, strap
 	}
 	fill := 0.0
 	if tk.CapacityL > 0 {
-		fill = vol / tk.CapacityL * 100
+		fill = vol / float64(tk.CapacityL) * 100
 	}
-	if err := s.episode(ctx, tk, KindLowStock, 0, lowStock(s.isOpen(tk.ID, KindLowStock, 0), fill, tk.LowStockPct), ms, vol, std.V20L,
+	if err := s.episode(ctx, tk, KindLowStock, 0, lowStock(s.isOpen(tk.ID, KindLowStock, 0), fill, float64(tk.LowStockPct)), ms, vol, std.V20L,
 		Detail{FillPct: round1(fill)}); err != nil {
 		return err
 	}
 	if inv.Has[gauge.FWater] {
-		if err := s.episode(ctx, tk, KindWater, 0, highWater(s.isOpen(tk.ID, KindWater, 0), inv.Water, tk.WaterMaxMM), ms, vol, std.V20L,
+		if err := s.episode(ctx, tk, KindWater, 0, highWater(s.isOpen(tk.ID, KindWater, 0), inv.Water, float64(tk.WaterMaxMM)), ms, vol, std.V20L,
 			Detail{WaterMM: round1(inv.Water)}); err != nil {
 			return err
 		}
@@ -233,7 +233,7 @@ func (s *Service) salesOf(ctx context.Context, tankID int64, now time.Time) (sal
 		First int64   `bun:"first"`
 		Last  int64   `bun:"last"`
 	}
-	err := s.db.NewRaw(`SELECT COALESCE(SUM(CASE WHEN d > 0 THEN d ELSE 0 END), 0) AS sold, COALESCE(MIN(t), 0) AS first, COALESCE(MAX(t), 0) AS last
+	err := s.db.NewRaw(`SELECT CAST(COALESCE(SUM(CASE WHEN d > 0 THEN d ELSE 0 END), 0) AS DOUBLE PRECISION) AS sold, COALESCE(MIN(t), 0) AS first, COALESCE(MAX(t), 0) AS last
 FROM (SELECT t, LAG(volume_l) OVER (ORDER BY t) - volume_l AS d FROM ground_readings WHERE tank_id = ? AND t >= ?) x`, tankID, from).Scan(ctx, &r)
 	if err != nil {
 		return salesEntry{}, err
