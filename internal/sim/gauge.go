@@ -59,7 +59,7 @@ func DemoGroundTanks(i int) []GroundTank {
 		// a 2.4–2.8 m drum; a real one's length follows from the capacity
 		hmm := 2400 + float64(next(5))*100
 		out[k] = GroundTank{No: k + 1, Name: fmt.Sprintf("%d号罐 %s", k+1, names[products[k]]), Product: products[k],
-			CapacityL: capL, HeightMM: hmm, WaterMM: 5 + float64(next(15)), DailyL: capL * (0.12 + float64(next(8))/100),
+			CapacityL: capL, HeightMM: hmm, WaterMM: 5 + float64(next(15)), DailyL: capL * (0.22 + float64(next(12))/100),
 			StartFill: 0.35 + float64(next(45))/100}
 	}
 	if next(6) == 0 { // about one station in six has water above the 30 mm threshold in its first tank

@@ -108,7 +108,7 @@ func New(d *db.DB, cfg Config, reg prometheus.Registerer) *Service {
 
 // Start runs the collector until ctx ends: a cycle at once, then one per interval.
 func (s *Service) Start(ctx context.Context) {
-	if err := s.loadOpen(ctx); err != nil {
+	if err := s.LoadOpen(ctx); err != nil {
 		s.Log.Warn("ground tank events: open episodes", "err", err)
 	}
 	go func() {
@@ -354,10 +354,10 @@ func epKey(tankID int64, kind string, code int) string {
 	return fmt.Sprintf("%d|%s|%d", tankID, kind, code)
 }
 
-// loadOpen reads the open episodes (after a restart they continue).
-func (s *Service) loadOpen(ctx context.Context) error {
+// LoadOpen reads the open episodes (Start calls it: after a restart they continue, not reopen).
+func (s *Service) LoadOpen(ctx context.Context) error {
 	var evs []Event
-	if err := s.db.NewSelect().Model(&evs).ModelTableExpr("ground_tank_events").Where("end_at IS NULL").Scan(ctx); err != nil {
+	if err := s.db.NewSelect().Model(&evs).Where("end_at IS NULL").Scan(ctx); err != nil {
 		return err
 	}
 	s.mu.Lock()

@@ -54,7 +54,7 @@ func (s *Service) SeedDemo(ctx context.Context, addrOf func(station string) stri
 				if _, err := s.db.NewInsert().Table("ground_tanks").Model(&map[string]any{
 					"station_id": sid, "tank_no": g.No, "name": g.Name, "product": g.Product, "capacity_l": int64(g.CapacityL),
 					"height_mm": int64(g.HeightMM), "density20": 0.0, "strap": g.Strap().Text(), "gauge_host": host, "gauge_port": port,
-					"gauge_tank": g.No, "low_stock_pct": 15, "cover_days_min": 2.0, "water_max_mm": 30,
+					"gauge_tank": g.No, "low_stock_pct": 15, "cover_days_min": 1.0, "water_max_mm": 30,
 					"created_at": now, "updated_at": now,
 				}).Exec(ctx); err != nil {
 					return fmt.Errorf("demo ground tank: %w", err)

@@ -113,6 +113,16 @@ func TestCollectorEndToEnd(t *testing.T) {
 			t.Fatalf("water events after another cycle: %d", n)
 		}
 
+		// after a restart the open episodes continue: a new collector does not open them again
+		svc2 := ground.New(e.App.DB, svc.Cfg, nil)
+		if err := svc2.LoadOpen(ctx); err != nil {
+			t.Fatal(err)
+		}
+		svc2.Cycle(ctx)
+		if n := events(t, e, admin, map[string]any{"kind": "water"}).Total; n != len(water) {
+			t.Fatalf("water events after a restart: %d", n)
+		}
+
 		// gauges stop: offline episodes open on every tank, one each, and close when they answer again
 		gs.Stop()
 		svc.Cycle(ctx)

@@ -85,7 +85,7 @@ export default function TankEventRecordPage() {
             sorter: true,
             width: 140,
             ellipsis: true,
-            render: (no: number, ev) => `${no}# ${ev.tankName}`,
+            render: (no: number, ev) => ev.tankName || `${no}#`,
           },
           {
             title: t('tankEvents.kind'),

@@ -57,6 +57,7 @@ describe('tank event record', { timeout: 60_000 }, () => {
     const alarm = screen.getByText('液位仪报警').closest('tr')!;
     expect(within(alarm).getByText('进行中')).toBeTruthy();
     expect(within(alarm).getByText('高水位预警')).toBeTruthy();
+    // a gauge is offline: the panel is unfolded and shows it first with its error
     const panel = screen.getByTestId('gauge-panel');
     expect(await within(panel).findByText('dial tcp: connection refused', {}, SLOW)).toBeTruthy();
     expect(within(panel).getByText('在线 1')).toBeTruthy();
