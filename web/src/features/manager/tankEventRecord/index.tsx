@@ -75,15 +75,15 @@ export default function TankEventRecordPage() {
             </Form.Item>
           </>
         }
-        tableProps={{ scroll: { x: 1500 }, locale: { emptyText: t('tankEvents.empty') } }}
+        tableProps={{ scroll: { x: 1420 }, locale: { emptyText: t('tankEvents.empty') } }}
         columns={[
-          { title: t('tankEvents.station'), dataIndex: 'stationName', key: 'stationName', sorter: true, width: 220, ellipsis: true },
+          { title: t('tankEvents.station'), dataIndex: 'stationName', key: 'stationName', sorter: true, width: 200, ellipsis: true },
           {
             title: t('tankEvents.tank'),
             dataIndex: 'tankNo',
             key: 'tankNo',
             sorter: true,
-            width: 140,
+            width: 130,
             ellipsis: true,
             render: (no: number, ev) => ev.tankName || `${no}#`,
           },
@@ -99,24 +99,37 @@ export default function TankEventRecordPage() {
               </Tag>
             ),
           },
-          { title: t('tankEvents.start'), dataIndex: 'startAt', key: 'startAt', sorter: true, defaultSortOrder: undefined, width: 170, render: (v: number) => timeText(v) },
+          { title: t('tankEvents.start'), dataIndex: 'startAt', key: 'startAt', sorter: true, width: 160, render: (v: number) => timeText(v) },
           {
             title: t('tankEvents.end'),
             dataIndex: 'endAt',
             key: 'endAt',
             sorter: true,
-            width: 170,
+            width: 160,
             render: (v: number | null) => (v ? timeText(v) : <Tag color="processing">{t('tankEvents.ongoing')}</Tag>),
           },
-          { title: t('tankEvents.beforeL'), dataIndex: 'beforeL', key: 'beforeL', sorter: true, width: 120, align: 'right', render: (v: number) => litres(v) },
-          { title: t('tankEvents.afterL'), dataIndex: 'afterL', key: 'afterL', sorter: true, width: 120, align: 'right', render: (v: number, ev) => (ev.endAt ? litres(v) : '—') },
-          { title: t('tankEvents.beforeV20'), dataIndex: 'beforeV20', key: 'beforeV20', width: 120, align: 'right', render: (v: number) => litres(v) },
-          { title: t('tankEvents.afterV20'), dataIndex: 'afterV20', key: 'afterV20', width: 120, align: 'right', render: (v: number, ev) => (ev.endAt ? litres(v) : '—') },
-          { title: t('tankEvents.detail.title'), key: 'detail', width: 240, ellipsis: true, render: (_, ev) => detailText(t, ev) },
+          { title: t('tankEvents.detail.title'), key: 'detail', width: 230, ellipsis: true, render: (_, ev) => detailText(t, ev) },
+          {
+            title: t('tankEvents.volume'),
+            dataIndex: 'beforeL',
+            key: 'beforeL',
+            sorter: true,
+            width: 170,
+            align: 'right',
+            render: (v: number, ev) => (ev.endAt && ev.kind !== 'gaugeOffline' ? `${litres(v)} → ${litres(ev.afterL)}` : litres(v)),
+          },
+          {
+            title: t('tankEvents.v20'),
+            dataIndex: 'beforeV20',
+            key: 'v20',
+            width: 170,
+            align: 'right',
+            render: (v: number, ev) => (ev.endAt && ev.kind !== 'gaugeOffline' ? `${litres(v)} → ${litres(ev.afterV20)}` : litres(v)),
+          },
           {
             title: t('tankEvents.trend'),
             key: 'trend',
-            width: 80,
+            width: 70,
             fixed: 'right',
             render: (_, ev) => (
               <Link to={trendHref(ev)} data-testid="trend-link">

@@ -51,7 +51,8 @@ describe('tank event record', { timeout: 60_000 }, () => {
     const q = api.tankEventPage.mock.calls[0][0] as Record<string, unknown>;
     expect(q.startTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     const del = (await screen.findByText('卸油入库', {}, SLOW)).closest('tr')!;
-    expect(within(del).getByText('18,000')).toBeTruthy();
+    expect(within(del).getByText('8,000 → 18,000')).toBeTruthy();
+    expect(within(del).getByText('7,990 → 17,980')).toBeTruthy();
     expect(within(del).getByText('2026-11-26 09:25:00')).toBeTruthy();
     expect(within(del).getByRole('link', { name: '趋势' }).getAttribute('href')).toBe(`/manager/hydtrend2?tankId=7&at=${at}`);
     const alarm = screen.getByText('液位仪报警').closest('tr')!;
