@@ -253,8 +253,8 @@ func (st *GaugeStation) unload(litres float64, start, end time.Time) {
 			}
 		}
 		room := best.CapacityL*0.95 - best.vol
-		if room < 1 {
-			return // every tank full: the rest stays in the truck (a real driver stops the drop)
+		if room < 1000 {
+			return // no tank takes a worthwhile drop: the rest stays in the truck (a real driver stops)
 		}
 		put := math.Min(room, litres)
 		strap := best.Strap()

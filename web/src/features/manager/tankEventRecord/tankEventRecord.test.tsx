@@ -39,7 +39,7 @@ describe('tank event record', { timeout: 60_000 }, () => {
     const t = i18n.getFixedT('zh-CN');
     expect(detailText(t, events[1])).toBe('高水位预警');
     expect(detailText(t, { ...events[1], detail: { code: 42 } })).toBe('报警类型 42');
-    expect(detailText(t, events[0])).toBe('入库 9,950 L（温度补偿）');
+    expect(detailText(t, events[0])).toBe('入库 9,950 L（温补）');
     expect(timeText(at)).toBe('2026-11-26 09:05:00');
     expect(timeText(0)).toBe('');
     expect(trendHref(events[0])).toBe(`/manager/hydtrend2?tankId=7&at=${at}`);
