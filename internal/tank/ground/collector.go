@@ -57,6 +57,7 @@ type Service struct {
 	open   map[string]int64      // open episodes: key(tank, kind, code) → event id
 	before map[string][2]float64 // open episodes' volume and V20 at their start
 	sales  map[int64]salesEntry  // days-of-cover figures per tank, recomputed every salesEvery
+	leakAt map[int64]time.Time   // last leak-fall judgement per tank (every leakEvery)
 	cycles int64
 
 	polls    *prometheus.CounterVec
@@ -92,7 +93,7 @@ func New(d *db.DB, cfg Config, reg prometheus.Registerer) *Service {
 		cfg.Loc = time.FixedZone("CST", 8*3600)
 	}
 	s := &Service{db: d, Cfg: cfg, Log: slog.Default(), Now: time.Now, gauges: map[string]*GaugeState{}, busy: map[string]bool{},
-		open: map[string]int64{}, before: map[string][2]float64{}, sales: map[int64]salesEntry{}}
+		open: map[string]int64{}, before: map[string][2]float64{}, sales: map[int64]salesEntry{}, leakAt: map[int64]time.Time{}}
 	s.polls = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tankwatch_gauge_polls_total",
 		Help: "Station tank gauge polls by result (online, offline, garbage)."}, []string{"result"})
 	s.pollTime = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "tankwatch_gauge_poll_seconds",

@@ -2,6 +2,7 @@ package ground
 
 import (
 	"math"
+	"time"
 )
 
 // Hysteresis of the threshold episodes: an episode opens past the threshold and closes only once the
@@ -80,6 +81,7 @@ const (
 	leakMaxRise  = 3.0  // L: gauge noise between two polls stays well under it
 	leakMaxRMS   = 1.5  // L
 	leakMinPts   = 6
+	leakEvery    = 5 * time.Minute
 )
 
 type point struct {

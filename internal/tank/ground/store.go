@@ -242,7 +242,20 @@ FROM (SELECT t, LAG(volume_l) OVER (ORDER BY t) - volume_l AS d FROM ground_read
 }
 
 // checkLeakFall judges the last leakWindow of TC volumes of a tank (no delivery in it).
+// It runs every leakEvery per tank (a window of hours does not change much between polls, and
+// reading it costs a query of up to 3 h of readings).
 func (s *Service) checkLeakFall(ctx context.Context, tk *tankRow, ms int64, vol, v20 float64) error {
+	now := s.Now()
+	s.mu.Lock()
+	last, seen := s.leakAt[tk.ID]
+	due := !seen || now.Sub(last) >= leakEvery || now.Before(last)
+	if due {
+		s.leakAt[tk.ID] = now
+	}
+	s.mu.Unlock()
+	if !due {
+		return nil
+	}
 	from := ms - leakWindowMS - 60_000
 	n, err := s.db.NewSelect().Model((*Delivery)(nil)).Where("tank_id = ? AND end_at >= ?", tk.ID, from).Count(ctx)
 	if err != nil {
