@@ -66,6 +66,7 @@ type App struct {
 	registry *prometheus.Registry
 	console  fs.FS
 	mux      *http.ServeMux // the routes, for telling an unknown path (404) from a wrong method (405)
+	Gauges   *GaugeParts    // station tank gauges (tank_gauges.go)
 }
 
 // NewLogger returns the slog logger for format ("text" or "json").
@@ -109,6 +110,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.buildTankIngest()
 	a.buildAlarms()
 	a.CarPass = carpass.New(d, a.Fleet, a.Devices.Commands, a.Devices.Gateway, a.Audit)
+	a.buildGauges()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
 }
@@ -121,6 +123,7 @@ func (a *App) SetNow(now func() time.Time) {
 	a.Stations.Now = now
 	a.CarPass.Now = now
 	a.TankInfo.Now = now
+	a.Gauges.Ground.Now = now
 }
 
 // SetConsole replaces the embedded console (tests; nil = not built).
@@ -141,6 +144,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.CarPass.Routes()...)
 	rs = append(rs, a.TankInfo.Routes()...)
 	rs = append(rs, a.tankIngestRoutes()...)
+	rs = append(rs, a.gaugeRoutes()...)
 	return rs
 }
 
@@ -237,6 +241,9 @@ func (a *App) Bootstrap(ctx context.Context, out io.Writer) error {
 		if err := a.seedTankInfo(ctx); err != nil {
 			return fmt.Errorf("demo compartments seed: %w", err)
 		}
+		if err := a.seedDemoGauges(ctx); err != nil {
+			return fmt.Errorf("demo ground tanks seed: %w", err)
+		}
 		line := org.DemoLoginLine()
 		a.Log.Info(line)
 		fmt.Fprintln(out, line)
@@ -291,6 +298,10 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 			_ = ln.Close()
 			return err
 		}
+	}
+	if err := a.StartGauges(ctx); err != nil {
+		_ = ln.Close()
+		return err
 	}
 	if err := a.StartDevices(ctx); err != nil {
 		_ = ln.Close()

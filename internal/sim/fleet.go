@@ -45,6 +45,10 @@ type Config struct {
 	// OnAck is called (from the terminal's goroutine) when a report of this terminal is acknowledged
 	// with 0x8001 result 0.
 	OnAck func(phone string, reportTime time.Time)
+	// OnUnload is called (from the terminal's goroutine) when a truck has finished unloading at a
+	// station: the station's name (DemoPlaces), the litres dropped and the unload's simulated start
+	// and end. The demo's station gauges (StartGauges) record the delivery with it.
+	OnUnload func(station string, litres float64, start, end time.Time)
 
 	// Epoch is the simulated time at start (default: now). With the same Seed and Epoch a fleet
 	// produces the same reports.

@@ -111,6 +111,7 @@ func newTerminal(f *Fleet, idx int, plate, tid string) (*terminal, error) {
 		v:     newVehicle(idx, f.cfg.Seed, f.epoch, f.cfg.Interval, f.cfg.Misbehave, workShift(f.cfg.DayAtStart, f.epoch)),
 		jit:   rand.New(rand.NewPCG(uint64(f.cfg.Seed)^0x5eed, uint64(idx))),
 		inbox: make(chan event, 16)}
+	t.v.onUnload = f.cfg.OnUnload
 	switch fleet.DemoProtocol(idx) {
 	case 2019:
 		t.ver = jt808.V2019

@@ -139,6 +139,7 @@ type vehicle struct {
 	helpEvery       time.Duration // Config.HelpEvery
 	nextHelp        time.Time
 	signal, sats    byte
+	onUnload        func(station string, litres float64, start, end time.Time) // Config.OnUnload
 }
 
 func regionOf(i int) string {
@@ -446,6 +447,15 @@ func (v *vehicle) unloading(t time.Time) {
 	}
 	for c := range Compartments {
 		v.lockAll(c)
+	}
+	if v.onUnload != nil && len(v.trip) > 0 {
+		litres := 0.0
+		for c := range Compartments {
+			if v.unload&(1<<c) != 0 {
+				litres += v.fill[c]
+			}
+		}
+		v.onUnload(DemoPlaces[v.trip[0]].Name, litres, v.phaseFrom, t)
 	}
 	if v.loaded() < 1 {
 		v.seal = tank.SealUnsealed // nothing to protect on the way back

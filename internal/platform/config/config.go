@@ -50,6 +50,9 @@ type Config struct {
 	DemoVehicles int     // vehicles seeded and driven by the in-process simulator
 	DemoSim      bool    // drive the demo fleet in-process (off: seed only, e.g. for an external `tankwatch sim`)
 	DemoSpeedup  float64 // simulated time runs this many times faster than the clock
+
+	// GaugeInterval is how often the collector polls each station tank gauge (issue 14, D37).
+	GaugeInterval time.Duration
 }
 
 // JT808Identity tunes how the JT/T 808 gateway guards terminal identities (docs/DECISIONS.md D25).
@@ -206,6 +209,7 @@ func BindServe(b *Binder, c *Config) {
 	b.String(&c.MQTTBroker, "mqtt-broker", "", "external MQTT broker shared by every node, e.g. tcp://127.0.0.1:1883 (empty: embedded broker only; browsers always connect to /mqtt)")
 	b.Int(&c.DemoVehicles, "demo-vehicles", 200, "with --demo: vehicles seeded and driven by the in-process simulator")
 	b.Bool(&c.DemoSim, "demo-sim", true, "with --demo: drive the demo fleet with the in-process simulator (false: seed only, for an external tankwatch sim)")
+	b.Duration(&c.GaugeInterval, "gauge-interval", time.Minute, "poll every station tank gauge (TLS protocol over TCP) this often")
 	b.Float(&c.DemoSpeedup, "demo-speedup", 1, "with --demo: simulated time runs this many times faster than the clock")
 }
 
@@ -258,6 +262,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--demo-vehicles must be between 0 and 100000")
 	case c.DemoSpeedup < 0 || c.DemoSpeedup > 1000:
 		return fmt.Errorf("--demo-speedup must be between 0 and 1000")
+	case c.GaugeInterval != 0 && (c.GaugeInterval < time.Second || c.GaugeInterval > 24*time.Hour):
+		return fmt.Errorf("--gauge-interval must be between 1s and 24h")
 	}
 	return nil
 }

@@ -72,6 +72,7 @@ export const MODULES: ModuleDef[] = [
       carRecord: { load: () => import('../features/manager/carRecord') },
       offlineRecord: { load: () => import('../features/manager/offlineRecord') },
       carEventRecord: { load: () => import('../features/manager/carEventRecord') },
+      tankEventRecord: { load: () => import('../features/manager/tankEventRecord') },
       parking: { load: () => import('../features/manager/parking') },
       tankMonitor: { load: () => import('../features/manager/tankMonitor') },
       tankMonitor2VXE: { load: () => import('../features/manager/tankMonitor2VXE') },

@@ -1,0 +1,63 @@
+package app
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/sim"
+	"tankwatch/internal/tank/ground"
+)
+
+// Station tank gauges (issue 14, D37): the collector and its endpoints, and with --demo the
+// simulator's gauges that the demo trucks' unloads fill.
+// GaugeParts is the station tank side of the app.
+type GaugeParts struct {
+	Ground   *ground.Service
+	simGauge atomic.Pointer[sim.GaugeServer]
+}
+
+// buildGauges builds the station tank service (called from New).
+func (a *App) buildGauges() {
+	a.Gauges = &GaugeParts{}
+	a.Gauges.Ground = ground.New(a.DB, ground.Config{Interval: a.Cfg.GaugeInterval}, a.registry)
+	a.Gauges.Ground.Log = a.Log.With("component", "gauges")
+}
+
+// gaugeRoutes are the station tank endpoints.
+func (a *App) gaugeRoutes() []httpx.Route { return a.Gauges.Ground.Routes() }
+
+// seedDemoGauges registers the demo stations' ground tanks (Bootstrap with --demo).
+func (a *App) seedDemoGauges(ctx context.Context) error { return a.Gauges.Ground.SeedDemo(ctx, nil) }
+
+// StartGauges starts, with --demo and the in-process simulator, a gauge per demo station (each on
+// 127.0.0.1:0; the demo tanks' gauge ports are set to the bound ones), then the collector. The
+// gauges stop with ctx.
+func (a *App) StartGauges(ctx context.Context) error {
+	if a.Cfg.Demo && a.Cfg.DemoSim {
+		g, err := sim.StartGauges(ctx, sim.GaugeConfig{Speedup: a.Cfg.DemoSpeedup, Log: a.Log.With("component", "sim-gauge")})
+		if err != nil {
+			return err
+		}
+		a.Gauges.simGauge.Store(g)
+		if err := a.Gauges.Ground.SeedDemo(ctx, g.Addr); err != nil {
+			g.Stop()
+			return err
+		}
+		go func() {
+			<-ctx.Done()
+			g.Stop()
+		}()
+		a.Log.Info("demo station gauges listening", "interval", a.Cfg.GaugeInterval)
+	}
+	a.Gauges.Ground.Start(ctx)
+	return nil
+}
+
+// gaugeUnload is the demo fleet's sim.Config.OnUnload: the delivery goes into the station's gauge.
+func (a *App) gaugeUnload(station string, litres float64, start, end time.Time) {
+	if g := a.Gauges.simGauge.Load(); g != nil {
+		g.Unload(station, litres, start, end)
+	}
+}
