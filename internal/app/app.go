@@ -127,6 +127,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.Stations.Routes()...)
 	rs = append(rs, a.alarmRoutes()...)
 	rs = append(rs, a.CarPass.Routes()...)
+	rs = append(rs, a.trendRoutes()...)
 	return rs
 }
 
