@@ -39,7 +39,7 @@ func readings(t testing.TB, d *db.DB, car int64, start int64, n int, dip int) {
 	t.Helper()
 	q := fmt.Sprintf("WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < %d), c(k) AS (SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) "+
 		"INSERT INTO level_readings (car_id, t, compartment, level_mm, probe_l, temp_dc, volume_l, source, v20_l, mass_kg) "+
-		"SELECT %d, %d + i * 10000, k, 1500 - (CASE WHEN k = 1 THEN i %% 1000 ELSE 0 END), 0, 200 + k, "+
+		"SELECT %d, %d + CAST(i AS BIGINT) * 10000, k, 1500 - (CASE WHEN k = 1 THEN i %% 1000 ELSE 0 END), 0, 200 + k, "+
 		"CASE WHEN k = 2 AND i = %d THEN 5000.0 ELSE 8000.0 - (CASE WHEN k = 1 THEN i %% 1000 ELSE 0 END) END, 1, 7900.0, 6000.0 FROM s CROSS JOIN c",
 		n-1, car, start, dip)
 	if _, err := d.ExecContext(context.Background(), q); err != nil {
@@ -47,7 +47,7 @@ func readings(t testing.TB, d *db.DB, car int64, start int64, n int, dip int) {
 	}
 	q = fmt.Sprintf("WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < %d) "+
 		"INSERT INTO positions (car_id, t, terminal_id, received_at, lat, lon, speed, status) "+
-		"SELECT %d, %d + i * 10000, 1, %d + i * 10000, 31000000 + i, 121000000, (i %% 90) * 10, 3 FROM s", n-1, car, start, start)
+		"SELECT %d, %d + CAST(i AS BIGINT) * 10000, 1, %d + CAST(i AS BIGINT) * 10000, 31000000 + i, 121000000, (i %% 90) * 10, 3 FROM s", n-1, car, start, start)
 	if _, err := d.ExecContext(context.Background(), q); err != nil {
 		t.Fatal(err)
 	}
