@@ -173,19 +173,23 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-// RollupMS is the width of the stored five-minute summaries (migration 00018).
-const RollupMS = 5 * 60 * 1000
+// The widths of the stored summaries (migration 00018): five minutes and an hour.
+const (
+	RollupMS = 5 * 60 * 1000
+	HourMS   = 60 * 60 * 1000
+)
 
 // Plan is how a period is read and drawn.
 type Plan struct {
-	Rollup bool  // read the five-minute summaries (else the raw readings)
+	Rollup bool  // read the summaries (else the raw readings)
+	Unit   int64 // the summaries' width: RollupMS or HourMS
 	Width  int64 // bucket width in ms (0: raw points)
 	Origin int64 // buckets are aligned to Origin
 }
 
 // PlanFor chooses for the period [start, end] and at most maxPoints points per series: buckets of a
 // width that gives maxPoints/4 buckets (each draws up to 4 points); summaries when that width is at
-// least the rollup's (then a multiple of it, aligned to the epoch so no summary straddles two buckets),
+// least a rollup's (the hourly one from an hour, else the five-minute one; then a multiple of it, aligned to the epoch so no summary straddles two buckets),
 // raw readings otherwise. rows is the number of raw readings per series when known (-1 unknown): a
 // period with no more readings than maxPoints is drawn raw.
 func PlanFor(start, end int64, maxPoints int, rows int) Plan {
@@ -194,9 +198,11 @@ func PlanFor(start, end int64, maxPoints int, rows int) Plan {
 	if width < 1 {
 		width = 1
 	}
-	if width >= RollupMS {
-		width = (width + RollupMS - 1) / RollupMS * RollupMS
-		return Plan{Rollup: true, Width: width, Origin: 0}
+	for _, unit := range []int64{HourMS, RollupMS} {
+		if width >= unit {
+			width = (width + unit - 1) / unit * unit
+			return Plan{Rollup: true, Unit: unit, Width: width, Origin: 0}
+		}
 	}
 	if rows >= 0 && rows <= maxPoints {
 		return Plan{}

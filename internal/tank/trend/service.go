@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"tankwatch/internal/alarm"
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/platform/db"
@@ -243,84 +241,40 @@ func (s *Service) levelSlices(ctx context.Context, carID int64, rg Range, plan P
 	if !plan.Rollup {
 		return out, raw(rg.Start, rg.End)
 	}
-	lo, hi := ceilTo(rg.Start, RollupMS), floorTo(rg.End, RollupMS) // whole slices: [lo, hi)
+	unit, table := plan.Unit, "level_rollup"
+	if unit == HourMS {
+		table = "level_rollup_h"
+	}
+	lo, hi := ceilTo(rg.Start, unit), floorTo(rg.End, unit) // whole slices: [lo, hi)
 	if hi <= lo {
 		return out, raw(rg.Start, rg.End)
 	}
 	if err := raw(rg.Start, lo-1); err != nil {
 		return nil, err
 	}
-	// the buckets are merged in SQL (a month: ~26,000 summaries in, ~1,100 rows out); a bucket's first
-	// and last values are those of its first and last summary, read by their slice start.
-	rows, err := s.db.QueryContext(ctx, "SELECT compartment, SUM(n), MIN(t0), MAX(t1), MIN(lvlo), MAX(lvhi), MIN(volo), MAX(vohi), "+
-		"MIN(vslo), MAX(vshi), MIN(tplo), MAX(tphi) FROM level_rollup WHERE car_id = ? AND b >= ? AND b < ? GROUP BY compartment, (b - ?) / ?",
-		carID, lo, hi, plan.Origin, plan.Width)
+	rows, err := s.db.QueryContext(ctx, "SELECT compartment, n, t0, t1, lv0, lv1, lvlo, lvhi, vo0, vo1, volo, vohi, "+
+		"vs0, vs1, vslo, vshi, tp0, tp1, tplo, tphi FROM "+table+" WHERE car_id = ? AND b >= ? AND b < ? ORDER BY b, compartment",
+		carID, lo, hi)
 	if err != nil {
 		return nil, err
 	}
-	type key struct {
-		comp int
-		b    int64
-	}
-	var agg []Slice
-	var comps []int
-	ends := map[int64]bool{}
+	defer rows.Close()
 	for rows.Next() {
 		var comp, n int
 		var t0, t1 int64
-		var lv, vo, vs, tp [2]float64
-		if err := rows.Scan(&comp, &n, &t0, &t1, &lv[0], &lv[1], &vo[0], &vo[1], &vs[0], &vs[1], &tp[0], &tp[1]); err != nil {
-			rows.Close()
+		var lv, vo, vs, tp [4]float64
+		if err := rows.Scan(&comp, &n, &t0, &t1, &lv[0], &lv[1], &lv[2], &lv[3], &vo[0], &vo[1], &vo[2], &vo[3],
+			&vs[0], &vs[1], &vs[2], &vs[3], &tp[0], &tp[1], &tp[2], &tp[3]); err != nil {
 			return nil, err
 		}
-		agg = append(agg, Slice{N: n, T0: t0, T1: t1, Min: []float64{lv[0], vo[0], vs[0], tp[0] / 10}, Max: []float64{lv[1], vo[1], vs[1], tp[1] / 10}})
-		comps = append(comps, comp)
-		ends[floorTo(t0, RollupMS)], ends[floorTo(t1, RollupMS)] = true, true
+		out[comp] = append(out[comp], Slice{N: n, T0: t0, T1: t1,
+			First: []float64{lv[0], vo[0], vs[0], tp[0] / 10}, Last: []float64{lv[1], vo[1], vs[1], tp[1] / 10},
+			Min: []float64{lv[2], vo[2], vs[2], tp[2] / 10}, Max: []float64{lv[3], vo[3], vs[3], tp[3] / 10}})
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	firsts, lasts := map[key][]float64{}, map[key][]float64{}
-	bs := make([]int64, 0, len(ends))
-	for b := range ends {
-		bs = append(bs, b)
-	}
-	sort.Slice(bs, func(i, j int) bool { return bs[i] < bs[j] })
-	for len(bs) > 0 {
-		chunk := bs[:min(len(bs), 500)]
-		bs = bs[len(chunk):]
-		rows, err := s.db.QueryContext(ctx, "SELECT b, compartment, lv0, lv1, vo0, vo1, vs0, vs1, tp0, tp1 FROM level_rollup WHERE car_id = ? AND b IN (?)",
-			carID, bun.In(chunk))
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var k key
-			var v [8]float64
-			if err := rows.Scan(&k.b, &k.comp, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			firsts[k] = []float64{v[0], v[2], v[4], v[6] / 10}
-			lasts[k] = []float64{v[1], v[3], v[5], v[7] / 10}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	for i := range agg {
-		a := agg[i]
-		a.First, a.Last = firsts[key{comps[i], floorTo(a.T0, RollupMS)}], lasts[key{comps[i], floorTo(a.T1, RollupMS)}]
-		if a.First == nil || a.Last == nil { // a slice deleted between the two reads
-			continue
-		}
-		out[comps[i]] = append(out[comps[i]], a)
-	}
-	for c := range out {
-		sort.SliceStable(out[c], func(i, j int) bool { return out[c][i].T0 < out[c][j].T0 })
-	}
+	rows.Close()
 	return out, raw(hi, rg.End)
 }
 
@@ -347,14 +301,18 @@ func (s *Service) speedSlices(ctx context.Context, carID int64, rg Range, plan P
 	if !plan.Rollup {
 		return out, raw(rg.Start, rg.End)
 	}
-	lo, hi := ceilTo(rg.Start, RollupMS), floorTo(rg.End, RollupMS)
+	unit, table := plan.Unit, "speed_rollup"
+	if unit == HourMS {
+		table = "speed_rollup_h"
+	}
+	lo, hi := ceilTo(rg.Start, unit), floorTo(rg.End, unit)
 	if hi <= lo {
 		return out, raw(rg.Start, rg.End)
 	}
 	if err := raw(rg.Start, lo-1); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT n, t0, t1, sp0, sp1, splo, sphi FROM speed_rollup WHERE car_id = ? AND b >= ? AND b < ? ORDER BY b",
+	rows, err := s.db.QueryContext(ctx, "SELECT n, t0, t1, sp0, sp1, splo, sphi FROM "+table+" WHERE car_id = ? AND b >= ? AND b < ? ORDER BY b",
 		carID, lo, hi)
 	if err != nil {
 		return nil, err

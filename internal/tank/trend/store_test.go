@@ -107,6 +107,22 @@ func TestLevelChartStore(t *testing.T) {
 		if c.Speed.Len() == 0 || c.Speed.Len() > 400 || !containsV(c.Speed.V[0], 89) {
 			t.Fatalf("speed: %d points", c.Speed.Len())
 		}
+		// fewer points: the hourly summaries, the same answer as bucketing the raw readings.
+		c, err = s.LevelChart(ctx, p, CarQuery{CarID: 1, Start: httpx.Time(t0 + 1), End: httpx.Time(end), MaxPoints: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.BucketMS%HourMS != 0 {
+			t.Fatalf("hourly bucket %d", c.BucketMS)
+		}
+		for _, cs := range c.Compartments[:3] {
+			if want := Build(raw[cs.No], 4, 0, c.BucketMS); !sameSeries(want, cs.Series) {
+				t.Fatalf("hourly compartment %d differs from the raw readings", cs.No)
+			}
+		}
+		if !containsV(c.Compartments[1].Series.V[1], 5000) {
+			t.Fatal("the dip of compartment 2 is hidden by the hourly summaries")
+		}
 		// a short period: raw readings.
 		c, err = s.LevelChart(ctx, p, CarQuery{CarID: 1, Start: httpx.Time(t0), End: httpx.Time(t0 + 600_000)})
 		if err != nil {
