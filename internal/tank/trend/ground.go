@@ -178,3 +178,40 @@ func SalesRate(rs []groundReading, dels []Delivery, start, end, width int64) *Se
 	}
 	return out
 }
+
+// TankRef is a ground tank for the hydtrend2 picker.
+type TankRef struct {
+	ID          int64  `json:"id"`
+	StationID   int64  `json:"stationId"`
+	StationName string `json:"stationName"`
+	TankNo      int    `json:"tankNo"`
+	Name        string `json:"name"`
+	Product     int    `json:"product"`
+	CapacityL   int    `json:"capacityL"`
+}
+
+// MaxTanks bounds the picker's list.
+const MaxTanks = 5000
+
+// Tanks lists the ground tanks of the stations in the caller's group subtree, by station and number.
+func (s *Service) Tanks(ctx context.Context, p *httpx.Principal) ([]TankRef, error) {
+	if p == nil || p.GroupPath == "" {
+		return nil, httpx.ErrScope
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT gt.id, gt.station_id, st.name, gt.tank_no, gt.name, gt.product, gt.capacity_l "+
+		"FROM ground_tanks gt JOIN stations st ON st.id = gt.station_id JOIN org_groups g ON g.id = st.group_id "+
+		"WHERE g.path LIKE ? ORDER BY st.name, st.id, gt.tank_no LIMIT ?", p.GroupPath+"%", MaxTanks) // paths are digits and slashes
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []TankRef{}
+	for rows.Next() {
+		var r TankRef
+		if err := rows.Scan(&r.ID, &r.StationID, &r.StationName, &r.TankNo, &r.Name, &r.Product, &r.CapacityL); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

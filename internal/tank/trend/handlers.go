@@ -9,7 +9,7 @@ import (
 )
 
 // Routes returns the trend endpoints: hydtrend 04-18 (levelChart, positionAt), hydtrend2 04-19
-// (hbase/levelChart2).
+// (hbase/levelChart2 and its tank list).
 func (s *Service) Routes() []httpx.Route {
 	return []httpx.Route{
 		{Method: "POST", Path: "/monitor-app/realTimeMoitoring/levelChart", Access: httpx.Needs("04-18"), Scoped: true,
@@ -18,6 +18,14 @@ func (s *Service) Routes() []httpx.Route {
 			})},
 		{Method: "GET", Path: "/monitor-app/realTimeMoitoring/positionAt", Access: httpx.Needs("04-18"), Scoped: true, Handler: s.handlePositionAt},
 		{Method: "GET", Path: "/hbase/levelChart2", Access: httpx.Needs("04-19"), Scoped: true, Handler: s.handleLevelChart2},
+		{Method: "GET", Path: "/hbase/levelChart2/tanks", Access: httpx.Needs("04-19"), Scoped: true, Handler: func(w http.ResponseWriter, r *http.Request) {
+			out, err := s.Tanks(r.Context(), httpx.Caller(r))
+			if err != nil {
+				httpx.Fail(w, r, err)
+				return
+			}
+			httpx.OK(w, r, out)
+		}},
 	}
 }
 

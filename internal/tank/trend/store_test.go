@@ -242,6 +242,12 @@ func TestGroundChart(t *testing.T) {
 		if !math.IsNaN(c.Sales.V[0][10]) {
 			t.Fatalf("an hour without readings has a rate %v", c.Sales.V[0][10])
 		}
+		if l, err := s.Tanks(ctx, principal("/1/2/")); err != nil || len(l) != 1 || l[0].StationName != "S1" {
+			t.Fatalf("tanks %+v %v", l, err)
+		}
+		if l, err := s.Tanks(ctx, principal("/1/3/")); err != nil || len(l) != 0 {
+			t.Fatalf("another group's tanks %+v %v", l, err)
+		}
 		if _, err := s.GroundChart(ctx, principal("/1/3/"), TankQuery{TankID: 1, Start: httpx.Time(t0), End: httpx.Time(t0 + 3600_000)}); !errors.Is(err, httpx.ErrScope) {
 			t.Fatalf("scope: %v", err)
 		}
