@@ -72,6 +72,8 @@ export const MODULES: ModuleDef[] = [
       carRecord: { load: () => import('../features/manager/carRecord') },
       offlineRecord: { load: () => import('../features/manager/offlineRecord') },
       parking: { load: () => import('../features/manager/parking') },
+      hydtrend: { load: () => import('../features/manager/hydtrend') },
+      hydtrend2: { load: () => import('../features/manager/hydtrend2') },
     }),
   },
   {
