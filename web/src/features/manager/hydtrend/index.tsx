@@ -1,7 +1,7 @@
 import { SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Empty, Radio, Spin } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { levelChart, type CarChartDTO } from '../../../api/trend';
