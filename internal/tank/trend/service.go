@@ -146,7 +146,7 @@ func (s *Service) LevelChart(ctx context.Context, p *httpx.Principal, q CarQuery
 	if err != nil {
 		return nil, err
 	}
-	out := &CarChart{CarID: car.ID, Plate: car.Plate, Start: rg.Start, End: rg.End, GapMS: GapMS}
+	out := &CarChart{CarID: car.ID, Plate: car.Plate, Start: rg.Start, End: rg.End, GapMS: GapMS, Compartments: []*CompSeries{}}
 	plan := PlanFor(rg.Start, rg.End, rg.MaxPoints, -1)
 	comps, err := s.levelSlices(ctx, car.ID, rg, plan)
 	if err != nil {

@@ -2,10 +2,12 @@ package trend
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"tankwatch/internal/fleet"
@@ -138,6 +140,14 @@ func TestLevelChartStore(t *testing.T) {
 		}
 		if c.Compartments[0].Series.Len() != 0 || c.Speed.Len() != 0 {
 			t.Fatal("points in an empty period")
+		}
+		// a car without compartments or readings: an empty list, never null.
+		c, err = s.LevelChart(ctx, principal("/1/"), CarQuery{CarID: 2, Start: httpx.Time(t0), End: httpx.Time(end)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := json.Marshal(c); !strings.Contains(string(b), `"compartments":[]`) || !strings.Contains(string(b), `"valves":[]`) {
+			t.Fatalf("empty car: %s", b)
 		}
 		// scope: another group's car is refused, a missing one not found.
 		if _, err := s.LevelChart(ctx, p, CarQuery{CarID: 2, Start: httpx.Time(t0), End: httpx.Time(end)}); !errors.Is(err, httpx.ErrScope) {

@@ -75,7 +75,14 @@ export default function HydtrendPage() {
   return (
     <div className="tw-trend" data-testid="hydtrend">
       <div className="tw-trend-bar">
-        <VehiclePicker value={carId} onChange={(v) => setCarId(v)} placeholder={t('trend.pickCar')} style={{ width: 220 }} />
+        <VehiclePicker
+          value={carId}
+          onChange={(v) => setCarId(v)}
+          placeholder={t('trend.pickCar')}
+          style={{ width: 220 }}
+          // a linked car may not be among the picker's first results: its plate from the answer
+          labelRender={(p) => (p.label ? p.label : data && data.carId === p.value ? data.plate : p.value)}
+        />
         <TimeRangePicker showTime defaults={DEFAULTS} value={range} onChange={setRange} />
         <Button type="primary" icon={<SearchOutlined />} disabled={!canQuery} onClick={query} data-testid="trend-query">
           {t('trend.query')}
