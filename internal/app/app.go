@@ -145,6 +145,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.TankInfo.Routes()...)
 	rs = append(rs, a.tankIngestRoutes()...)
 	rs = append(rs, a.gaugeRoutes()...)
+	rs = append(rs, a.trendRoutes()...)
 	return rs
 }
 

@@ -76,6 +76,8 @@ export const MODULES: ModuleDef[] = [
       parking: { load: () => import('../features/manager/parking') },
       tankMonitor: { load: () => import('../features/manager/tankMonitor') },
       tankMonitor2VXE: { load: () => import('../features/manager/tankMonitor2VXE') },
+      hydtrend: { load: () => import('../features/manager/hydtrend') },
+      hydtrend2: { load: () => import('../features/manager/hydtrend2') },
     }),
   },
   {

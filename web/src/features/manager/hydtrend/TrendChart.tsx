@@ -1,0 +1,79 @@
+import { LineChart, ScatterChart } from 'echarts/charts';
+import { DataZoomInsideComponent, DataZoomSliderComponent, GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+import { useEffect, useRef } from 'react';
+
+// only the parts the trend charts draw (keeps the pages' chunk small)
+echarts.use([LineChart, ScatterChart, GridComponent, LegendComponent, TooltipComponent, DataZoomInsideComponent, DataZoomSliderComponent,
+  MarkAreaComponent, MarkLineComponent, CanvasRenderer]);
+
+export type TrendOption = echarts.EChartsCoreOption;
+
+export interface TrendChartProps {
+  option: TrendOption;
+  height: number | string;
+  /** The visible period after a zoom or pan (Unix ms). */
+  onZoom?: (start: number, end: number) => void;
+  /** A click on the chart at a moment (Unix ms). */
+  onPick?: (t: number) => void;
+  testId?: string;
+}
+
+/**
+ * An ECharts canvas for the trend pages: follows its option (replacing it, the zoom kept by the
+ * option's dataZoom values) and its box's size; reports zoom/pan (debounced) and clicks as times.
+ */
+export function TrendChart({ option, height, onZoom, onPick, testId }: TrendChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts | null>(null);
+  const handlers = useRef({ onZoom, onPick });
+  handlers.current = { onZoom, onPick };
+  useEffect(() => {
+    const el = box.current!;
+    const c = echarts.init(el);
+    chart.current = c;
+    const ro = new ResizeObserver(() => c.resize());
+    ro.observe(el);
+    let timer = 0;
+    c.on('datazoom', () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => {
+        const dz = (c.getOption() as { dataZoom?: { startValue?: number; endValue?: number }[] }).dataZoom?.[0];
+        if (dz && typeof dz.startValue === 'number' && typeof dz.endValue === 'number') handlers.current.onZoom?.(dz.startValue, dz.endValue);
+      }, 350);
+    });
+    c.getZr().on('click', (e: { offsetX: number; offsetY: number }) => {
+      const pt = [e.offsetX, e.offsetY];
+      for (const gridIndex of [0, 1, 2]) {
+        try {
+          if (!c.containPixel({ gridIndex }, pt)) continue;
+          const v = c.convertFromPixel({ xAxisIndex: gridIndex }, pt) as unknown;
+          const t = Array.isArray(v) ? Number(v[0]) : Number(v);
+          if (Number.isFinite(t)) handlers.current.onPick?.(Math.round(t));
+          return;
+        } catch {
+          // a grid the option does not have
+        }
+      }
+    });
+    return () => {
+      window.clearTimeout(timer);
+      ro.disconnect();
+      c.dispose();
+      chart.current = null;
+    };
+  }, []);
+  useEffect(() => {
+    const c = chart.current;
+    if (!c) return;
+    const t0 = performance.now();
+    c.setOption(option, true);
+    // the draw time of the last option, read by the e2e timing (docs/PERFORMANCE.md)
+    c.on('finished', function once() {
+      c.off('finished', once);
+      box.current?.setAttribute('data-draw-ms', String(Math.round(performance.now() - t0)));
+    });
+  }, [option]);
+  return <div ref={box} style={{ height, width: '100%' }} data-testid={testId} />;
+}
