@@ -27,6 +27,7 @@ import (
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/station"
+	"tankwatch/internal/tank/cockpit"
 	"tankwatch/web"
 )
 
@@ -52,6 +53,8 @@ type App struct {
 	// CarPass is the vehicles' local unlock passwords and their viewing records; built after the
 	// devices, whose command log and gateway carry the password down.
 	CarPass *carpass.Service
+	// Cockpit is the liquid-level cockpit's summary (manager/cockpit).
+	Cockpit *cockpit.Service
 
 	now      func() time.Time
 	registry *prometheus.Registry
@@ -97,6 +100,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.Stations.Log = log
 	a.buildDevices()
 	a.buildAlarms()
+	a.buildCockpit()
 	a.CarPass = carpass.New(d, a.Fleet, a.Devices.Commands, a.Devices.Gateway, a.Audit)
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
@@ -127,6 +131,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.Stations.Routes()...)
 	rs = append(rs, a.alarmRoutes()...)
 	rs = append(rs, a.CarPass.Routes()...)
+	rs = append(rs, a.cockpitRoutes()...)
 	return rs
 }
 
