@@ -56,6 +56,7 @@ type Fences interface {
 // Alarms lists alarm records (alarm.Service.FindSome).
 type Alarms interface {
 	FindSome(ctx context.Context, p *httpx.Principal, l i18n.Lang, q alarm.Query) (httpx.Page[alarm.View], error)
+	Types(l i18n.Lang) []alarm.TypeView
 }
 
 // Scopes resolves a group of the caller's subtree to its path (fleet.Service.LiveGroupPath).
@@ -506,14 +507,24 @@ func (s *Service) alarms(ctx context.Context, p *httpx.Principal, l i18n.Lang, g
 	if s.d.Alarms == nil {
 		return nil
 	}
+	// only the tank kinds the platform has (a rule retired with its type lists nothing, not an error)
+	var types []string
+	for _, t := range s.d.Alarms.Types(l) {
+		if slices.Contains(AlarmTypes, t.Code) {
+			types = append(types, t.Code)
+		}
+	}
+	if len(types) == 0 {
+		return nil
+	}
 	open, err := s.d.Alarms.FindSome(ctx, p, l, alarm.Query{PageReq: httpx.PageReq{PageNum: 1, PageSize: MaxAlarms},
-		GroupID: groupID, Types: AlarmTypes, States: []int{alarm.StateUnprocessed, alarm.StatePending}})
+		GroupID: groupID, Types: types, States: []int{alarm.StateUnprocessed, alarm.StatePending}})
 	if err != nil {
 		return err
 	}
 	end := httpx.TimeOf(now)
 	recent, err := s.d.Alarms.FindSome(ctx, p, l, alarm.Query{PageReq: httpx.PageReq{PageNum: 1, PageSize: MaxAlarms},
-		GroupID: groupID, Types: AlarmTypes, StartTime: end - AlarmHours*3600_000, EndTime: end})
+		GroupID: groupID, Types: types, StartTime: end - AlarmHours*3600_000, EndTime: end})
 	if err != nil {
 		return err
 	}

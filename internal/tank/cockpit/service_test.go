@@ -70,6 +70,14 @@ func (f fakeAlarms) FindSome(_ context.Context, _ *httpx.Principal, _ i18n.Lang,
 	return httpx.Page[alarm.View]{List: rows, Total: len(rows)}, nil
 }
 
+func (fakeAlarms) Types(i18n.Lang) []alarm.TypeView {
+	var out []alarm.TypeView
+	for _, c := range append([]string{alarm.CodeSpeeding}, AlarmTypes...) {
+		out = append(out, alarm.TypeView{Type: alarm.Type{Code: c}})
+	}
+	return out
+}
+
 func car(id int64, path string, online bool, lat int32, vols []uint32, lock func(*tank.State)) telemetry.CarState {
 	c := telemetry.CarState{LiveCar: fleet.LiveCar{ID: id, Plate: "京A" + string(rune('0'+id)), GroupPath: path, Compartments: len(vols)},
 		Reported: true, Online: online, Lat: lat, Lon: 116_000_000, LevelTime: time.UnixMilli(1_000_000)}
