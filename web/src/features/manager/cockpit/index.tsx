@@ -319,7 +319,9 @@ function AlarmRow({ a }: { a: CockpitAlarm }) {
     <div className={`lc-alarm lc-level-${a.level}`} data-testid="lc-alarm">
       <span className="lc-alarm-level">{t('levelCockpit.level', { n: LEVELS[a.level] ?? a.level })}</span>
       <span className="lc-alarm-main">
-        <b>{a.carNumber}</b> {a.typeName}
+        <span className="lc-ellipsis">
+          <b>{a.carNumber}</b> {a.typeName}
+        </span>
         <span className="lc-dim lc-ellipsis">{place}</span>
       </span>
       <span className="lc-alarm-time">
