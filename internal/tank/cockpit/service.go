@@ -3,6 +3,7 @@ package cockpit
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"log/slog"
 	"math"
 	"slices"
@@ -89,6 +90,19 @@ type Service struct {
 	catMu   sync.Mutex
 	catAt   time.Time
 	catFail bool
+
+	// memo: the summary of a scope and language, shared by the wall screens of that scope for
+	// MemoFor (each refreshes on every burst of live changes).
+	memoMu sync.Mutex
+	memo   map[string]memoEntry
+}
+
+// MemoFor is how long a computed summary is served again to the same scope and language.
+const MemoFor = 2 * time.Second
+
+type memoEntry struct {
+	at  time.Time
+	sum *Summary
 }
 
 // New returns the service.
@@ -96,7 +110,7 @@ func New(d Deps) *Service {
 	if d.Catalog == nil && d.OwnCatalog != nil {
 		d.Catalog = d.OwnCatalog
 	}
-	return &Service{d: d, trend: newTracker(), Now: time.Now, Log: slog.Default()}
+	return &Service{d: d, trend: newTracker(), Now: time.Now, Log: slog.Default(), memo: map[string]memoEntry{}}
 }
 
 // Observe takes a committed batch of reports (telemetry.Writer.Subscribe): the total volume of every
@@ -266,12 +280,19 @@ func (s *Service) Summary(ctx context.Context, p *httpx.Principal, l i18n.Lang, 
 	if err != nil {
 		return nil, err
 	}
+	now := s.Now()
+	key := fmt.Sprintf("%s|%d", path, l)
+	s.memoMu.Lock()
+	m, ok := s.memo[key]
+	s.memoMu.Unlock()
+	if ok && now.Sub(m.at) >= 0 && now.Sub(m.at) < MemoFor {
+		return m.sum, nil
+	}
 	ids, err := s.d.Cars.FindCarIDs(ctx, p, telemetry.LiveFindQuery{GroupID: q.GroupID})
 	if err != nil {
 		return nil, err
 	}
 	s.refreshCatalog(ctx)
-	now := s.Now()
 	out := &Summary{ServerTime: httpx.TimeOf(now)}
 	paths := s.trucks(ids, now, out)
 	if err := s.stationTanks(ctx, path, &out.StationTanks); err != nil {
@@ -280,6 +301,14 @@ func (s *Service) Summary(ctx context.Context, p *httpx.Principal, l i18n.Lang, 
 	if err := s.alarms(ctx, p, l, q.GroupID, now, paths, &out.Alarms); err != nil {
 		return nil, err
 	}
+	s.memoMu.Lock()
+	for k, e := range s.memo {
+		if now.Sub(e.at) >= MemoFor || now.Before(e.at) {
+			delete(s.memo, k)
+		}
+	}
+	s.memo[key] = memoEntry{at: now, sum: out}
+	s.memoMu.Unlock()
 	return out, nil
 }
 

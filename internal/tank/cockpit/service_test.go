@@ -179,6 +179,15 @@ func TestSummary(t *testing.T) {
 	c1.LevelTime = time.UnixMilli(1_040_000)
 	c1.Levels[0].VolumeL = 4000
 	cars[1] = c1
+	// within MemoFor the same scope gets the same summary; after it, a new one
+	now = now.Add(time.Second)
+	if again, _ := s.Summary(context.Background(), p, i18n.ZhCN, Query{}); again != sum {
+		t.Error("not served from the memo within MemoFor")
+	}
+	if other, _ := s.Summary(context.Background(), p, i18n.EnUS, Query{}); other == sum {
+		t.Error("another language served the memo")
+	}
+	now = now.Add(MemoFor)
 	sum, _ = s.Summary(context.Background(), p, i18n.ZhCN, Query{})
 	for _, a := range sum.Trucks.Active {
 		if a.CarID == 1 && (a.Rate == nil || *a.Rate != -1500) {
