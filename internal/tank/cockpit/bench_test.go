@@ -36,7 +36,8 @@ func BenchmarkSummary10k(b *testing.B) {
 			At: 1, VolumeL: float64(i * 15), FillPct: float64(i*15) / 300, DaysOfCover: float64(i%30) / 3, LowStock: i%17 == 0, GaugeState: tank.GaugeOnline})
 	}
 	s := New(Deps{Cars: cars, Catalog: cat, Fences: fakeFences{}, Scopes: fakeScopes{}, Ground: ground})
-	s.Now = func() time.Time { return time.UnixMilli(1_060_000) }
+	at := time.UnixMilli(1_060_000)
+	s.Now = func() time.Time { at = at.Add(MemoFor); return at } // every call computes (no memo)
 	p := &httpx.Principal{GroupPath: "/1/"}
 	b.ReportAllocs()
 	for b.Loop() {
