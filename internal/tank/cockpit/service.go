@@ -113,6 +113,9 @@ func New(d Deps) *Service {
 	return &Service{d: d, trend: newTracker(), Now: time.Now, Log: slog.Default(), memo: map[string]memoEntry{}}
 }
 
+// UseGround sets the station tanks' source (the gauge collector); call it before serving.
+func (s *Service) UseGround(g tank.GroundStatuses) { s.d.Ground = g }
+
 // Observe takes a committed batch of reports (telemetry.Writer.Subscribe): the total volume of every
 // level report, for the trends. It runs on the writer goroutine: it only sums and appends.
 func (s *Service) Observe(reports []telemetry.Report) {

@@ -379,6 +379,8 @@ export default function LevelCockpitPage() {
   const scope = session?.groupName || session?.currentUserInfo?.groupName || '';
   const mayMonitor = menuHasCode(authMenu, MONITORING_CODE);
   const basePx = useBasePx();
+  // antd's controls have pixel sizes: on a screen larger than 1920×1080 they grow with the wall
+  const zoom = Math.max(1, basePx / 16);
   const clock = useClock();
   const [full, toggleFull] = useFullscreen();
 
@@ -412,7 +414,7 @@ export default function LevelCockpitPage() {
   return (
     <div className="lc-root" style={{ fontSize: basePx }} data-testid="level-cockpit">
       <header className="lc-header">
-        <Link to="/home" className="lc-back" data-testid="lc-back">
+        <Link to="/home" className="lc-back" data-testid="lc-back" style={{ zoom }}>
           <Button type="text" size="small" icon={<ArrowLeftOutlined />} className="lc-btn">
             {t('levelCockpit.back')}
           </Button>
@@ -435,7 +437,7 @@ export default function LevelCockpitPage() {
         <div className="lc-clock" data-testid="lc-clock">
           {clock}
         </div>
-        <div className="lc-tools">
+        <div className="lc-tools" style={{ zoom }}>
           <LanguageSwitch dark />
           <Tooltip title={full ? t('levelCockpit.exitFullscreen') : t('levelCockpit.fullscreen')}>
             <Button type="text" className="lc-btn" icon={full ? <FullscreenExitOutlined /> : <FullscreenOutlined />} onClick={toggleFull} data-testid="lc-fullscreen" aria-label={t('levelCockpit.fullscreen')} />
