@@ -28,6 +28,7 @@ import (
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/station"
 	"tankwatch/internal/tank"
+	"tankwatch/internal/tank/cockpit"
 	"tankwatch/internal/tank/tankinfo"
 	"tankwatch/web"
 )
@@ -61,6 +62,8 @@ type App struct {
 	TankInfo    *tankinfo.Service
 
 	tankIngest tankIngest // issue 14: level readings at ingest, tank monitor (tank_ingest.go)
+	// Cockpit is the liquid-level cockpit's summary (manager/cockpit).
+	Cockpit *cockpit.Service
 
 	now      func() time.Time
 	registry *prometheus.Registry
@@ -109,6 +112,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.buildDevices()
 	a.buildTankIngest()
 	a.buildAlarms()
+	a.buildCockpit()
 	a.CarPass = carpass.New(d, a.Fleet, a.Devices.Commands, a.Devices.Gateway, a.Audit)
 	a.buildGauges()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -146,6 +150,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.tankIngestRoutes()...)
 	rs = append(rs, a.gaugeRoutes()...)
 	rs = append(rs, a.trendRoutes()...)
+	rs = append(rs, a.cockpitRoutes()...)
 	return rs
 }
 

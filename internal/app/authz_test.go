@@ -262,6 +262,7 @@ func foreignCalls(f fixture) map[string][]call {
 		// live state and monitoring
 		"GET /monitor-app/realTimeMoitoring/carCount":      {{query: q("groupId", f.north)}},
 		"POST /monitor-app/realTimeMoitoring/findCars":     {{body: map[string]any{"groupId": f.north, "pageNum": 1, "pageSize": 10}}},
+		"POST /monitor-app/cockpit/summary":                {{body: map[string]any{"groupId": f.north}}},
 		"POST /monitor-app/realTimeMoitoring/findCarsId":   {{body: map[string]any{"groupId": f.north}}},
 		"GET /monitor-app/realTimeMoitoring/carExhibition": {{query: q("carIds", f.northCar)}, {query: q("groupId", f.north)}},
 		"GET /monitor-app/realTimeMoitoring/carDetails":    {{query: q("carId", f.northCar)}},

@@ -64,6 +64,7 @@ export const MODULES: ModuleDef[] = [
       monitoring: { load: monitoring },
       monitoring2: { load: monitoring },
       'monitoring-all': { load: monitoring },
+      cockpit: { load: () => import('../features/manager/cockpit') },
       trackReplaying: { load: () => import('../features/manager/trackReplaying') },
       historyRecordVXE: { load: () => import('../features/manager/historyRecordVXE') },
       queryTable: { load: () => import('../features/manager/queryTable') },

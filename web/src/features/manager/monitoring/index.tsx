@@ -31,16 +31,29 @@ export function modeOfPath(path: string): MonitorMode {
   return 'monitoring';
 }
 
-/** What is checked when a page opens: nothing; the cars of the count code (monitoring2); everything. */
-function useInitialChecks(mode: MonitorMode, code: CountCode | null, treeData: GroupCarNode[] | undefined) {
+/** monitoring2's `cars` query: the car ids a cockpit tile opens (the liquid-level cockpit, D39). */
+export function carsParam(value: string | null): number[] | null {
+  if (!value) return null;
+  const ids = value.split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  return ids.length ? ids : null;
+}
+
+/**
+ * What is checked when a page opens: nothing; the cars of the count code (monitoring2), or the cars
+ * listed in `cars` (monitoring2 opened from the liquid-level cockpit); everything.
+ */
+function useInitialChecks(mode: MonitorMode, code: CountCode | null, treeData: GroupCarNode[] | undefined, cars: number[] | null = null) {
   const setChecked = useMonitorStore((s) => s.setCheckedCars);
   const done = useRef('');
-  const key = `${mode}:${code ?? ''}`;
-  const wantsIds = mode === 'monitoring2' && code != null && code !== 8;
+  const key = `${mode}:${code ?? ''}:${cars?.join(',') ?? ''}`;
+  const wantsIds = mode === 'monitoring2' && code != null && code !== 8 && !cars;
   const ids = useQuery({ queryKey: ['monitor', 'findCarsId', code], queryFn: () => findCarsId({ code: code ?? undefined }), enabled: wantsIds, staleTime: 0 });
   useEffect(() => {
     if (done.current === key) return;
     if (mode === 'monitoring') {
+      done.current = key;
+    } else if (mode === 'monitoring2' && cars) {
+      setChecked(cars);
       done.current = key;
     } else if (wantsIds) {
       if (ids.data) {
@@ -53,7 +66,7 @@ function useInitialChecks(mode: MonitorMode, code: CountCode | null, treeData: G
         done.current = key;
       }
     } else done.current = key;
-  }, [key, mode, code, wantsIds, ids.data, treeData, setChecked]);
+  }, [key, mode, code, wantsIds, ids.data, treeData, setChecked, cars]);
 }
 
 function Legend() {
@@ -99,7 +112,9 @@ export default function MonitoringPage() {
 
   const tree = useQuery({ queryKey: ['monitor', 'groupCarTree'], queryFn: () => groupCarTree(), staleTime: 30_000 });
   const { httpError, retry } = useLiveCars();
-  useInitialChecks(mode, code, tree.data);
+  const carsValue = mode === 'monitoring2' ? params.get('cars') : null;
+  const pickedCars = useMemo(() => carsParam(carsValue), [carsValue]);
+  useInitialChecks(mode, code, tree.data, pickedCars);
 
   const cars = useMonitorStore((s) => s.cars);
   const loaded = useMonitorStore((s) => s.loaded);
