@@ -27,6 +27,7 @@ import (
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/station"
+	"tankwatch/internal/tank/calib"
 	"tankwatch/web"
 )
 
@@ -52,6 +53,7 @@ type App struct {
 	// CarPass is the vehicles' local unlock passwords and their viewing records; built after the
 	// devices, whose command log and gateway carry the password down.
 	CarPass *carpass.Service
+	Calib   *calib.Service // remote calibration (tank_parameter.go)
 
 	now      func() time.Time
 	registry *prometheus.Registry
@@ -98,6 +100,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.buildDevices()
 	a.buildAlarms()
 	a.CarPass = carpass.New(d, a.Fleet, a.Devices.Commands, a.Devices.Gateway, a.Audit)
+	a.buildParameter()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
 }
@@ -109,6 +112,7 @@ func (a *App) SetNow(now func() time.Time) {
 	a.Messages.Now = now
 	a.Stations.Now = now
 	a.CarPass.Now = now
+	a.Calib.Now = now
 }
 
 // SetConsole replaces the embedded console (tests; nil = not built).
@@ -127,6 +131,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.Stations.Routes()...)
 	rs = append(rs, a.alarmRoutes()...)
 	rs = append(rs, a.CarPass.Routes()...)
+	rs = append(rs, a.parameterRoutes()...)
 	return rs
 }
 
