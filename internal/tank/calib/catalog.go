@@ -109,8 +109,8 @@ func Defs(n int) []Def {
 
 // Value is a parameter value: Num for DWORD and Signed, Str for String.
 type Value struct {
-	Num int64
-	Str string
+	Num   int64
+	Str   string
 	IsStr bool
 }
 
