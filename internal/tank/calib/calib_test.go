@@ -82,7 +82,7 @@ func TestCalibrationOverTheGateway(t *testing.T) {
 				{"id": offset, "value": "12"},
 				{"id": 0x0013, "value": 12345},
 				{"id": 0x0013, "value": "bad host;"},
-				{"id": 0xF0A1, "value": 1},                             // compartment 10 does not exist
+				{"id": 0xF0A1, "value": 1},                              // compartment 10 does not exist
 				{"id": calib.ProbeID(5, calib.FieldOffset), "value": 1}, // the car has 3
 			} {
 				r := e.Call("POST", "/monitor-app/parameter/set", admin, map[string]any{"carId": carID, "params": []map[string]any{bad}})
@@ -199,4 +199,3 @@ func TestTerminalRefusesABadValue(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
