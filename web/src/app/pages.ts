@@ -71,6 +71,7 @@ export const MODULES: ModuleDef[] = [
       StateChangeListVXE: { load: () => import('../features/manager/StateChangeListVXE') },
       carRecord: { load: () => import('../features/manager/carRecord') },
       offlineRecord: { load: () => import('../features/manager/offlineRecord') },
+      parameter: { load: () => import('../features/manager/parameter') },
       parking: { load: () => import('../features/manager/parking') },
     }),
   },
