@@ -20,9 +20,9 @@ func init() {
 		"calib.unit.s":       {"秒", "秒", "s"},
 		"calib.unit.kmh":     {"km/h", "km/h", "km/h"},
 		"calib.unit.mm":      {"毫米", "毫米", "mm"},
-		"calib.unit.decideg": {"0.1 ℃", "0.1 ℃", "0.1 °C"},
+		"calib.unit.decideg": {"0.1 °C", "0.1 °C", "0.1 °C"},
 
-		"calib.err.range":       {"%s应在 %d 到 %d %s之间", "%s應在 %d 到 %d %s之間", "%s must be between %d and %d %s"},
+		"calib.err.range":       {"%s应在 %d 到 %d%s之间", "%s應在 %d 到 %d%s之間", "%s must be between %d and %d%s"},
 		"calib.err.length":      {"%s的长度应为 %d 到 %d 个字符", "%s的長度應為 %d 到 %d 個字元", "%s must be %d to %d characters long"},
 		"calib.err.chars":       {"%s只能包含字母、数字、点、短横线和下划线", "%s只能包含字母、數字、點、短橫線和底線", "%s may contain only letters, digits, dots, hyphens and underscores"},
 		"calib.err.integer":     {"%s必须是整数", "%s必須是整數", "%s must be a whole number"},

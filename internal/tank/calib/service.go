@@ -255,7 +255,11 @@ func problemError(lang i18n.Lang, pr *Problem) error {
 	name := Name(lang, pr.Def.ID)
 	switch pr.Reason {
 	case "range":
-		return httpx.Biz("calib.err.range", name, pr.Def.Min, pr.Def.Max, UnitText(lang, pr.Def.Unit))
+		unit := UnitText(lang, pr.Def.Unit)
+		if unit != "" {
+			unit = " " + unit
+		}
+		return httpx.Biz("calib.err.range", name, pr.Def.Min, pr.Def.Max, unit)
 	case "length":
 		return httpx.Biz("calib.err.length", name, pr.Def.Min, pr.Def.Max)
 	case "chars":

@@ -33,6 +33,7 @@ export default function ParameterPage() {
     <div data-testid="parameter-page">
       <Tabs
         destroyOnHidden
+        tabBarStyle={{ paddingLeft: 16, marginBottom: 12 }}
         items={[
           { key: 'params', label: t('parameter.tabParams'), children: <ParamsTab carId={carId} setCarId={setCarId} /> },
           { key: 'history', label: t('parameter.tabHistory'), children: <HistoryTab /> },
