@@ -140,12 +140,14 @@ function ParamsTab({ carId, setCarId }: { carId?: number; setCarId: (id?: number
 
   const field = (r: ParamRow, label: boolean) => {
     const changed = changes.some((c) => c.id === r.id);
+    // a value edited and not yet sent stands out
+    const changedStyle = changed ? { background: '#fffbe6' } : undefined;
     const control =
       r.kind === 2 ? (
-        <Input placeholder={t('parameter.unknown')} disabled={!canSet} data-testid={`param-${r.hex}`} />
+        <Input placeholder={t('parameter.unknown')} disabled={!canSet} data-testid={`param-${r.hex}`} style={changedStyle} />
       ) : (
         <InputNumber
-          style={{ width: '100%' }}
+          style={{ width: '100%', ...changedStyle }}
           precision={0}
           placeholder={t('parameter.unknown')}
           addonAfter={r.unitText || undefined}
@@ -160,7 +162,6 @@ function ParamsTab({ carId, setCarId }: { carId?: number; setCarId: (id?: number
         label={label ? r.name : undefined}
         rules={[rule(r)]}
         tooltip={label ? `${r.hex} · ${t('parameter.rangeHint', { min: r.min, max: r.max, unit: r.kind === 2 ? t('parameter.chars') : r.unitText })}` : undefined}
-        className={changed ? 'param-changed' : undefined}
         style={{ marginBottom: label ? 16 : 0 }}
         validateTrigger={['onChange', 'onBlur']}
       >
@@ -261,17 +262,19 @@ function ParamsTab({ carId, setCarId }: { carId?: number; setCarId: (id?: number
               </Space>
             </Card>
           )}
-          <Space style={{ marginTop: 12 }}>
-            {canSet && (
-              <Button type="primary" disabled={!changes.length || waiting || !data.hasTerminal} loading={busy || (waiting && cmd?.kind === 'set')} onClick={send} data-testid="parameter-send">
-                {changes.length ? t('parameter.sendN', { n: changes.length }) : t('parameter.send')}
+          <Card size="small" style={{ marginTop: 12 }}>
+            <Space>
+              {canSet && (
+                <Button type="primary" disabled={!changes.length || waiting || !data.hasTerminal} loading={busy || (waiting && cmd?.kind === 'set')} onClick={send} data-testid="parameter-send">
+                  {changes.length ? t('parameter.sendN', { n: changes.length }) : t('parameter.send')}
+                </Button>
+              )}
+              <Button disabled={!changes.length} onClick={() => form.setFieldsValue(initialValues(data.rows))}>
+                {t('parameter.revert')}
               </Button>
-            )}
-            <Button disabled={!changes.length} onClick={() => form.setFieldsValue(initialValues(data.rows))}>
-              {t('parameter.revert')}
-            </Button>
-            {!canSet && <Typography.Text type="secondary">{t('parameter.readOnly')}</Typography.Text>}
-          </Space>
+              {!canSet && <Typography.Text type="secondary">{t('parameter.readOnly')}</Typography.Text>}
+            </Space>
+          </Card>
         </Form>
       )}
     </Space>
