@@ -47,7 +47,7 @@ function errorText(e: unknown): string {
   return e instanceof BusinessError || e instanceof Error ? e.message : String(e);
 }
 
-function ParamsTab({ carId, setCarId }: { carId?: number; setCarId: (id?: number) => void }) {
+export function ParamsTab({ carId, setCarId }: { carId?: number; setCarId: (id?: number) => void }) {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
   const { modal } = App.useApp();
