@@ -28,6 +28,7 @@ import (
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/station"
 	"tankwatch/internal/tank"
+	"tankwatch/internal/tank/calib"
 	"tankwatch/internal/tank/cockpit"
 	"tankwatch/internal/tank/tankinfo"
 	"tankwatch/web"
@@ -64,6 +65,7 @@ type App struct {
 	tankIngest tankIngest // issue 14: level readings at ingest, tank monitor (tank_ingest.go)
 	// Cockpit is the liquid-level cockpit's summary (manager/cockpit).
 	Cockpit *cockpit.Service
+	Calib   *calib.Service // remote calibration (tank_parameter.go)
 
 	now      func() time.Time
 	registry *prometheus.Registry
@@ -115,6 +117,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.buildCockpit()
 	a.CarPass = carpass.New(d, a.Fleet, a.Devices.Commands, a.Devices.Gateway, a.Audit)
 	a.buildGauges()
+	a.buildParameter()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
 }
@@ -128,6 +131,7 @@ func (a *App) SetNow(now func() time.Time) {
 	a.CarPass.Now = now
 	a.TankInfo.Now = now
 	a.Gauges.Ground.Now = now
+	a.Calib.Now = now
 }
 
 // SetConsole replaces the embedded console (tests; nil = not built).
@@ -151,6 +155,7 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.gaugeRoutes()...)
 	rs = append(rs, a.trendRoutes()...)
 	rs = append(rs, a.cockpitRoutes()...)
+	rs = append(rs, a.parameterRoutes()...)
 	return rs
 }
 

@@ -73,6 +73,7 @@ type fixture struct {
 	northStation, northSuspect    int64
 	northAlarm                    int64 // an alarm record of a 华北 car
 	northTank                     int64 // a ground tank of the 华北 station
+	northCalib                    int64 // a remote calibration command of the 华北 car
 }
 
 func newID(e *apptest.Env, token, path string, body any) int64 {
@@ -143,6 +144,7 @@ func setup(t *testing.T, e *apptest.Env) fixture {
 	f.eastTok = e.Login("eastadmin", "secret1")
 	f.nobodyTok = e.Login("nobody", "secret1")
 	f.northAlarm = insertAlarm(t, e, f.northCar)
+	f.northCalib = insertCalib(t, e, f.northCar, f.north, f.northTerm)
 	// a password of the 华北 car, so that viewing it from 华东 has something to refuse
 	e.MustOK("POST", "/base-info-app/carPassword/set", admin, map[string]any{"carId": f.northCar, "password": "123456"})
 	return f
@@ -353,7 +355,29 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /monitor-app/realTimeMoitoring/tankMonitor": {{body: map[string]any{"carId": f.northCar}}},
 		"POST /monitor-app/tankMonitor2VXE/page":          {{body: map[string]any{"groupId": f.north}}},
 		"POST /monitor-app/tankMonitor2VXE/export":        {{body: map[string]any{"groupId": f.north}}},
+		// remote calibration
+		"POST /monitor-app/parameter/values":  {{body: map[string]any{"carId": f.northCar}}},
+		"POST /monitor-app/parameter/read":    {{body: map[string]any{"carId": f.northCar}}},
+		"POST /monitor-app/parameter/set":     {{body: map[string]any{"carId": f.northCar, "params": []map[string]any{{"id": 1, "value": 30}}}}},
+		"GET /monitor-app/parameter/command":  {{query: fmt.Sprintf("?id=%d", f.northCalib)}},
+		"POST /monitor-app/parameter/history": {{body: map[string]any{"carId": f.northCar}}},
+		"POST /monitor-app/parameter/export":  {{body: map[string]any{"carId": f.northCar}}},
 	}
+}
+
+// insertCalib stores a finished remote calibration read of car (as the service would) and returns its id.
+func insertCalib(t *testing.T, e *apptest.Env, carID, groupID, termID int64) int64 {
+	t.Helper()
+	var path string
+	if err := e.DB.NewRaw("SELECT path FROM org_groups WHERE id = ?", groupID).Scan(t.Context(), &path); err != nil {
+		t.Fatal(err)
+	}
+	var id int64
+	if err := e.DB.NewRaw(`INSERT INTO calib_commands (car_id, terminal_id, plate, group_id, group_path, user_id, user_name, kind, items, state, created_at)
+		VALUES (?, ?, 'x', ?, ?, 1, 'admin', 'read', '[]', 'acknowledged', 1) RETURNING id`, carID, termID, groupID, path).Scan(t.Context(), &id); err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 // insertAlarm stores an unprocessed speeding alarm of car (as the engine would) and returns its id.

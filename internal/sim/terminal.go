@@ -99,6 +99,7 @@ type terminal struct {
 	// password is the locks' local unlock password last set by item 0xE5 (a string; read by tests
 	// through Fleet.LocalPassword while the terminal's goroutine writes it).
 	password atomic.Value
+	params   params // 0x8103 / 0x8104 memory (params.go)
 }
 
 func newTerminal(f *Fleet, idx int, plate, tid string) (*terminal, error) {
@@ -675,12 +676,10 @@ func (t *terminal) command(h jt808.Header, body []byte, now time.Time) {
 		}
 		t.send(&r, now)
 	case jt808.MsgQueryParams:
-		t.send(&jt808.ParamsReply{Serial: h.Serial, Params: []jt808.Param{
-			jt808.Uint32Param(jt808.ParamHeartbeatInterval, uint32(t.f.cfg.Heartbeat/time.Second)),
-			jt808.Uint32Param(jt808.ParamReportInterval, uint32(t.f.cfg.Interval/time.Second)),
-			jt808.Uint32Param(jt808.ParamMaxSpeed, speedLimit),
-		}}, now)
-	case jt808.MsgSetParams, msgTextMessage, msgTerminalControl:
+		t.queryParams(h, now) // params.go
+	case jt808.MsgSetParams:
+		t.setParams(h, body, now)
+	case msgTextMessage, msgTerminalControl:
 		t.reply(h, jt808.ResultOK, now)
 	default:
 		t.reply(h, jt808.ResultNotSupported, now)

@@ -74,6 +74,7 @@ export const MODULES: ModuleDef[] = [
       offlineRecord: { load: () => import('../features/manager/offlineRecord') },
       carEventRecord: { load: () => import('../features/manager/carEventRecord') },
       tankEventRecord: { load: () => import('../features/manager/tankEventRecord') },
+      parameter: { load: () => import('../features/manager/parameter') },
       parking: { load: () => import('../features/manager/parking') },
       tankMonitor: { load: () => import('../features/manager/tankMonitor') },
       tankMonitor2VXE: { load: () => import('../features/manager/tankMonitor2VXE') },
