@@ -114,9 +114,9 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.buildDevices()
 	a.buildTankIngest()
 	a.buildAlarms()
+	a.buildGauges()
 	a.buildCockpit()
 	a.CarPass = carpass.New(d, a.Fleet, a.Devices.Commands, a.Devices.Gateway, a.Audit)
-	a.buildGauges()
 	a.buildParameter()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
