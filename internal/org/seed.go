@@ -54,8 +54,9 @@ func DemoRoles() map[string][]string {
 	}
 }
 
-// AdminOnlyCodes are codes of platform-wide settings that the demo's operational roles do not get.
-var AdminOnlyCodes = []string{"02-02-01"}
+// AdminOnlyCodes are codes the demo's operational roles do not get: platform-wide settings, and
+// setting terminal parameters (parameter-set), which can point a truck's terminal at another server.
+var AdminOnlyCodes = []string{"02-02-01", "04-08-01"}
 
 // DemoLoginLine is printed at start-up with --demo.
 func DemoLoginLine() string {
