@@ -225,7 +225,10 @@ func (s *Service) Export(ctx context.Context, p *httpx.Principal, lang i18n.Lang
 	for _, r := range rows {
 		var level, vol, v20, temp, pct any = "", "", "", "", ""
 		if r.HasReading {
-			level, vol, v20, temp = r.LevelMM, r.Volume, r.V20, r.Temperature
+			level, vol, temp = r.LevelMM, r.Volume, r.Temperature
+			if r.Product >= 0 { // no product registered: no V20
+				v20 = r.V20
+			}
 		}
 		if r.FillPct != nil {
 			pct = *r.FillPct

@@ -68,7 +68,8 @@ export function TankSection({ c, onUse }: { c: TankCompartment; onUse?: (c: Tank
         <dt>{t('tankMonitor.volume')}</dt>
         <dd data-testid="volume">{c.hasReading ? `${figure(c, c.volume)} L` : '—'}</dd>
         <dt>{t('tankMonitor.v20')}</dt>
-        <dd>{c.hasReading ? `${figure(c, c.v20)} L` : '—'}</dd>
+        {/* an unregistered compartment has no product: no V20 (the server's V20 then equals Vt) */}
+        <dd>{c.hasReading && c.listed ? `${figure(c, c.v20)} L` : '—'}</dd>
         <dt>{t('tankMonitor.mass')}</dt>
         <dd>{c.hasReading && c.massKg > 0 ? `${figure(c, c.massKg)} kg` : '—'}</dd>
         <dt>{t('tankMonitor.temperature')}</dt>

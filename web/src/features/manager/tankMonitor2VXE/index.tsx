@@ -85,7 +85,7 @@ export default function TankMonitorTablePage() {
         { title: t('tankMonitor.product'), key: 'product', width: 110, sorter: true, ellipsis: true, render: (_, r) => r.productName || t('tankMonitor.unlistedShort') },
         { title: t('tankMonitor.levelMm'), key: 'levelMm', width: 120, sorter: true, align: 'right', render: (_, r) => (r.hasReading ? r.levelMm : '—') },
         { title: t('tankMonitor.volumeL'), key: 'volume', width: 120, sorter: true, align: 'right', render: (_, r) => (r.hasReading ? r.volume.toLocaleString('en-US') : '—') },
-        { title: t('tankMonitor.v20L'), key: 'v20', width: 110, sorter: true, align: 'right', render: (_, r) => (r.hasReading ? r.v20.toLocaleString('en-US') : '—') },
+        { title: t('tankMonitor.v20L'), key: 'v20', width: 110, sorter: true, align: 'right', render: (_, r) => (r.hasReading && r.product >= 0 ? r.v20.toLocaleString('en-US') : '—') },
         { title: t('tankMonitor.temperatureC'), key: 'temperature', width: 120, sorter: true, align: 'right', render: (_, r) => (r.hasReading ? r.temperature.toFixed(1) : '—') },
         { title: t('tankMonitor.fillPct'), key: 'fillPct', width: 100, sorter: true, align: 'right', render: (_, r) => fillText(r.fillPct) },
         { title: t('tankMonitor.covers'), key: 'covers', width: 90, render: (_, r) => open(r.coversOpen) },
