@@ -8,7 +8,7 @@ import (
 	"tankwatch/internal/jt808"
 )
 
-// The complete frames of docs/PROTOCOL.md §7 ("Remote calibration"): built with the codec and compared
+// The complete frames of docs/PROTOCOL.md §8 ("Remote calibration"): built with the codec and compared
 // with the document's hex, so the examples cannot drift from what the platform sends and reads.
 func TestProtocolFrames(t *testing.T) {
 	phone, err := jt808.ParsePhone("013800138000")
