@@ -140,7 +140,7 @@ func setup(t *testing.T, e *apptest.Env) fixture {
 	var sus httpx.Page[station.SuspectView]
 	e.MustOK("POST", "/base-info-app/suspectedStation/page", admin, map[string]any{"groupId": f.north}).Decode(&sus)
 	f.northSuspect = sus.List[0].ID
-	f.northTank = newID(e, admin, "/base-info-app/tankInfo/groundAdd", map[string]any{"stationId": f.northStation, "tankNo": 1, "capacity": 30000})
+	f.northTank = newID(e, admin, "/base-info-app/tankInfo/groundAdd", map[string]any{"stationId": f.northStation, "tankNo": 90, "capacity": 30000})
 	f.eastTok = e.Login("eastadmin", "secret1")
 	f.nobodyTok = e.Login("nobody", "secret1")
 	f.northAlarm = insertAlarm(t, e, f.northCar)
@@ -346,8 +346,8 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /base-info-app/tankInfo/groundPage": {{body: map[string]any{"groupId": f.north}},
 			{body: map[string]any{"stationId": f.northStation}}},
 		"GET /base-info-app/tankInfo/ground":        {{query: q("id", f.northTank)}},
-		"POST /base-info-app/tankInfo/groundAdd":    {{body: map[string]any{"stationId": f.northStation, "tankNo": 2}}},
-		"POST /base-info-app/tankInfo/groundUpdate": {{body: map[string]any{"id": f.northTank, "stationId": f.northStation, "tankNo": 1}}},
+		"POST /base-info-app/tankInfo/groundAdd":    {{body: map[string]any{"stationId": f.northStation, "tankNo": 91}}},
+		"POST /base-info-app/tankInfo/groundUpdate": {{body: map[string]any{"id": f.northTank, "stationId": f.northStation, "tankNo": 90}}},
 		"POST /base-info-app/tankInfo/groundDelete": {{body: map[string]any{"id": f.northTank}}},
 		"POST /base-info-app/tankInfo/groundExport": {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"stationId": f.northStation}}},
 		"POST /base-info-app/tankInfo/strapExport":  {{body: map[string]any{"carId": f.northCar, "no": 1}}, {body: map[string]any{"tankId": f.northTank}}},

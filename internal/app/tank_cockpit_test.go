@@ -98,15 +98,24 @@ func TestCockpitSummaryScopeAndPermission(t *testing.T) {
 				}
 			}
 		}
-		if !slices.Contains(sum.Trucks.IDs[cockpit.TruckLoaded], eastCar) || sum.Compartments.Total != 2 || sum.Compartments.Volume != 17000 {
+		// volumes through the demo compartments' strapping tables (tankInfo), as ingest converts them
+		volume := func(carID int64) float64 {
+			v := 0.0
+			for _, r := range e.App.TankCatalog.Convert(carID, lv) {
+				v += r.VolumeL
+			}
+			return v
+		}
+		near := func(a, b float64) bool { return a-b < 0.5 && b-a < 0.5 }
+		if !slices.Contains(sum.Trucks.IDs[cockpit.TruckLoaded], eastCar) || sum.Compartments.Total != 2 || !near(sum.Compartments.Volume, volume(eastCar)) {
 			t.Fatalf("east summary: %+v %+v", sum.Trucks.IDs, sum.Compartments)
 		}
 		if len(sum.Alarms.List) != 2 || sum.Alarms.List[0].ID != eastNew || sum.Alarms.List[1].ID != eastOld ||
 			sum.Alarms.Open != 2 || sum.Alarms.Recent != 1 || sum.Alarms.List[0].TypeName == "" {
 			t.Fatalf("east alarms: %+v", sum.Alarms)
 		}
-		if sum.StationTanks.Available {
-			t.Fatal("station tanks claimed without a gauge collector")
+		if !sum.StationTanks.Available {
+			t.Fatal("station tanks not available though the gauge collector is wired")
 		}
 		// a group outside the caller's subtree is refused
 		if r := e.Call("POST", path, e.Login("eastwall", "secret1"), map[string]any{"groupId": groups["华北分公司"]}); r.Status != 403 {
@@ -115,7 +124,7 @@ func TestCockpitSummaryScopeAndPermission(t *testing.T) {
 
 		var whole cockpit.Summary
 		e.MustOK("POST", path, admin, map[string]any{}).Decode(&whole)
-		if whole.Trucks.Total != len(all.List) || whole.Compartments.Total != 4 || whole.Compartments.Volume != 34000 {
+		if whole.Trucks.Total != len(all.List) || whole.Compartments.Total != 4 || !near(whole.Compartments.Volume, volume(eastCar)+volume(otherCar)) {
 			t.Fatalf("admin summary: total %d of %d, %+v", whole.Trucks.Total, len(all.List), whole.Compartments)
 		}
 		if whole.Alarms.Open != 3 || len(whole.Alarms.List) != 3 {
