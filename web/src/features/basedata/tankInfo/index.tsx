@@ -37,7 +37,7 @@ export default function TankInfoPage() {
 
 function CarsTab() {
   const { t } = useTranslation();
-  const [editing, setEditing] = useState<number | null>(null);
+  const [editing, setEditing] = useState<CarSummary | null>(null);
   return (
     <ListPage<CarSummary, CarFilters>
       queryKey="tankInfoCars"
@@ -63,7 +63,7 @@ function CarsTab() {
       }
       exportRequest={(f) => ({ url: CAR_EXPORT, method: 'POST', data: f })}
       toolbar={({ reload }) => (
-        <>{editing !== null && <CarEditor carId={editing} onClose={() => setEditing(null)} onSaved={reload} />}</>
+        <>{editing !== null && <CarEditor carId={editing.carId} plate={editing.plate} onClose={() => setEditing(null)} onSaved={reload} />}</>
       )}
       columns={[
         {
@@ -73,7 +73,7 @@ function CarsTab() {
           sorter: true,
           width: 130,
           render: (v: string, c) => (
-            <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setEditing(c.carId)} data-testid={`car-open-${v}`}>
+            <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setEditing(c)} data-testid={`car-open-${v}`}>
               {v}
             </Button>
           ),
@@ -99,7 +99,7 @@ function CarsTab() {
           fixed: 'right',
           width: 120,
           render: (_, c) => (
-            <Button type="link" size="small" onClick={() => setEditing(c.carId)}>
+            <Button type="link" size="small" onClick={() => setEditing(c)}>
               {t('tankInfo.openCar')}
             </Button>
           ),
