@@ -47,10 +47,11 @@ describe('tank information page', () => {
 
       // a demo car: the curve and the table of compartment 1
       await pane.getByTestId(`car-open-${car.plate}`).click();
-      const drawer = page.locator('.ant-drawer').filter({ hasText: car.plate });
+      const drawer = page.locator('.ant-drawer-content').filter({ hasText: car.plate });
       await settled(drawer);
       const comp = drawer.getByTestId('comp-pane-1');
-      await comp.getByTestId('strap-chart').waitFor();
+      // the car's compartments come from the server: give a busy machine time
+      await comp.getByTestId('strap-chart').waitFor({ timeout: 30_000 });
       assert.equal(await comp.getByTestId('strap-chart').getAttribute('data-points'), '91');
       await comp.locator('canvas').first().waitFor();
       const h3 = comp.getByTestId('strap-h-3');

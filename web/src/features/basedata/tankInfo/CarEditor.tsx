@@ -7,7 +7,7 @@ import { changed, draftOf, problems, toSave, type CompDraft } from './fields';
 import { StrapEditor } from './StrapEditor';
 
 /** A car's compartments: one tab per compartment with its fields and strapping table; saved together. */
-export function CarEditor({ carId, onClose, onSaved }: { carId: number; onClose: () => void; onSaved: () => void }) {
+export function CarEditor({ carId, plate, onClose, onSaved }: { carId: number; plate: string; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const canEdit = useAuth('edit');
@@ -59,7 +59,7 @@ export function CarEditor({ carId, onClose, onSaved }: { carId: number; onClose:
     <Drawer
       open
       width={1180}
-      title={car ? t('tankInfo.carTitle', { plate: car.plate }) : t('common.loading')}
+      title={t('tankInfo.carTitle', { plate: car?.plate ?? plate })}
       onClose={close}
       maskClosable={false}
       destroyOnHidden

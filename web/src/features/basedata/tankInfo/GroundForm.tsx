@@ -1,6 +1,7 @@
 import { Alert, App, Col, Divider, Form, Input, InputNumber, Modal, Row, Select, Spin } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAuth } from '../../../components/AuthButton';
 import { addGround, getGround, PRODUCTS, updateGround, type GroundInput, type GroundTank, type StationOption } from '../../../api/tankInfo';
 import { MAX_CAPACITY, MAX_DENSITY, MAX_HEIGHT, MIN_DENSITY, densityOk } from './fields';
 import { gaugeProblem } from './gauge';
@@ -25,6 +26,10 @@ export function GroundForm({ target, stations, onClose, onSaved }: { target: Gro
   const [tableError, setTableError] = useState(false);
   const capacity = Form.useWatch('capacity', form);
   const isAdd = target.mode === 'add';
+  const canEdit = useAuth('edit');
+  // the parent's callback changes on every render of the list: load once per target, not per render
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
 
   useEffect(() => {
     if (target.mode === 'edit') {
@@ -35,12 +40,12 @@ export function GroundForm({ target, stations, onClose, onSaved }: { target: Gro
           setRows(fromStrap(g.strap));
           setStored(fromStrap(g.strap));
         },
-        () => onClose(),
+        () => closeRef.current(),
       );
     } else {
       form.setFieldsValue({ ...DEFAULTS, stationId: target.stationId });
     }
-  }, [target, form, onClose]);
+  }, [target, form]);
 
   const rowsDirty = useMemo(() => JSON.stringify(rows) !== JSON.stringify(stored), [rows, stored]);
   const close = () => {
@@ -92,7 +97,7 @@ export function GroundForm({ target, stations, onClose, onSaved }: { target: Gro
       okText={t('common.save')}
       cancelText={t('common.cancel')}
       confirmLoading={saving}
-      okButtonProps={{ ...({ 'data-testid': 'ground-save' } as object) }}
+      okButtonProps={{ style: canEdit ? undefined : { display: 'none' }, ...({ 'data-testid': 'ground-save' } as object) }}
       maskClosable={false}
       destroyOnHidden
     >
@@ -101,7 +106,7 @@ export function GroundForm({ target, stations, onClose, onSaved }: { target: Gro
           <Spin />
         </div>
       ) : (
-        <Form<Values> form={form} layout="vertical" name="groundTank" className="tw-ground-form" onValuesChange={(c) => ('gaugeHost' in c || 'gaugePort' in c || 'gaugeTank' in c) && void form.validateFields(['gaugeHost', 'gaugePort', 'gaugeTank']).catch(() => undefined)}>
+        <Form<Values> form={form} layout="vertical" name="groundTank" disabled={!canEdit} className="tw-ground-form" onValuesChange={(c) => ('gaugeHost' in c || 'gaugePort' in c || 'gaugeTank' in c) && void form.validateFields(['gaugeHost', 'gaugePort', 'gaugeTank']).catch(() => undefined)}>
           <Row gutter={12}>
             <Col span={6}>
               <Form.Item name="stationId" label={t('tankInfo.station')} rules={[{ required: true, message: t('tankInfo.required', { field: t('tankInfo.station') }) }]}>
@@ -180,7 +185,7 @@ export function GroundForm({ target, stations, onClose, onSaved }: { target: Gro
             {t('tankInfo.strapTable')}
           </Divider>
           {tableError && <Alert type="error" showIcon style={{ marginBottom: 8 }} message={t('tankInfo.strapHasErrors')} />}
-          <StrapEditor rows={rows} onChange={setRows} nominal={capacity} exportRef={tank && stored.length > 0 ? { tankId: tank.id } : undefined} dirty={rowsDirty} />
+          <StrapEditor rows={rows} onChange={setRows} readOnly={!canEdit} nominal={capacity} exportRef={tank && stored.length > 0 ? { tankId: tank.id } : undefined} dirty={rowsDirty} />
         </Form>
       )}
     </Modal>

@@ -38,7 +38,7 @@ export function StrapChart({ rows, errors, nominal, height = 260 }: { rows: Edit
         trigger: 'axis',
         formatter: (ps: { value: [number, number] }[]) => (ps[0] ? `${t('tankInfo.strapHeight')}: ${ps[0].value[0]}<br/>${t('tankInfo.strapVolume')}: ${ps[0].value[1]}` : ''),
       },
-      xAxis: { type: 'value', name: t('tankInfo.axisHeight'), nameLocation: 'middle', nameGap: 26, min: 0 },
+      xAxis: { type: 'value', name: t('tankInfo.axisHeight'), nameLocation: 'middle', nameGap: 26, min: 0, max: 'dataMax' },
       yAxis: { type: 'value', name: t('tankInfo.axisVolume'), min: 0 },
       series: [
         {

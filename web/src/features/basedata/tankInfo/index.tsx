@@ -37,7 +37,7 @@ export default function TankInfoPage() {
 
 function CarsTab() {
   const { t } = useTranslation();
-  const [editing, setEditing] = useState<number | null>(null);
+  const [editing, setEditing] = useState<CarSummary | null>(null);
   return (
     <ListPage<CarSummary, CarFilters>
       queryKey="tankInfoCars"
@@ -63,7 +63,7 @@ function CarsTab() {
       }
       exportRequest={(f) => ({ url: CAR_EXPORT, method: 'POST', data: f })}
       toolbar={({ reload }) => (
-        <>{editing !== null && <CarEditor carId={editing} onClose={() => setEditing(null)} onSaved={reload} />}</>
+        <>{editing !== null && <CarEditor carId={editing.carId} plate={editing.plate} onClose={() => setEditing(null)} onSaved={reload} />}</>
       )}
       columns={[
         {
@@ -73,7 +73,7 @@ function CarsTab() {
           sorter: true,
           width: 130,
           render: (v: string, c) => (
-            <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setEditing(c.carId)} data-testid={`car-open-${v}`}>
+            <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setEditing(c)} data-testid={`car-open-${v}`}>
               {v}
             </Button>
           ),
@@ -99,7 +99,7 @@ function CarsTab() {
           fixed: 'right',
           width: 120,
           render: (_, c) => (
-            <Button type="link" size="small" onClick={() => setEditing(c.carId)}>
+            <Button type="link" size="small" onClick={() => setEditing(c)}>
               {t('tankInfo.openCar')}
             </Button>
           ),
@@ -155,7 +155,7 @@ function GroundTab() {
         </>
       )}
       columns={({ reload }) => [
-        { title: t('tankInfo.station'), dataIndex: 'stationName', key: 'stationName', sorter: true, width: 200, ellipsis: true },
+        { title: t('tankInfo.station'), dataIndex: 'stationName', key: 'stationName', sorter: true, width: 190, ellipsis: true },
         { title: t('tankInfo.tankNo'), dataIndex: 'tankNo', key: 'tankNo', sorter: true, width: 80, align: 'right' },
         { title: t('tankInfo.tankName'), dataIndex: 'name', key: 'name', sorter: true, width: 130, ellipsis: true, render: (v: string) => v || '—' },
         { title: t('tankInfo.product'), dataIndex: 'product', key: 'product', sorter: true, width: 110, render: (v: number) => t(`tankInfo.productName.${v}`) },
@@ -183,13 +183,14 @@ function GroundTab() {
           key: 'gaugeHost',
           dataIndex: 'gaugeHost',
           sorter: true,
-          width: 200,
+          width: 180,
           render: (_, g) => (g.gaugeHost ? `${g.gaugeHost.includes(':') ? `[${g.gaugeHost}]` : g.gaugeHost}:${g.gaugePort} #${g.gaugeTank}` : <Tag>{t('tankInfo.noGauge')}</Tag>),
         },
         {
           title: t('tankInfo.thresholds'),
           key: 'thresholds',
-          width: 200,
+          width: 230,
+          ellipsis: true,
           render: (_, g) => t('tankInfo.thresholdText', { pct: g.lowStockPct, days: g.coverDaysMin, water: g.waterMaxMm }),
         },
         { title: t('tankInfo.updatedAt'), dataIndex: 'updatedAt', key: 'updatedAt', sorter: true, width: 170 },
