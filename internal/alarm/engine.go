@@ -190,6 +190,8 @@ func (e *Engine) warm(ctx context.Context) error {
 			st.overSince = r.StartAt
 		case CodeOvertimeParking:
 			st.stopSince = r.StartAt
+		case CodeAbnormalUnload: // a fall judged after the restart joins it (D36)
+			st.au = auEpisode{start: r.StartAt, id: r.ID, comps: map[int]bool{}}
 		}
 	}
 	return nil

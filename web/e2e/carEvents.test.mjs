@@ -52,6 +52,12 @@ describe('car tank events', () => {
         await endInput.fill(shanghai(new Date(ev.startMs + 1000)));
         await endInput.press('Enter');
         await page.keyboard.press('Escape');
+        // the event's vehicle (many trucks load at once: their events share a start)
+        await pane.locator('[data-testid="vehicle-picker"]:visible').click();
+        await page.keyboard.type(ev.plate.slice(0, 2));
+        const option = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: ev.plate }).first();
+        await option.waitFor();
+        await option.click();
         await pane.locator('.ant-form-item', { hasText: tr(lang, 'carEvents.kind') }).locator('.ant-select').click();
         await page.locator(`.ant-select-item-option[title="${tr(lang, `carEvents.kinds.${ev.kind}`)}"]`).click();
         await pane.locator('form.tw-filter-form button[type="submit"], form.tw-filter-form button.ant-btn-primary').first().click();
