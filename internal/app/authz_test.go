@@ -72,6 +72,7 @@ type fixture struct {
 	eastICCID, eastMSISDN         string
 	northStation, northSuspect    int64
 	northAlarm                    int64 // an alarm record of a 华北 car
+	northTank                     int64 // a demo ground tank of a 华北 station
 }
 
 func newID(e *apptest.Env, token, path string, body any) int64 {
@@ -132,6 +133,10 @@ func setup(t *testing.T, e *apptest.Env) fixture {
 		t.Fatal("no demo station in 华北")
 	}
 	f.northStation = sts.List[0].ID
+	if err := e.DB.NewRaw(`SELECT gt.id FROM ground_tanks AS gt JOIN stations AS st ON st.id = gt.station_id
+WHERE st.group_id = ? ORDER BY gt.id LIMIT 1`, f.north).Scan(t.Context(), &f.northTank); err != nil {
+		t.Fatal("no demo ground tank in 华北: ", err)
+	}
 	if err := e.App.Stations.RecordSuspect(t.Context(), f.north, 39_000_000, 116_000_000, e.Clock.Now(), f.northCar); err != nil {
 		t.Fatal(err)
 	}
@@ -251,6 +256,11 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /monitor-app/stateChange/export":   {{body: map[string]any{"carId": f.northCar, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
 		"POST /monitor-app/offlineRecord/page":   {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}}, {body: map[string]any{"carId": f.northCar, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
 		"POST /monitor-app/offlineRecord/export": {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
+		"POST /monitor-app/groundTank/status":    {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"stationId": f.northStation}}},
+		"POST /monitor-app/groundTank/gauges":    {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"stationId": f.northStation}}},
+		"POST /monitor-app/tankEventRecord/page": {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"stationId": f.northStation}},
+			{body: map[string]any{"tankId": f.northTank}}},
+		"POST /monitor-app/tankEventRecord/export": {{body: map[string]any{"tankId": f.northTank}}},
 
 		// live state and monitoring
 		"GET /monitor-app/realTimeMoitoring/carCount":      {{query: q("groupId", f.north)}},
