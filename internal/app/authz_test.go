@@ -134,13 +134,16 @@ func setup(t *testing.T, e *apptest.Env) fixture {
 		t.Fatal("no demo station in 华北")
 	}
 	f.northStation = sts.List[0].ID
+	if err := e.DB.NewRaw(`SELECT gt.id FROM ground_tanks AS gt JOIN stations AS st ON st.id = gt.station_id
+WHERE st.group_id = ? ORDER BY gt.id LIMIT 1`, f.north).Scan(t.Context(), &f.northTank); err != nil {
+		t.Fatal("no demo ground tank in 华北: ", err)
+	}
 	if err := e.App.Stations.RecordSuspect(t.Context(), f.north, 39_000_000, 116_000_000, e.Clock.Now(), f.northCar); err != nil {
 		t.Fatal(err)
 	}
 	var sus httpx.Page[station.SuspectView]
 	e.MustOK("POST", "/base-info-app/suspectedStation/page", admin, map[string]any{"groupId": f.north}).Decode(&sus)
 	f.northSuspect = sus.List[0].ID
-	f.northTank = newID(e, admin, "/base-info-app/tankInfo/groundAdd", map[string]any{"stationId": f.northStation, "tankNo": 90, "capacity": 30000})
 	f.eastTok = e.Login("eastadmin", "secret1")
 	f.nobodyTok = e.Login("nobody", "secret1")
 	f.northAlarm = insertAlarm(t, e, f.northCar)
@@ -260,6 +263,11 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /monitor-app/carEventRecord/export":                          {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
 		"POST /base-info-app/AllDataValveStates/getAllDataValveStatesPage": {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
 		"POST /base-info-app/AllDataValveStates/export":                    {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
+		"POST /monitor-app/groundTank/status":                              {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"stationId": f.northStation}}},
+		"POST /monitor-app/groundTank/gauges":                              {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"stationId": f.northStation}}},
+		"POST /monitor-app/tankEventRecord/page": {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"stationId": f.northStation}},
+			{body: map[string]any{"tankId": f.northTank}}},
+		"POST /monitor-app/tankEventRecord/export": {{body: map[string]any{"tankId": f.northTank}}},
 
 		// live state and monitoring
 		"GET /monitor-app/realTimeMoitoring/carCount":      {{query: q("groupId", f.north)}},

@@ -245,7 +245,7 @@ func (st *GaugeStation) unload(litres float64, start, end time.Time) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.advance(end)
-	for litres > 1 {
+	for litres >= 500 { // a remnant under 500 L stays in the truck
 		var best *simTank
 		for _, tk := range st.tanks {
 			if best == nil || tk.CapacityL*0.95-tk.vol > best.CapacityL*0.95-best.vol {

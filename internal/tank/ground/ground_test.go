@@ -3,6 +3,8 @@ package ground_test
 import (
 	"context"
 	"fmt"
+	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -135,6 +137,32 @@ func TestCollectorEndToEnd(t *testing.T) {
 		off := events(t, e, admin, map[string]any{"kind": "gaugeOffline", "pageSize": 1})
 		if off.Total != total || off.List[0].EndAt != nil || off.List[0].Detail.State != "offline" {
 			t.Fatalf("offline events %d, want %d: %+v", off.Total, total, off.List)
+		}
+
+		// a gauge that answers garbage: its own state, not offline
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				_, _ = c.Write([]byte("\x01i20100 HELLO&&0000\x03"))
+				_ = c.Close()
+			}
+		}()
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		if _, err := e.App.DB.NewUpdate().Table("ground_tanks").Set("gauge_port = ?", port).Where("id = ?", st0.TankID).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		svc.Cycle(ctx)
+		e.MustOK("POST", "/monitor-app/groundTank/gauges", admin, map[string]any{}).Decode(&gv)
+		if gv[0].State != tank.GaugeGarbage || gv[0].Addr != ln.Addr().String() || !strings.Contains(gv[0].LastError, "checksum") {
+			t.Fatalf("garbage gauge %+v", gv[0])
 		}
 
 		// scope: a 华东 user sees 华东's tanks and events only

@@ -2,7 +2,9 @@ package ground
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"math"
 	"net/http"
 	"sort"
@@ -45,12 +47,39 @@ type StatusQuery struct {
 	StationID int64 `json:"stationId"` // optional
 }
 
-// scopePath is the group path a query is limited to: the caller's, or a group of its subtree.
-func (s *Service) scopePath(ctx context.Context, p *httpx.Principal, groupID int64) (string, error) {
+// scopePath is the group path a query is limited to: the caller's, or a group of its subtree; a
+// station or tank named in the query must lie in the caller's scope too (else 403 scope, or not found).
+func (s *Service) scopePath(ctx context.Context, p *httpx.Principal, groupID, stationID, tankID int64) (string, error) {
+	if stationID > 0 {
+		if err := s.inScope(ctx, p, "SELECT g.path FROM stations AS st JOIN org_groups AS g ON g.id = st.group_id WHERE st.id = ?", stationID); err != nil {
+			return "", err
+		}
+	}
+	if tankID > 0 {
+		if err := s.inScope(ctx, p, `SELECT g.path FROM ground_tanks AS gt JOIN stations AS st ON st.id = gt.station_id
+JOIN org_groups AS g ON g.id = st.group_id WHERE gt.id = ?`, tankID); err != nil {
+			return "", err
+		}
+	}
 	if groupID > 0 {
 		return db.ScopedGroupPath(ctx, s.db, p, groupID)
 	}
 	return p.GroupPath, nil
+}
+
+func (s *Service) inScope(ctx context.Context, p *httpx.Principal, query string, id int64) error {
+	var path string
+	err := s.db.NewRaw(query, id).Scan(ctx, &path)
+	if errors.Is(err, sql.ErrNoRows) {
+		return httpx.ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	if !p.InScope(path) {
+		return httpx.ErrScope
+	}
+	return nil
 }
 
 // tanksIn returns the ground tanks under a group path (and of one station when stationID > 0).
@@ -134,7 +163,7 @@ type StatusView struct {
 
 // Status is POST /monitor-app/groundTank/status.
 func (s *Service) Status(ctx context.Context, p *httpx.Principal, q StatusQuery) ([]StatusView, error) {
-	path, err := s.scopePath(ctx, p, q.GroupID)
+	path, err := s.scopePath(ctx, p, q.GroupID, q.StationID, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +204,7 @@ type GaugeTank struct {
 // GaugeList is POST /monitor-app/groundTank/gauges: the gauges of the caller's tanks, offline and
 // garbage first.
 func (s *Service) GaugeList(ctx context.Context, p *httpx.Principal, q StatusQuery) ([]GaugeView, error) {
-	path, err := s.scopePath(ctx, p, q.GroupID)
+	path, err := s.scopePath(ctx, p, q.GroupID, q.StationID, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +298,7 @@ var eventSort = map[string]string{"startAt": "ev.start_at", "endAt": "ev.end_at"
 	"tankNo": "gt.tank_no", "beforeL": "ev.before_l", "afterL": "ev.after_l"}
 
 func (s *Service) eventSelect(ctx context.Context, p *httpx.Principal, q *EventQuery) (*bun.SelectQuery, error) {
-	path, err := s.scopePath(ctx, p, q.GroupID)
+	path, err := s.scopePath(ctx, p, q.GroupID, q.StationID, q.TankID)
 	if err != nil {
 		return nil, err
 	}
