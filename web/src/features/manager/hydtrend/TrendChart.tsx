@@ -43,8 +43,16 @@ export function TrendChart({ option, height, onZoom, onPick, testId }: TrendChar
         if (dz && typeof dz.startValue === 'number' && typeof dz.endValue === 'number') handlers.current.onZoom?.(dz.startValue, dz.endValue);
       }, 350);
     });
-    c.getZr().on('click', (e: { offsetX: number; offsetY: number }) => {
-      const pt = [e.offsetX, e.offsetY];
+    // a click (press and release within a few pixels; a drag pans) at a moment of any grid
+    let down: { x: number; y: number } | null = null;
+    const onDown = (e: PointerEvent) => {
+      down = { x: e.clientX, y: e.clientY };
+    };
+    const onUp = (e: PointerEvent) => {
+      if (!down || Math.hypot(e.clientX - down.x, e.clientY - down.y) > 4) return;
+      down = null;
+      const r = el.getBoundingClientRect();
+      const pt = [e.clientX - r.left, e.clientY - r.top];
       for (const gridIndex of [0, 1, 2]) {
         try {
           if (!c.containPixel({ gridIndex }, pt)) continue;
@@ -56,8 +64,12 @@ export function TrendChart({ option, height, onZoom, onPick, testId }: TrendChar
           // a grid the option does not have
         }
       }
-    });
+    };
+    el.addEventListener('pointerdown', onDown, true);
+    el.addEventListener('pointerup', onUp, true);
     return () => {
+      el.removeEventListener('pointerdown', onDown, true);
+      el.removeEventListener('pointerup', onUp, true);
       window.clearTimeout(timer);
       ro.disconnect();
       c.dispose();
