@@ -53,16 +53,14 @@ export function TrendChart({ option, height, onZoom, onPick, testId }: TrendChar
       down = null;
       const r = el.getBoundingClientRect();
       const pt = [e.clientX - r.left, e.clientY - r.top];
-      for (const gridIndex of [0, 1, 2]) {
-        try {
-          if (!c.containPixel({ gridIndex }, pt)) continue;
-          const v = c.convertFromPixel({ xAxisIndex: gridIndex }, pt) as unknown;
-          const t = Array.isArray(v) ? Number(v[0]) : Number(v);
-          if (Number.isFinite(t)) handlers.current.onPick?.(Math.round(t));
-          return;
-        } catch {
-          // a grid the option does not have
-        }
+      // every grid shares the time axis's extent and left/right edges: grid 0's x axis converts for all
+      try {
+        if (!c.containPixel('grid', pt)) return;
+        const v = c.convertFromPixel({ xAxisIndex: 0 }, pt) as unknown;
+        const t = Array.isArray(v) ? Number(v[0]) : Number(v);
+        if (Number.isFinite(t)) handlers.current.onPick?.(Math.round(t));
+      } catch {
+        // no grid yet
       }
     };
     el.addEventListener('pointerdown', onDown, true);
