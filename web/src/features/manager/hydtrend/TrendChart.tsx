@@ -43,21 +43,31 @@ export function TrendChart({ option, height, onZoom, onPick, testId }: TrendChar
         if (dz && typeof dz.startValue === 'number' && typeof dz.endValue === 'number') handlers.current.onZoom?.(dz.startValue, dz.endValue);
       }, 350);
     });
-    c.getZr().on('click', (e: { offsetX: number; offsetY: number }) => {
-      const pt = [e.offsetX, e.offsetY];
-      for (const gridIndex of [0, 1, 2]) {
-        try {
-          if (!c.containPixel({ gridIndex }, pt)) continue;
-          const v = c.convertFromPixel({ xAxisIndex: gridIndex }, pt) as unknown;
-          const t = Array.isArray(v) ? Number(v[0]) : Number(v);
-          if (Number.isFinite(t)) handlers.current.onPick?.(Math.round(t));
-          return;
-        } catch {
-          // a grid the option does not have
-        }
+    // a click (press and release within a few pixels; a drag pans) at a moment of any grid
+    let down: { x: number; y: number } | null = null;
+    const onDown = (e: PointerEvent) => {
+      down = { x: e.clientX, y: e.clientY };
+    };
+    const onUp = (e: PointerEvent) => {
+      if (!down || Math.hypot(e.clientX - down.x, e.clientY - down.y) > 4) return;
+      down = null;
+      const r = el.getBoundingClientRect();
+      const pt = [e.clientX - r.left, e.clientY - r.top];
+      // every grid shares the time axis's extent and left/right edges: grid 0's x axis converts for all
+      try {
+        if (!c.containPixel('grid', pt)) return;
+        const v = c.convertFromPixel({ xAxisIndex: 0 }, pt) as unknown;
+        const t = Array.isArray(v) ? Number(v[0]) : Number(v);
+        if (Number.isFinite(t)) handlers.current.onPick?.(Math.round(t));
+      } catch {
+        // no grid yet
       }
-    });
+    };
+    el.addEventListener('pointerdown', onDown, true);
+    el.addEventListener('pointerup', onUp, true);
     return () => {
+      el.removeEventListener('pointerdown', onDown, true);
+      el.removeEventListener('pointerup', onUp, true);
       window.clearTimeout(timer);
       ro.disconnect();
       c.dispose();
