@@ -105,6 +105,11 @@ describe('liquid-level cockpit', () => {
       assert.equal(q.get('title'), tr('zh-CN', `levelCockpit.monitorTitle.${state}`));
       const ids = q.get('cars').split(',').map(Number);
       assert.ok(ids.length > 0 && ids.every((n) => n > 0), `cars ${q.get('cars')}`);
+      // monitoring2 checks exactly those trucks: the map counts them as its total
+      const onMap = tr('zh-CN', 'monitor.onMap').replace('{{n}}', '\\d+').replace('{{total}}', String(ids.length));
+      const count = page.getByTestId('map-count');
+      await until(async () => new RegExp(`^${onMap}$`).test((await count.textContent().catch(() => '')) ?? ''), 20_000,
+        () => `map count for ${ids.length} trucks`);
 
       await page.goto('/#/manager/cockpit');
       await page.getByTestId('lc-back').click();
