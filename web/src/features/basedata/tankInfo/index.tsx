@@ -156,7 +156,7 @@ function GroundTab() {
       )}
       columns={({ reload }) => [
         { title: t('tankInfo.station'), dataIndex: 'stationName', key: 'stationName', sorter: true, width: 190, ellipsis: true },
-        { title: t('tankInfo.tankNo'), dataIndex: 'tankNo', key: 'tankNo', sorter: true, width: 80, align: 'right' },
+        { title: t('tankInfo.tankNo'), dataIndex: 'tankNo', key: 'tankNo', sorter: true, width: 100, align: 'right' },
         { title: t('tankInfo.tankName'), dataIndex: 'name', key: 'name', sorter: true, width: 130, ellipsis: true, render: (v: string) => v || '—' },
         { title: t('tankInfo.product'), dataIndex: 'product', key: 'product', sorter: true, width: 110, render: (v: number) => t(`tankInfo.productName.${v}`) },
         {
