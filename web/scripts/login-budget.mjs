@@ -1,6 +1,6 @@
 // Static check of the login route's size from the build manifest (no server needed): the entry, its
 // static imports, the lazily loaded LoginPage chunk with its imports and the active language's core
-// texts (src/i18n/corePlugin.ts), gzip -9. Fails over 350 KB.
+// texts (src/i18n/corePlugin.ts), gzip -9. Fails over 360 KB (350 until 2026-11-26: see PERFORMANCE.md).
 // Run after `npm run build`. (scripts/login-size.mjs measures the same against a running server.)
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -33,7 +33,7 @@ for (const key of seen) {
 rows.sort((a, b) => b[2] - a[2]);
 for (const [f, r, g] of rows) console.log(`${(g / 1024).toFixed(1).padStart(7)} KB gz  ${(r / 1024).toFixed(1).padStart(7)} KB  ${f}`);
 console.log(`login route (${lang}): ${(total / 1024).toFixed(1)} KB gzipped (${(raw / 1024).toFixed(1)} KB raw), ${rows.length} files`);
-if (total > 350 * 1024) {
-  console.error('over the 350 KB budget');
+if (total > 360 * 1024) {
+  console.error('over the 360 KB budget');
   process.exit(1);
 }
