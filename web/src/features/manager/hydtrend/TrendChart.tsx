@@ -45,23 +45,23 @@ export function TrendChart({ option, height, onZoom, onPick, testId }: TrendChar
     });
     // a click (press and release within a few pixels; a drag pans) at a moment of any grid
     let down: { x: number; y: number } | null = null;
+    let pointed: number | null = null;
+    c.on('updateAxisPointer', (ev: unknown) => {
+      const info = (ev as { axesInfo?: { axisDim?: string; value?: number }[] }).axesInfo ?? [];
+      const x = info.find((a) => a.axisDim === 'x');
+      pointed = x && typeof x.value === 'number' ? x.value : null;
+    });
+    c.getZr().on('globalout', () => {
+      pointed = null;
+    });
     const onDown = (e: PointerEvent) => {
       down = { x: e.clientX, y: e.clientY };
     };
     const onUp = (e: PointerEvent) => {
       if (!down || Math.hypot(e.clientX - down.x, e.clientY - down.y) > 4) return;
       down = null;
-      const r = el.getBoundingClientRect();
-      const pt = [e.clientX - r.left, e.clientY - r.top];
-      // every grid shares the time axis's extent and left/right edges: grid 0's x axis converts for all
-      try {
-        if (!c.containPixel('grid', pt)) return;
-        const v = c.convertFromPixel({ xAxisIndex: 0 }, pt) as unknown;
-        const t = Array.isArray(v) ? Number(v[0]) : Number(v);
-        if (Number.isFinite(t)) handlers.current.onPick?.(Math.round(t));
-      } catch {
-        // no grid yet
-      }
+      // the moment under the pointer is the axis pointer's (the tooltip's) value
+      if (pointed !== null) handlers.current.onPick?.(Math.round(pointed));
     };
     el.addEventListener('pointerdown', onDown, true);
     el.addEventListener('pointerup', onUp, true);
