@@ -18,7 +18,8 @@ func (s *Service) Routes() []httpx.Route {
 			})},
 		{Method: "GET", Path: "/monitor-app/realTimeMoitoring/positionAt", Access: httpx.Needs("04-18"), Scoped: true, Handler: s.handlePositionAt},
 		{Method: "GET", Path: "/hbase/levelChart2", Access: httpx.Needs("04-19"), Scoped: true, Handler: s.handleLevelChart2},
-		{Method: "GET", Path: "/hbase/levelChart2/tanks", Access: httpx.Needs("04-19"), Scoped: true, Handler: func(w http.ResponseWriter, r *http.Request) {
+		// no input to refuse: it lists the caller's own scope
+		{Method: "GET", Path: "/hbase/levelChart2/tanks", Access: httpx.Needs("04-19"), Handler: func(w http.ResponseWriter, r *http.Request) {
 			out, err := s.Tanks(r.Context(), httpx.Caller(r))
 			if err != nil {
 				httpx.Fail(w, r, err)
