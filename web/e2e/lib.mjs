@@ -118,12 +118,15 @@ export async function dismissLiveDialogs(page, { only, except } = {}) {
   const titles = only === 'system' ? /系统信息|系統資訊|System message/ : /系统信息|求助消息|系統資訊|求助訊息|System message|Help request/;
   let dialog = page.locator('.ant-modal-wrap').filter({ has: page.locator('.ant-modal-confirm-title', { hasText: titles }) });
   if (except) dialog = dialog.filter({ hasNotText: except });
-  // the last one is on top (a 系统信息 may open over a 求助消息)
+  // the last one is on top (a 系统信息 may open over a 求助消息). A dialog with more messages waiting
+  // shows the next one in its place when closed, so the handler does not wait for it to be hidden
+  // (noWaitAfter): the interrupted action retries and the handler runs again while one is showing.
   await page.addLocatorHandler(dialog.last(), async (d) => {
     const close = d.locator('.ant-modal-close');
-    if (await close.count()) await close.first().click();
-    else await d.locator('.ant-modal-confirm-btns button').last().click();
-  });
+    // force: the next message replaces the closing one while it animates ("not stable")
+    if (await close.count()) await close.first().click({ force: true });
+    else await d.locator('.ant-modal-confirm-btns button').last().click({ force: true });
+  }, { noWaitAfter: true });
 }
 
 /**

@@ -46,8 +46,18 @@ describe('station tank events', () => {
       assert.ok(delivery.afterL - delivery.beforeL > 1000, `the tank filled: ${delivery.beforeL} → ${delivery.afterL}`);
 
       // the page lists it, filtered by kind
-      await pane.locator('#kind').click({ force: true });
-      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: tr('zh-CN', 'tankEvents.kinds.delivery') }).click();
+      // at 60× the demo's level-I alarms keep opening 系统信息 dialogs; closing one closes an open select
+      // too, so open it again until the option is chosen
+      const option = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: tr('zh-CN', 'tankEvents.kinds.delivery') });
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await pane.locator('#kind').click({ force: true });
+          await option.click({ timeout: 5000 });
+          break;
+        } catch (e) {
+          if (attempt === 5) throw e;
+        }
+      }
       await pane.locator('form button[type="submit"]').click();
       const row = pane.locator('.ant-table-row').filter({ hasText: delivery.stationName }).first();
       await row.waitFor({ timeout: 30_000 });
