@@ -27,9 +27,11 @@ func BenchmarkEvaluate(b *testing.B) {
 	svc.controls.def = &Settings{SpeedLimit: 80, ParkingMinutes: 120, OfflineMinutes: 30, LevelDropLitres: 50}
 	svc.controls.def.index()
 	e := NewEngine(Deps{Service: svc, Stations: fakeStations{}}, EngineConfig{}, nil)
+	reg := make([]fleet.LiveCar, cars)
 	for i := range cars {
-		e.reg[int64(i+1)] = fleet.LiveCar{ID: int64(i + 1), GroupPath: "/1/" + string(rune('a'+i%20)) + "/3/", VehicleClass: "重型罐式货车"}
+		reg[i] = fleet.LiveCar{ID: int64(i + 1), GroupPath: "/1/" + string(rune('a'+i%20)) + "/3/", VehicleClass: "重型罐式货车"}
 	}
+	e.reg.Set(reg)
 	rng := rand.New(rand.NewPCG(1, 2))
 	reports := make([]telemetry.Report, 10_000)
 	st := tankWith(tank.SealSealed, nil)
@@ -54,7 +56,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		r := reports[i%len(reports)]
 		r.Time = t.Add(time.Duration(i/cars) * 10 * time.Second) // always forward: no report is skipped as stale
 		r.Received = r.Time
-		car := e.reg[r.CarID]
+		car, _ := e.reg.Car(r.CarID)
 		step(ctx, &car, e.env(&car), e.stateOf(r.CarID), &r)
 	}
 }

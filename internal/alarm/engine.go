@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -89,8 +88,7 @@ type Engine struct {
 	evaluated atomic.Int64
 	raised    atomic.Int64
 
-	regMu sync.RWMutex
-	reg   map[int64]fleet.LiveCar
+	reg fleet.Registry
 
 	state map[int64]*carState // owned by the run goroutine
 	done  chan struct{}
@@ -104,7 +102,7 @@ func NewEngine(d Deps, cfg EngineConfig, log *slog.Logger) *Engine {
 		log = slog.Default()
 	}
 	return &Engine{d: d, cfg: cfg, log: log, Now: time.Now, q: make(chan []telemetry.Report, cfg.Queue),
-		reg: map[int64]fleet.LiveCar{}, state: map[int64]*carState{}}
+		state: map[int64]*carState{}}
 }
 
 // Enqueue is the writer's subscriber (telemetry Writer.Subscribe): it never blocks ingest; when the
@@ -154,27 +152,9 @@ func (e *Engine) Stop() {
 	}
 }
 
-func (e *Engine) reload(ctx context.Context) error {
-	cars, err := e.d.Cars.LiveCars(ctx)
-	if err != nil {
-		return err
-	}
-	m := make(map[int64]fleet.LiveCar, len(cars))
-	for _, c := range cars {
-		m[c.ID] = c
-	}
-	e.regMu.Lock()
-	e.reg = m
-	e.regMu.Unlock()
-	return nil
-}
+func (e *Engine) reload(ctx context.Context) error { return e.reg.Reload(ctx, e.d.Cars) }
 
-func (e *Engine) car(id int64) (fleet.LiveCar, bool) {
-	e.regMu.RLock()
-	defer e.regMu.RUnlock()
-	c, ok := e.reg[id]
-	return c, ok
-}
+func (e *Engine) car(id int64) (fleet.LiveCar, bool) { return e.reg.Car(id) }
 
 // warm takes over the alarms still going on.
 func (e *Engine) warm(ctx context.Context) error {
@@ -270,12 +250,7 @@ type decided struct {
 // CheckOffline runs the offline rule over every registry car.
 func (e *Engine) CheckOffline(ctx context.Context) {
 	now := e.Now().UnixMilli()
-	e.regMu.RLock()
-	cars := make([]fleet.LiveCar, 0, len(e.reg))
-	for _, c := range e.reg {
-		cars = append(cars, c)
-	}
-	e.regMu.RUnlock()
+	cars := e.reg.All()
 	var work []decided
 	for i := range cars {
 		car := &cars[i]

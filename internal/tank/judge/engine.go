@@ -71,8 +71,7 @@ type Engine struct {
 	caught    atomic.Int64
 	stored    atomic.Int64
 
-	regMu sync.RWMutex
-	reg   map[int64]fleet.LiveCar
+	reg fleet.Registry
 
 	cars map[int64]*carJudge // owned by the run goroutine
 	done chan struct{}
@@ -103,7 +102,7 @@ func NewEngine(d Deps, cfg EngineConfig, log *slog.Logger) *Engine {
 		log = slog.Default()
 	}
 	return &Engine{d: d, cfg: cfg, log: log, q: make(chan []telemetry.Report, cfg.Queue), behind: map[int64]bool{},
-		reg: map[int64]fleet.LiveCar{}, cars: map[int64]*carJudge{}}
+		cars: map[int64]*carJudge{}}
 }
 
 // Enqueue is the writer's subscriber: it never blocks ingest. A batch that does not fit marks its
@@ -150,27 +149,9 @@ func (e *Engine) Stop() {
 	}
 }
 
-func (e *Engine) reload(ctx context.Context) error {
-	cars, err := e.d.Cars.LiveCars(ctx)
-	if err != nil {
-		return err
-	}
-	m := make(map[int64]fleet.LiveCar, len(cars))
-	for _, c := range cars {
-		m[c.ID] = c
-	}
-	e.regMu.Lock()
-	e.reg = m
-	e.regMu.Unlock()
-	return nil
-}
+func (e *Engine) reload(ctx context.Context) error { return e.reg.Reload(ctx, e.d.Cars) }
 
-func (e *Engine) car(id int64) (fleet.LiveCar, bool) {
-	e.regMu.RLock()
-	defer e.regMu.RUnlock()
-	c, ok := e.reg[id]
-	return c, ok
-}
+func (e *Engine) car(id int64) (fleet.LiveCar, bool) { return e.reg.Car(id) }
 
 // stateRow is a tank_states row.
 type stateRow struct {
@@ -187,12 +168,7 @@ func (e *Engine) Warm(ctx context.Context) error {
 	if err := e.reload(ctx); err != nil {
 		return err
 	}
-	e.regMu.RLock()
-	cars := make([]fleet.LiveCar, 0, len(e.reg))
-	for _, c := range e.reg {
-		cars = append(cars, c)
-	}
-	e.regMu.RUnlock()
+	cars := e.reg.All()
 	for i := range cars {
 		c := &cars[i]
 		var rows []stateRow

@@ -1,10 +1,10 @@
 import { call } from './client';
+import type { GaugeState, GroundStatus } from './groundTank';
 
 /** The liquid-level cockpit's summary (docs/API.md "Liquid-level cockpit", DECISIONS D39). */
 
 export type TruckState = 'loading' | 'unloading' | 'loaded' | 'empty' | 'unknown';
 export type Band = 'empty' | 'low' | 'mid' | 'high' | 'unknown';
-export type GaugeState = 'online' | 'offline' | 'garbage' | 'none';
 
 export interface BandCount {
   band: Band;
@@ -27,28 +27,8 @@ export interface ActiveTruck {
   levelTime: number;
 }
 
-export interface GroundTank {
-  tankId: number;
-  stationId: number;
-  stationName: string;
-  groupId: number;
-  tankNo: number;
-  name: string;
-  product: number;
-  capacity: number;
-  at: number;
-  volume: number;
-  v20: number;
-  fillPct: number;
-  height: number;
-  water: number;
-  temp: number;
-  /** −1: not known */
-  daysOfCover: number;
-  gaugeState: GaugeState;
-  lowStock: boolean;
-  lowCover: boolean;
-}
+/** A station tank as the cockpit gets it: tank.GroundStatus, without the gauge address. */
+export type GroundTank = Omit<GroundStatus, 'gauge' | 'gaugeTank'>;
 
 export interface CockpitAlarm {
   id: number;

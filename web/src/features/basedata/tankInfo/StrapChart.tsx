@@ -2,7 +2,8 @@ import { LineChart } from 'echarts/charts';
 import { GridComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
-import { useEffect, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
+import { useEChart } from '../../../components/useEChart';
 import { useTranslation } from 'react-i18next';
 import type { EditRow, RowError } from './strap';
 
@@ -11,20 +12,6 @@ echarts.use([LineChart, GridComponent, TooltipComponent, MarkLineComponent, Canv
 /** The curve height → volume of a strapping table; wrong rows are drawn red; the nominal capacity as a line. */
 export function StrapChart({ rows, errors, nominal, height = 260 }: { rows: EditRow[]; errors: RowError[]; nominal?: number | null; height?: number }) {
   const { t } = useTranslation();
-  const box = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
-  useEffect(() => {
-    const el = box.current!;
-    const c = echarts.init(el);
-    chart.current = c;
-    const ro = new ResizeObserver(() => c.resize());
-    ro.observe(el);
-    return () => {
-      ro.disconnect();
-      c.dispose();
-      chart.current = null;
-    };
-  }, []);
   const option = useMemo(() => {
     const bad = new Set(errors.map((e) => e.row));
     const data = rows
@@ -53,8 +40,6 @@ export function StrapChart({ rows, errors, nominal, height = 260 }: { rows: Edit
       ],
     };
   }, [rows, errors, nominal, t]);
-  useEffect(() => {
-    chart.current?.setOption(option, true);
-  }, [option]);
+  const box = useEChart(option);
   return <div ref={box} style={{ height, width: '100%' }} data-testid="strap-chart" data-points={rows.length} />;
 }
