@@ -50,7 +50,7 @@ describe('remote calibration', () => {
       await pane.getByText(zh('parameter.online')).waitFor();
 
       // read: the command is followed until the terminal answers; the values fill the form
-      await pane.getByRole('button', { name: spaced(zh('parameter.read')) }).click();
+      await pane.getByTestId('parameter-read').click();
       const status = pane.locator('[data-testid="parameter-status"]');
       await status.and(page.locator('[data-state="acknowledged"]')).waitFor({ timeout: 30_000 });
       const offset = form.locator(`#p${OFFSET_1}`);
@@ -72,7 +72,7 @@ describe('remote calibration', () => {
       await status.filter({ hasText: '0 → -12' }).and(page.locator('[data-state="acknowledged"]')).waitFor({ timeout: 30_000 });
 
       // read again: the terminal holds the new value
-      await pane.getByRole('button', { name: spaced(zh('parameter.read')) }).click();
+      await pane.getByTestId('parameter-read').click();
       await status.filter({ hasNotText: '0 → -12' }).and(page.locator('[data-state="acknowledged"]')).waitFor({ timeout: 30_000 });
       await page.waitForFunction((id) => document.querySelector(id)?.value === '-12', `#p${OFFSET_1}`);
 

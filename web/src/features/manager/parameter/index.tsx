@@ -186,7 +186,7 @@ export function ParamsTab({ carId, setCarId }: { carId?: number; setCarId: (id?:
               <Typography.Text type="secondary" data-testid="parameter-read-at">
                 {data.readAt ? t('parameter.readAt', { time: data.readAt }) : t('parameter.neverRead')}
               </Typography.Text>
-              <Button type="primary" loading={busy || (waiting && cmd?.kind === 'read')} disabled={waiting || !data.hasTerminal} onClick={() => run(() => readParams(data.carId))}>
+              <Button type="primary" loading={busy || (waiting && cmd?.kind === 'read')} disabled={waiting || !data.hasTerminal} onClick={() => run(() => readParams(data.carId))} data-testid="parameter-read">
                 {t('parameter.read')}
               </Button>
             </>
