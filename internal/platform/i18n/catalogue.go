@@ -165,6 +165,7 @@ var catalogue = map[string][3]string{
 	"fuel.1":          {"92# 汽油", "92# 汽油", "92# gasoline"},
 	"fuel.2":          {"95# 汽油", "95# 汽油", "95# gasoline"},
 	"fuel.3":          {"天然气", "天然氣", "Natural gas"},
+	"fuel.4":          {"航空煤油", "航空煤油", "Jet fuel"},
 	"operator.cmcc":   {"中国移动", "中國移動", "China Mobile"},
 	"operator.cucc":   {"中国联通", "中國聯通", "China Unicom"},
 	"operator.ctcc":   {"中国电信", "中國電信", "China Telecom"},

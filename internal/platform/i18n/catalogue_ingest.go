@@ -3,11 +3,6 @@ package i18n
 // Texts of the tank monitor (internal/tank/monitor: tankMonitor, tankMonitor2VXE, getVtV20).
 func init() {
 	merge(map[string][3]string{
-		"tankmon.product.0": {"0# 柴油", "0# 柴油", "0# diesel"},
-		"tankmon.product.1": {"92# 汽油", "92# 汽油", "92# gasoline"},
-		"tankmon.product.2": {"95# 汽油", "95# 汽油", "95# gasoline"},
-		"tankmon.product.3": {"天然气", "天然氣", "Natural gas"},
-		"tankmon.product.4": {"航空煤油", "航空煤油", "Jet fuel"},
 		"tankmon.source.0":  {"无", "無", "None"},
 		"tankmon.source.1":  {"容积表", "容積表", "Strapping table"},
 		"tankmon.source.2":  {"探杆", "探桿", "Probe"},

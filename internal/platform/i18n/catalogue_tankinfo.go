@@ -33,12 +33,6 @@ func init() {
 		"tankInfo.importNotXlsx":              {"文件不是有效的 xlsx 表格", "檔案不是有效的 xlsx 表格", "The file is not a valid xlsx workbook"},
 		"tankInfo.noTable":                    {"还没有保存容积表", "還沒有儲存容積表", "No strapping table has been saved yet"},
 
-		"tankInfo.product.0": {"0# 柴油", "0# 柴油", "0# diesel"},
-		"tankInfo.product.1": {"92# 汽油", "92# 汽油", "92# gasoline"},
-		"tankInfo.product.2": {"95# 汽油", "95# 汽油", "95# gasoline"},
-		"tankInfo.product.3": {"天然气", "天然氣", "Natural gas"},
-		"tankInfo.product.4": {"航空煤油", "航空煤油", "Jet fuel"},
-
 		"field.tankInfo.car":           {"车辆", "車輛", "Vehicle"},
 		"field.tankInfo.plate":         {"车牌号", "車牌號", "Plate"},
 		"field.tankInfo.group":         {"所属组织", "所屬組織", "Group"},

@@ -99,7 +99,7 @@ func ProductName(lang i18n.Lang, product int) string {
 	if product < 0 || product >= tank.Products {
 		return ""
 	}
-	return i18n.T(lang, "tankmon.product."+strconv.Itoa(product))
+	return i18n.T(lang, "fuel."+strconv.Itoa(product))
 }
 
 // View assembles a car's compartments from its live state and its catalogue entries: every

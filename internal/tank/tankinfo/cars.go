@@ -339,7 +339,7 @@ func (s *Service) ExportCars(r *http.Request, q CarQuery) (*xlsx.Sheet, error) {
 			"field.tankInfo.listed", "field.tankInfo.tables", "field.tankInfo.totalCapacity", "field.tankInfo.updatedAt"}}
 	for i := range rows {
 		v := rows[i].summary(caps)
-		sh.Rows = append(sh.Rows, []any{v.Plate, v.GroupName, i18n.T(lang, fmt.Sprintf("tankInfo.product.%d", v.FuelType)),
+		sh.Rows = append(sh.Rows, []any{v.Plate, v.GroupName, i18n.T(lang, fmt.Sprintf("fuel.%d", v.FuelType)),
 			v.Compartments, v.Listed, v.Tables, v.Capacity, v.UpdatedAt})
 	}
 	return sh, nil

@@ -378,7 +378,7 @@ func (s *Service) ExportGround(r *http.Request, q GroundQuery) (*xlsx.Sheet, err
 		if v.GaugeHost != "" {
 			gauge = fmt.Sprintf("%s #%d", net.JoinHostPort(v.GaugeHost, strconv.Itoa(v.GaugePort)), v.GaugeTank)
 		}
-		sh.Rows = append(sh.Rows, []any{v.StationName, v.TankNo, v.Name, i18n.T(lang, fmt.Sprintf("tankInfo.product.%d", v.Product)),
+		sh.Rows = append(sh.Rows, []any{v.StationName, v.TankNo, v.Name, i18n.T(lang, fmt.Sprintf("fuel.%d", v.Product)),
 			v.Capacity, v.TableCapacity, v.Height, v.StrapRows, gauge, v.LowStockPct, v.CoverDaysMin, v.WaterMaxMM, v.UpdatedAt})
 	}
 	return sh, nil

@@ -2,8 +2,8 @@ import { Alert, Button, Card, Descriptions, Form, InputNumber, Select } from 'an
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getVtV20, type V20Query, type V20Result } from '../../../api/tankMonitor';
+import { PRODUCTS } from '../../../api/tankInfo';
 
-export const PRODUCTS = [0, 1, 2, 3, 4] as const;
 
 /** The V20 calculator (getVtV20): Vt at a temperature of a product → VCF20, V20 and mass, for a load ticket. */
 export function V20Panel({ preset }: { preset?: Partial<V20Query> & { key: number } }) {
@@ -37,7 +37,7 @@ export function V20Panel({ preset }: { preset?: Partial<V20Query> & { key: numbe
     <Card size="small" title={t('tankMonitor.v20Title')} data-testid="v20-panel">
       <Form<V20Query> form={form} layout="vertical" onFinish={(v) => void run(v)} initialValues={{ product: 0, density20: 0 }}>
         <Form.Item name="product" label={t('tankMonitor.product')}>
-          <Select options={PRODUCTS.map((p) => ({ value: p, label: t(`tankMonitor.products.${p}`) }))} />
+          <Select options={PRODUCTS.map((p) => ({ value: p, label: t(`tankInfo.productName.${p}`) }))} />
         </Form.Item>
         <Form.Item name="vt" label={t('tankMonitor.vt')}>
           <InputNumber style={{ width: '100%' }} addonAfter="L" data-testid="v20-vt" />

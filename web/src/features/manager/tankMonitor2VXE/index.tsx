@@ -6,7 +6,7 @@ import { tankRowsExport, tankRowsPage, type TankRow, type TankRowFilters } from 
 import type { PageQuery } from '../../../api/types';
 import { GroupSelect } from '../../../components/GroupSelect';
 import { ListPage } from '../../../components/ListPage';
-import { PRODUCTS } from '../tankMonitor/V20Panel';
+import { PRODUCTS } from '../../../api/tankInfo';
 import { AUTO_REFRESH_MS, fillText, rowKey, toRowFilters } from './rows';
 
 type KeyedRow = TankRow & { _key: string };
@@ -57,7 +57,7 @@ export default function TankMonitorTablePage() {
               allowClear
               style={{ width: 130 }}
               placeholder={t('common.all')}
-              options={[...PRODUCTS.map((p) => ({ value: p, label: t(`tankMonitor.products.${p}`) })), { value: -1, label: t('tankMonitor.unlisted') }]}
+              options={[...PRODUCTS.map((p) => ({ value: p, label: t(`tankInfo.productName.${p}`) })), { value: -1, label: t('tankMonitor.unlisted') }]}
             />
           </Form.Item>
           <Form.Item label={t('tankMonitor.fill')}>
