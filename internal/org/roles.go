@@ -60,17 +60,7 @@ func (s *Service) scopedRole(ctx context.Context, idb bun.IDB, p *httpx.Principa
 	if id <= 0 {
 		return nil, httpx.Required("id")
 	}
-	var rows []roleRow
-	if err := s.roleSelect(idb).Where("r.id = ?", id).Scan(ctx, &rows); err != nil {
-		return nil, err
-	}
-	if len(rows) == 0 {
-		return nil, httpx.ErrNotFound
-	}
-	if !p.InScope(rows[0].GroupPath) {
-		return nil, httpx.ErrScope
-	}
-	return &rows[0], nil
+	return db.ScopedRow(ctx, s.roleSelect(idb).Where("r.id = ?", id), p, func(r *roleRow) string { return r.GroupPath })
 }
 
 func roleCodes(ctx context.Context, idb bun.IDB, roleID int64) ([]string, error) {

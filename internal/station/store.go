@@ -114,20 +114,10 @@ func (s *Service) scopedStation(ctx context.Context, idb bun.IDB, p *httpx.Princ
 	if id <= 0 {
 		return nil, httpx.Required("id")
 	}
-	var rows []stationRow
 	q := idb.NewSelect().Model((*Station)(nil)).ColumnExpr("st.*").
 		ColumnExpr("g.name AS group_name").ColumnExpr("g.path AS group_path").
 		Join("JOIN org_groups AS g ON g.id = st.group_id").Where("st.id = ?", id)
-	if err := q.Scan(ctx, &rows); err != nil {
-		return nil, err
-	}
-	if len(rows) == 0 {
-		return nil, httpx.ErrNotFound
-	}
-	if !p.InScope(rows[0].GroupPath) {
-		return nil, httpx.ErrScope
-	}
-	return &rows[0], nil
+	return db.ScopedRow(ctx, q, p, func(r *stationRow) string { return r.GroupPath })
 }
 
 func (s *Service) save(ctx context.Context, p *httpx.Principal, in Input, f Fence, insert bool) (*Station, error) {

@@ -27,3 +27,20 @@ func ScopedGroupPath(ctx context.Context, idb bun.IDB, p *httpx.Principal, id in
 	}
 	return path, nil
 }
+
+// ScopedRow runs sel (a select of one record by id that yields R) and checks the record the way every
+// domain does before it reads or changes one: none → httpx.ErrNotFound, outside the caller's scope
+// (pathOf gives its group's materialised path) → httpx.ErrScope.
+func ScopedRow[R any](ctx context.Context, sel *bun.SelectQuery, p *httpx.Principal, pathOf func(*R) string) (*R, error) {
+	var rows []R
+	if err := sel.Scan(ctx, &rows); err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, httpx.ErrNotFound
+	}
+	if !p.InScope(pathOf(&rows[0])) {
+		return nil, httpx.ErrScope
+	}
+	return &rows[0], nil
+}

@@ -165,17 +165,7 @@ func (s *Service) scopedCar(ctx context.Context, idb bun.IDB, p *httpx.Principal
 	if id <= 0 {
 		return nil, httpx.Required("tankInfo.car")
 	}
-	var rows []carRow
-	if err := s.carSelect(idb).Where("c.id = ?", id).Scan(ctx, &rows); err != nil {
-		return nil, err
-	}
-	if len(rows) == 0 {
-		return nil, httpx.ErrNotFound
-	}
-	if !p.InScope(rows[0].GroupPath) {
-		return nil, httpx.ErrScope
-	}
-	return &rows[0], nil
+	return db.ScopedRow(ctx, s.carSelect(idb).Where("c.id = ?", id), p, func(r *carRow) string { return r.GroupPath })
 }
 
 // CompView is one compartment of a car's view: the stored one, or (Saved false) an empty slot.

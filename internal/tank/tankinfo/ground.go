@@ -2,6 +2,7 @@ package tankinfo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net"
@@ -204,35 +205,20 @@ type stationRef struct {
 }
 
 func (s *Service) scopedStation(ctx context.Context, idb bun.IDB, p *httpx.Principal, id int64) (*stationRef, error) {
-	var rows []stationRef
-	if err := idb.NewSelect().TableExpr("stations AS st").ColumnExpr("st.id, st.name, g.path AS group_path").
-		Join("JOIN org_groups AS g ON g.id = st.group_id").Where("st.id = ?", id).Scan(ctx, &rows); err != nil {
-		return nil, err
-	}
-	if len(rows) == 0 {
+	sel := idb.NewSelect().TableExpr("stations AS st").ColumnExpr("st.id, st.name, g.path AS group_path").
+		Join("JOIN org_groups AS g ON g.id = st.group_id").Where("st.id = ?", id)
+	st, err := db.ScopedRow(ctx, sel, p, func(r *stationRef) string { return r.GroupPath })
+	if errors.Is(err, httpx.ErrNotFound) {
 		return nil, httpx.Biz("tankInfo.stationMissing")
 	}
-	if !p.InScope(rows[0].GroupPath) {
-		return nil, httpx.ErrScope
-	}
-	return &rows[0], nil
+	return st, err
 }
 
 func (s *Service) scopedGround(ctx context.Context, idb bun.IDB, p *httpx.Principal, id int64) (*groundRow, error) {
 	if id <= 0 {
 		return nil, httpx.Required("id")
 	}
-	var rows []groundRow
-	if err := s.groundSelect(idb).Where("gt.id = ?", id).Scan(ctx, &rows); err != nil {
-		return nil, err
-	}
-	if len(rows) == 0 {
-		return nil, httpx.ErrNotFound
-	}
-	if !p.InScope(rows[0].GroupPath) {
-		return nil, httpx.ErrScope
-	}
-	return &rows[0], nil
+	return db.ScopedRow(ctx, s.groundSelect(idb).Where("gt.id = ?", id), p, func(r *groundRow) string { return r.GroupPath })
 }
 
 // Ground returns one ground tank with its strapping table.
