@@ -96,7 +96,14 @@ func VCF20(f Family, rho20, temp float64) float64 {
 	return ctl(k0, k1, rho15, temp) / ctl(k0, k1, rho15, 20)
 }
 
-func validDensity(rho20 float64) bool { return rho20 >= 500 && rho20 <= 1100 }
+// The densities at 20 °C (kg/m³) a product may have: no fuel lies outside. Every form that takes a
+// density (tankInfo, getVtV20) accepts this range and 0, the product's default.
+const (
+	MinDensity20 = 500
+	MaxDensity20 = 1100
+)
+
+func validDensity(rho20 float64) bool { return rho20 >= MinDensity20 && rho20 <= MaxDensity20 }
 
 // Standard is one observed volume brought to 20 °C.
 type Standard struct {

@@ -37,7 +37,7 @@ func V20(q V20Query) (V20Result, error) {
 		return V20Result{}, httpx.Required("tankmon.temperature")
 	case !finite(*q.Temperature) || *q.Temperature < -50 || *q.Temperature > 100:
 		return V20Result{}, httpx.Biz("field.range", httpx.Field("tankmon.temperature"), -50, 100)
-	case !finite(q.Density20) || q.Density20 != 0 && (q.Density20 < 500 || q.Density20 > 1100):
+	case !finite(q.Density20) || q.Density20 != 0 && (q.Density20 < tank.MinDensity20 || q.Density20 > tank.MaxDensity20):
 		return V20Result{}, httpx.Biz("tankmon.density", httpx.Field("tankmon.density20"))
 	case q.Product == nil:
 		return V20Result{}, httpx.Required("tankmon.product")

@@ -30,9 +30,9 @@ const (
 
 // Limits of the fields (besides tank.Strap's).
 const (
-	MaxProbeOffset = 500  // mm either way
-	MinDensity     = 600  // kg/m³ at 20 °C (0: the product's default)
-	MaxDensity     = 1100 // kg/m³
+	MaxProbeOffset = 500               // mm either way
+	MinDensity     = tank.MinDensity20 // kg/m³ at 20 °C (0: the product's default)
+	MaxDensity     = tank.MaxDensity20
 	MaxHeightMM    = tank.StrapMaxHeight
 	MaxCapacityL   = tank.StrapMaxVolume
 	MaxTankNo      = 99

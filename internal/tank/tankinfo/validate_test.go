@@ -132,7 +132,7 @@ func TestSaveCarClean(t *testing.T) {
 		{"duplicate", []CompInput{good, good}, "tankInfo.compDup"},
 		{"product", []CompInput{func() CompInput { c := good; c.Product = 5; return c }()}, "tankInfo.comp.field.invalid"},
 		{"offset", []CompInput{func() CompInput { c := good; c.ProbeOffset = -501; return c }()}, "tankInfo.comp.field.range"},
-		{"density", []CompInput{func() CompInput { c := good; c.Density20 = 500; return c }()}, "tankInfo.comp.tankInfo.densityRange"},
+		{"density", []CompInput{func() CompInput { c := good; c.Density20 = 450; return c }()}, "tankInfo.comp.tankInfo.densityRange"},
 		{"table", []CompInput{func() CompInput { c := good; c.Strap = rows(0, 0, 900, 5000, 800, 10000); return c }()}, "tankInfo.compStrapRow"},
 		{"no table is fine", []CompInput{func() CompInput { c := good; c.Strap = nil; return c }()}, ""},
 	}

@@ -3,7 +3,7 @@ import { checkRows, fromStrap, toStrap, type EditRow } from './strap';
 
 /** Limits of the fields, the same as internal/tank/tankinfo (the server checks them again). */
 export const MAX_PROBE_OFFSET = 500;
-export const MIN_DENSITY = 600;
+export const MIN_DENSITY = 500; // tank.MinDensity20
 export const MAX_DENSITY = 1100;
 export const MAX_CAPACITY = 10000000;
 export const MAX_HEIGHT = 20000;

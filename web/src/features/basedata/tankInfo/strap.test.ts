@@ -119,7 +119,7 @@ describe('compartment drafts', () => {
     const d = draftOf(comp);
     expect(problems(d)).toEqual([]);
     expect(problems({ ...d, probeOffset: 501 }).map((p) => p.field)).toEqual(['probeOffset']);
-    expect(problems({ ...d, density20: 500 }).map((p) => p.field)).toEqual(['density20']);
+    expect(problems({ ...d, density20: 450 }).map((p) => p.field)).toEqual(['density20']);
     expect(problems({ ...d, density20: 0 })).toEqual([]);
     expect(problems({ ...d, rows: rows(0, 0, 0, 5) }).map((p) => p.field)).toEqual(['strap']);
   });
