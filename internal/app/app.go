@@ -72,6 +72,15 @@ type App struct {
 	console  fs.FS
 	mux      *http.ServeMux // the routes, for telling an unknown path (404) from a wrong method (405)
 	Gauges   *GaugeParts    // station tank gauges (tank_gauges.go)
+
+	// issue 15, waybills and the transport process: one part per file (waybill_*.go)
+	waybillBase    waybillBase    // products, customers, customer cars, sales companies, codes (waybill_base.go)
+	waybillBills   waybillBills   // waybill CRUD, import, print, the three waybill pages (waybill_bills.go)
+	waybillLoads   waybillLoads   // transport plans, car items, load records, seal checks (waybill_loads.go)
+	waybillProcess waybillProcess // the process engine, received volume, loss, differences (waybill_process.go)
+	waybillViews   waybillViews   // process timelines and the transport record (waybill_views.go)
+	waybillMap     waybillMap     // monitoring_waybill and historyWaybill (waybill_map.go)
+	waybillDemo    waybillDemo    // the demo fleet's days as waybills (waybill_demo.go)
 }
 
 // NewLogger returns the slog logger for format ("text" or "json").
@@ -118,6 +127,13 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.buildCockpit()
 	a.CarPass = carpass.New(d, a.Fleet, a.Devices.Commands, a.Devices.Gateway, a.Audit)
 	a.buildParameter()
+	a.buildWaybillBase()
+	a.buildWaybillBills()
+	a.buildWaybillLoads()
+	a.buildWaybillProcess()
+	a.buildWaybillViews()
+	a.buildWaybillMap()
+	a.buildWaybillDemo()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
 }
@@ -156,6 +172,12 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.trendRoutes()...)
 	rs = append(rs, a.cockpitRoutes()...)
 	rs = append(rs, a.parameterRoutes()...)
+	rs = append(rs, a.waybillBaseRoutes()...)
+	rs = append(rs, a.waybillBillsRoutes()...)
+	rs = append(rs, a.waybillLoadsRoutes()...)
+	rs = append(rs, a.waybillProcessRoutes()...)
+	rs = append(rs, a.waybillViewsRoutes()...)
+	rs = append(rs, a.waybillMapRoutes()...)
 	return rs
 }
 
@@ -254,6 +276,9 @@ func (a *App) Bootstrap(ctx context.Context, out io.Writer) error {
 		}
 		if err := a.seedDemoGauges(ctx); err != nil {
 			return fmt.Errorf("demo ground tanks seed: %w", err)
+		}
+		if err := a.seedWaybillDemo(ctx); err != nil {
+			return fmt.Errorf("demo waybills seed: %w", err)
 		}
 		line := org.DemoLoginLine()
 		a.Log.Info(line)

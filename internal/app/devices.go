@@ -129,6 +129,10 @@ func (a *App) StartDevices(ctx context.Context) error {
 	if err := a.startAlarms(ctx); err != nil {
 		return fmt.Errorf("start the alarm engine: %w", err)
 	}
+	if err := a.startWaybillProcess(ctx); err != nil {
+		a.stopAlarms()
+		return fmt.Errorf("start the waybill process engine: %w", err)
+	}
 	writerCtx, stopWriter := context.WithCancel(context.WithoutCancel(ctx))
 	edgeCtx, stopEdge := context.WithCancel(ctx)
 	var writerDone, edgeDone sync.WaitGroup
@@ -150,6 +154,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 			stopWriter()
 			dv.Help.Stop()
 			a.stopAlarms()
+			a.stopWaybillProcess()
 			return fmt.Errorf("JT/T 808 gateway: %w", err)
 		}
 		dv.gatewayAddr = ln.Addr().String()
@@ -185,6 +190,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 			} else {
 				dv.Sim = f
 				a.Log.Info("demo fleet driving", "vehicles", a.Cfg.DemoVehicles, "gateway", dv.gatewayAddr)
+				a.startWaybillDemo(edgeCtx)
 			}
 		}
 	}
@@ -200,6 +206,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 			writerDone.Wait()
 			dv.Help.Stop()
 			a.stopAlarms()
+			a.stopWaybillProcess()
 		})
 	}
 	return nil

@@ -272,7 +272,7 @@ func TestMenusOfDemoAccounts(t *testing.T) {
 		if got := modules("admin", "admin123"); len(got) != 8 {
 			t.Errorf("admin modules %v", got)
 		}
-		if got := modules("dispatcher", "dispatch123"); !slices.Equal(got, []string{"01", "04", "02"}) {
+		if got := modules("dispatcher", "dispatch123"); !slices.Equal(got, []string{"01", "04", "02", "03"}) {
 			t.Errorf("dispatcher modules %v", got)
 		}
 		if got := modules("customer", "customer123"); !slices.Equal(got, []string{"01", "04"}) {

@@ -41,6 +41,10 @@ var DemoSubsidiaries = [][2]string{
 // DemoRoles are the demo roles and their codes.
 func DemoRoles() map[string][]string {
 	dispatcher := append([]string{"01"}, SubtreeCodes("04")...)
+	// waybills and products are the dispatcher's daily work (issue 15); customers stay with the administrators
+	for _, page := range []string{"03-13", "03-14", "03-15", "03-16"} {
+		dispatcher = append(dispatcher, SubtreeCodes(page)...)
+	}
 	for _, c := range SubtreeCodes("02") {
 		// alarm types and levels are platform-wide settings, an administrator's (D29)
 		if !slices.Contains(AdminOnlyCodes, c) {

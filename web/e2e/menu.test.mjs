@@ -5,7 +5,7 @@ import { setup, tile, toast, tr, uiLogin } from './lib.mjs';
 describe('menu by permission', () => {
   const env = setup();
 
-  test('dispatcher sees monitoring and alarms, not system settings; the server refuses user admin', async (t) => {
+  test('dispatcher sees monitoring, alarms and waybills, not system settings; the server refuses user admin', async (t) => {
     await env.page(t, async (page) => {
       await uiLogin(page, 'dispatcher', 'dispatch123');
       await tile(page, 'home').waitFor();
@@ -13,7 +13,11 @@ describe('menu by permission', () => {
       await tile(page, 'police').filter({ hasText: '报警管理' }).waitFor();
       assert.equal(await tile(page, 'access').count(), 0, '系统设置 tile must be hidden');
       assert.equal(await page.locator('.tw-header .tw-tiles').getByText('系统设置').count(), 0);
-      assert.equal(await tile(page, 'basedata').count(), 0, '基础信息 tile must be hidden');
+      // of the base data, only the waybill pages are the dispatcher's (issue 15)
+      await tile(page, 'basedata').click();
+      await page.locator('.tw-sider-title').filter({ hasText: '基础信息' }).waitFor();
+      await page.locator('.tw-sider-menu').getByText('运单管理', { exact: true }).waitFor();
+      assert.equal(await page.locator('.tw-sider-menu').getByText('油罐信息').count(), 0, '油罐信息 must be hidden');
 
       // The alarm module's pages show in the side menu.
       await tile(page, 'police').click();
