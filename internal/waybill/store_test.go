@@ -1,0 +1,69 @@
+package waybill_test
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+
+	"tankwatch/internal/platform/db"
+	"tankwatch/internal/platform/db/dbtest"
+	"tankwatch/internal/waybill"
+)
+
+func TestNextNumberNeverRepeatsUnderConcurrency(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		var mu sync.Mutex
+		var got []int64
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 10 {
+					n, err := waybill.NextNumber(ctx, d, "G0001YD20261126")
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					mu.Lock()
+					got = append(got, n)
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		slices.Sort(got)
+		for i, n := range got {
+			if n != int64(i+1) {
+				t.Fatalf("numbers %v", got)
+			}
+		}
+		if n, _ := waybill.NextNumber(ctx, d, "OTHER"); n != 1 {
+			t.Fatalf("another prefix starts at %d", n)
+		}
+	})
+}
+
+func TestCodeAndDispatchText(t *testing.T) {
+	if c := waybill.Code("G0001YD20261126", 7, 4); c != "G0001YD202611260007" {
+		t.Fatal(c)
+	}
+	if c := waybill.Code("X", 123456, 4); c != "X123456" {
+		t.Fatal(c)
+	}
+	s := waybill.DispatchText("YD0001", "华东油库", []string{"嘉兴站", "桐乡站"})
+	if s != "运单 YD0001：华东油库→嘉兴站→桐乡站" {
+		t.Fatal(s)
+	}
+	no, depot, stops, ok := waybill.ParseDispatchText(s)
+	if !ok || no != "YD0001" || depot != "华东油库" || !slices.Equal(stops, []string{"嘉兴站", "桐乡站"}) {
+		t.Fatal(no, depot, stops, ok)
+	}
+	for _, bad := range []string{"", "你好", "运单 ：A→B", "运单 X：A", "运单 X A→B", "运单 X：→B"} {
+		if _, _, _, ok := waybill.ParseDispatchText(bad); ok {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
