@@ -109,6 +109,15 @@ func TestAdvanceStoresStepsWithTheirCause(t *testing.T) {
 		if last.To != waybill.Arrived || last.Cause != waybill.CauseUser || last.UserID != 7 || last.Reason != "围栏漏报" || last.Evidence != 0 {
 			t.Fatalf("correction step %+v", last)
 		}
+		// a mark flags without moving; a final waybill is not marked
+		r2, err := waybill.Mark(ctx, d, id, waybill.Move{Evidence: waybill.EvOpeningOnWay, Cause: waybill.CauseRecord, Reason: "铅封号不符"}, 600)
+		if err != nil || !r2.Flagged || r2.State != waybill.Arrived {
+			t.Fatalf("mark: %+v %v", r2, err)
+		}
+		steps, _ = waybill.Steps(ctx, d, id)
+		if last := steps[len(steps)-1]; last.From != waybill.Arrived || last.To != waybill.Arrived || last.Reason != "铅封号不符" {
+			t.Fatalf("mark step %+v", last)
+		}
 		if _, _, err := waybill.Advance(ctx, d, 999999, waybill.Move{Evidence: waybill.EvArrive}, 1); !errors.Is(err, waybill.ErrNotFound) {
 			t.Fatalf("missing waybill: %v", err)
 		}

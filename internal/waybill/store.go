@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 )
@@ -106,4 +107,44 @@ func ParseDispatchText(s string) (no, depot string, stops []string, ok bool) {
 		return "", "", nil, false
 	}
 	return no, parts[0], parts[1:], true
+}
+
+// Document kinds: the letters between the company code and the date in a document number.
+const (
+	KindWaybill = "YD" // 运单
+	KindPlan    = "JH" // 运输计划
+	KindLoad    = "ZY" // 装油记录
+)
+
+// DocPrefix is the sequence key and number prefix of a company's documents of a kind on a day
+// (Asia/Shanghai): companyCode + kind + YYYYMMDD, e.g. G0001YD20261126; the number follows with at
+// least 4 digits (Code(prefix, n, 4)).
+func DocPrefix(companyCode, kind string, day time.Time) string {
+	return companyCode + kind + day.In(shanghai).Format("20060102")
+}
+
+var shanghai = time.FixedZone("CST", 8*3600)
+
+// Mark flags waybill id (an opening on the way, a seal that did not match) without moving it, and
+// stores the mark as a step (From == To) with its cause; a waybill already flagged stores the step
+// too, so every piece of evidence is listed. Final waybills (CLOSED, CANCELLED) are not marked.
+func Mark(ctx context.Context, tx bun.IDB, id int64, m Move, now int64) (*Row, error) {
+	r, err := lockRow(ctx, tx, id)
+	if err != nil {
+		return nil, err
+	}
+	if r.State.Final() {
+		return r, nil
+	}
+	if m.T == 0 {
+		m.T = now
+	}
+	if err := insertStep(ctx, tx, r.ID, r.State, r.State, int(m.Evidence), m, now); err != nil {
+		return nil, err
+	}
+	if _, err := tx.NewUpdate().Table("waybills").Set("flagged = ?, updated_at = ?", true, now).Where("id = ?", id).Exec(ctx); err != nil {
+		return nil, err
+	}
+	r.Flagged, r.UpdatedAt = true, now
+	return r, nil
 }

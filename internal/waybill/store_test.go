@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/db/dbtest"
@@ -65,5 +66,13 @@ func TestCodeAndDispatchText(t *testing.T) {
 		if _, _, _, ok := waybill.ParseDispatchText(bad); ok {
 			t.Errorf("%q parsed", bad)
 		}
+	}
+}
+
+func TestDocPrefix(t *testing.T) {
+	// 2026-11-25 17:30 UTC is already the 26th in Shanghai
+	at := time.Date(2026, 11, 25, 17, 30, 0, 0, time.UTC)
+	if p := waybill.DocPrefix("G0001", waybill.KindWaybill, at); p != "G0001YD20261126" {
+		t.Fatal(p)
 	}
 }
