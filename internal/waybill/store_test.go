@@ -2,6 +2,7 @@ package waybill_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -75,4 +76,32 @@ func TestDocPrefix(t *testing.T) {
 	if p := waybill.DocPrefix("G0001", waybill.KindWaybill, at); p != "G0001YD20261126" {
 		t.Fatal(p)
 	}
+}
+
+func TestCompanyCodeOfIsTheNearestCode(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		var top, mid, leaf int64
+		if err := d.NewRaw("INSERT INTO org_groups (name, code, path, created_at) VALUES ('top', 'G0001', '', 1) RETURNING id").Scan(ctx, &top); err != nil {
+			t.Fatal(err)
+		}
+		_ = d.NewRaw("INSERT INTO org_groups (name, parent_id, path, created_at) VALUES ('mid', ?, '', 1) RETURNING id", top).Scan(ctx, &mid)
+		_ = d.NewRaw("INSERT INTO org_groups (name, parent_id, path, created_at) VALUES ('leaf', ?, '', 1) RETURNING id", mid).Scan(ctx, &leaf)
+		for id, p := range map[int64]string{top: "/%d/", mid: "/%d/%d/", leaf: "/%d/%d/%d/"} {
+			path := fmt.Sprintf(p, top, mid, leaf)
+			if _, err := d.NewRaw("UPDATE org_groups SET path = ? WHERE id = ?", path, id).Exec(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if c, err := waybill.CompanyCodeOf(ctx, d, leaf); err != nil || c != "G0001" {
+			t.Fatalf("leaf: %q %v", c, err)
+		}
+		_, _ = d.NewRaw("UPDATE org_groups SET code = 'HD01' WHERE id = ?", mid).Exec(ctx)
+		if c, _ := waybill.CompanyCodeOf(ctx, d, leaf); c != "HD01" {
+			t.Fatalf("leaf under a coded middle: %q", c)
+		}
+		if c, _ := waybill.CompanyCodeOf(ctx, d, top); c != "G0001" {
+			t.Fatalf("top: %q", c)
+		}
+	})
 }
