@@ -43,6 +43,7 @@ func init() {
 		"oplog.salesCompany":            {"销售公司：%v", "銷售公司：%v", "Sales company: %v"},
 		"oplog.salesCarriers":           {"承运公司 %v 家", "承運公司 %v 家", "%v carriers"},
 
+		"group.hasWaybillData":   {"该组织下还有油品、客户、运单或运输计划", "該組織下還有油品、客戶、運單或運輸計畫", "The group still has products, customers, waybills or transport plans"},
 		"field.baseCode.company": {"公司编码", "公司編碼", "Company code"},
 		"baseCode.kind":          {"单据类型应为以下之一：%s", "單據類型應為以下之一：%s", "Document kind must be one of: %s"},
 		"baseCode.unknown":       {"没有编码为 %s 的公司", "沒有編碼為 %s 的公司", "There is no company with code %s"},
