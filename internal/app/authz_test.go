@@ -74,6 +74,9 @@ type fixture struct {
 	northAlarm                    int64 // an alarm record of a 华北 car
 	northTank                     int64 // a ground tank of the 华北 station
 	northCalib                    int64 // a remote calibration command of the 华北 car
+	// waybill base data (issue 15): a 华北 product, customer, customer car, oil station and company code
+	northProduct, northCustomer, northCustCar, northJYZ int64
+	northCode                                           string
 }
 
 func newID(e *apptest.Env, token, path string, body any) int64 {
@@ -150,6 +153,15 @@ WHERE st.group_id = ? ORDER BY gt.id LIMIT 1`, f.north).Scan(t.Context(), &f.nor
 	f.northCalib = insertCalib(t, e, f.northCar, f.north, f.northTerm)
 	// a password of the 华北 car, so that viewing it from 华东 has something to refuse
 	e.MustOK("POST", "/base-info-app/carPassword/set", admin, map[string]any{"carId": f.northCar, "password": "123456"})
+	f.northProduct = newID(e, admin, "/base-info-app/transProduct/add", map[string]any{"name": "华北矩阵油品", "code": "AZN1", "product": 0, "groupId": f.north})
+	f.northCustomer = newID(e, admin, "/base-info-app/customer/add", map[string]any{"name": "华北矩阵客户", "code": "AZN1", "groupId": f.north})
+	f.northCustCar = newID(e, admin, "/base-info-app/customerCar/add", map[string]any{"customerId": f.northCustomer, "plate": "冀A·AZ001"})
+	if err := e.DB.NewRaw("SELECT id FROM stations WHERE group_id = ? AND station_type = 'jyz' ORDER BY id LIMIT 1", f.north).Scan(t.Context(), &f.northJYZ); err != nil {
+		t.Fatal("no demo oil station in 华北: ", err)
+	}
+	if err := e.DB.NewRaw("SELECT code FROM org_groups WHERE id = ?", f.north).Scan(t.Context(), &f.northCode); err != nil {
+		t.Fatal(err)
+	}
 	return f
 }
 
@@ -374,6 +386,32 @@ func foreignCalls(f fixture) map[string][]call {
 		"GET /monitor-app/parameter/command":  {{query: fmt.Sprintf("?id=%d", f.northCalib)}},
 		"POST /monitor-app/parameter/history": {{body: map[string]any{"carId": f.northCar}}},
 		"POST /monitor-app/parameter/export":  {{body: map[string]any{"carId": f.northCar}}},
+		// waybill base data (issue 15)
+		"POST /base-info-app/transProduct/page": {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/transProduct/add":  {{body: map[string]any{"name": "x", "code": "X9", "product": 0, "groupId": f.north}}},
+		"POST /base-info-app/transProduct/update": {
+			{body: map[string]any{"id": f.northProduct, "name": "x", "code": "X9", "product": 0}},
+		},
+		"POST /base-info-app/transProduct/delete": {{body: map[string]any{"id": f.northProduct}}},
+		"POST /base-info-app/customer/page":       {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"stationId": f.northJYZ}}},
+		"POST /base-info-app/customer/add": {
+			{body: map[string]any{"name": "x", "groupId": f.north}},
+			{body: map[string]any{"name": "x", "stationIds": []int64{f.northJYZ}}},
+		},
+		"POST /base-info-app/customer/update": {
+			{body: map[string]any{"id": f.northCustomer, "name": "x"}},
+		},
+		"POST /base-info-app/customer/delete":    {{body: map[string]any{"id": f.northCustomer}}},
+		"POST /base-info-app/customerCar/page":   {{body: map[string]any{"customerId": f.northCustomer}}},
+		"POST /base-info-app/customerCar/add":    {{body: map[string]any{"customerId": f.northCustomer, "plate": "冀A·12345"}}},
+		"POST /base-info-app/customerCar/update": {{body: map[string]any{"id": f.northCustCar, "customerId": f.northCustomer, "plate": "冀A·12345"}}},
+		"POST /base-info-app/customerCar/delete": {{body: map[string]any{"id": f.northCustCar}}},
+		"POST /authority-app/groupInfo/addSalesCompany": {
+			{body: map[string]any{"parentId": f.north, "name": "x"}},
+			{body: map[string]any{"id": f.north, "sales": true}},
+		},
+		"POST /base-info-app/baseSalesTrans/bindSalesAndTrans": {{body: map[string]any{"salesGroupId": f.north, "transGroupIds": []int64{}}}},
+		"GET /base-info-app/baseCode/getNextCodeByCode":        {{query: "?helpRecordCode=" + f.northCode + "&kind=YD"}},
 	}
 }
 
@@ -416,7 +454,8 @@ var stateTables = []string{"org_groups", "users", "roles", "role_codes", "user_r
 	"cars", "sims", "terminals", "terminal_bindings", "car_video_channels", "sensors", "commands", "help_records",
 	"messages", "message_recipients", "stations", "suspected_stations", "suspected_station_cars",
 	"alarms", "alarm_types", "alarm_controls", "parking_periods", "car_passwords", "password_views",
-	"compartments", "ground_tanks"}
+	"compartments", "ground_tanks",
+	"products", "customers", "customer_stations", "customer_cars", "sales_trans", "code_sequences"}
 
 // TestAuthorizationMatrix calls every registered endpoint without a token, with an expired and a revoked
 // token, as a user lacking its code, and (for endpoints taking ids) with another group's records.

@@ -260,6 +260,12 @@ func (s *Service) DeleteGroup(r *http.Request, id int64) error {
 				return firstErr(err, httpx.Biz("group.hasStations"))
 			}
 		}
+		// and the waybill chain's (internal/waybill, issue 15)
+		for _, table := range []string{"products", "customers", "waybills", "transport_plans"} {
+			if n, err := tx.NewSelect().TableExpr(table).Where("group_id = ?", id).Count(ctx); err != nil || n > 0 {
+				return firstErr(err, httpx.Biz("group.hasWaybillData"))
+			}
+		}
 		n, err := tx.NewSelect().Model((*userRole)(nil)).
 			Where("role_id IN (?)", tx.NewSelect().Model((*Role)(nil)).Column("id").Where("group_id = ?", id)).Count(ctx)
 		if err != nil || n > 0 {

@@ -146,6 +146,8 @@ func (s *Service) Routes() []httpx.Route {
 			Handler: httpx.JSON(func(r *http.Request, q GroupChildrenQuery) (any, error) {
 				return s.GroupChildrenPage(r.Context(), caller(r), q)
 			})},
+		{Method: "POST", Path: "/authority-app/groupInfo/addSalesCompany", Access: httpx.Needs(CodeSalesCompany), Scoped: true,
+			Handler: httpx.JSON(func(r *http.Request, in SalesCompanyInput) (any, error) { return s.AddSalesCompany(r, in) })},
 		{Method: "POST", Path: "/authority-app/groupInfo/editImgAndTittle", Access: httpx.Needs("06-04-05", "06-13-01"), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, in LogoInput) (any, error) { return s.EditLook(r, in) })},
 	}

@@ -29,6 +29,7 @@ type Group struct {
 	LogoType    string `bun:"logo_type"`
 	LogoVersion int64  `bun:"logo_version"`
 	Theme       string `bun:"theme"`
+	Sales       bool   `bun:"sales"` // a sales company (groupInfo/addSalesCompany, issue 15)
 	CreatedAt   int64  `bun:"created_at"`
 }
 
@@ -65,12 +66,13 @@ type GroupView struct {
 	Title    string       `json:"title"`
 	Logo     string       `json:"logo"`
 	Theme    string       `json:"theme"`
+	Sales    bool         `json:"sales"`
 	Children []*GroupView `json:"children,omitempty"`
 }
 
 func (g *Group) view() *GroupView {
 	return &GroupView{ID: g.ID, ParentID: g.ParentID, Name: g.Name, Code: g.Code, Contact: g.Contact, Phone: g.Phone,
-		Address: g.Address, Remark: g.Remark, Title: g.Title, Logo: g.LogoURL(), Theme: g.Theme}
+		Address: g.Address, Remark: g.Remark, Title: g.Title, Logo: g.LogoURL(), Theme: g.Theme, Sales: g.Sales}
 }
 
 // User is an account.

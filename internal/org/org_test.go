@@ -346,6 +346,13 @@ func TestGroups(t *testing.T) {
 		if _, err := e.DB.NewDelete().TableExpr("stations").Where("1 = 1").Exec(t.Context()); err != nil {
 			t.Fatal(err)
 		}
+		// and one holding the waybill chain's products and customers
+		expectFail(t, e.Call("POST", "/authority-app/groupInfo/delete", admin, map[string]any{"id": g["华南分公司"]}), "该组织下还有油品、客户、运单或运输计划")
+		for _, table := range []string{"customer_cars", "customer_stations", "customers", "products"} {
+			if _, err := e.DB.NewDelete().TableExpr(table).Where("1 = 1").Exec(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		}
 		// and so is a group holding sensors
 		sensor := e.MustOK("POST", "/base-info-app/sensor/add", admin, map[string]any{"groupId": g["华南分公司"], "name": "液位探杆",
 			"identification": "A1", "decoder": "level"}).ID()
