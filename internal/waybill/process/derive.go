@@ -57,7 +57,7 @@ type dest struct {
 	// resealed: the seal was sealed when the car arrived (a later destination after an unseal at an
 	// earlier one has nothing to unseal)
 	resealed bool
-	comps  uint8 // bit i: compartment i+1 is unloaded here (0: every compartment)
+	comps    uint8 // bit i: compartment i+1 is unloaded here (0: every compartment)
 }
 
 // active is one active waybill of a car.

@@ -216,14 +216,15 @@ func (e *Engine) warmCar(ctx context.Context, carID int64, c *carState) error {
 	var st []struct {
 		T         int64  `bun:"t"`
 		LockState string `bun:"lock_state"`
+		Seal      int    `bun:"seal"`
 	}
-	if err := e.d.DB.NewSelect().TableExpr("tank_states").Column("t", "lock_state").Where("car_id = ?", carID).
+	if err := e.d.DB.NewSelect().TableExpr("tank_states").Column("t", "lock_state", "seal").Where("car_id = ?", carID).
 		OrderExpr("t DESC").Limit(1).Scan(ctx, &st); err != nil {
 		return err
 	}
 	if len(st) == 1 {
 		if s, ok := tank.ParseLockString(st[0].LockState, tank.MaxCompartments); ok {
-			s.Compartments = compartmentsIn(&s)
+			s.Compartments, s.Seal = compartmentsIn(&s), tank.Seal(st[0].Seal)
 			c.tank, c.hasTank = s, true
 		}
 		c.lastT = max(c.lastT, st[0].T)
@@ -763,8 +764,9 @@ func (e *Engine) catchUpCar(ctx context.Context, carID int64) (bool, error) {
 	var states []struct {
 		T         int64  `bun:"t"`
 		LockState string `bun:"lock_state"`
+		Seal      int    `bun:"seal"`
 	}
-	if err := e.d.DB.NewSelect().TableExpr("tank_states").Column("t", "lock_state").Where("car_id = ? AND t > ?", carID, from).
+	if err := e.d.DB.NewSelect().TableExpr("tank_states").Column("t", "lock_state", "seal").Where("car_id = ? AND t > ?", carID, from).
 		OrderExpr("t").Limit(catchUpRows).Scan(ctx, &states); err != nil {
 		return false, err
 	}
@@ -805,7 +807,7 @@ func (e *Engine) catchUpCar(ctx context.Context, carID int64) (bool, error) {
 	for _, s := range states {
 		if s.T <= until {
 			if st, ok := tank.ParseLockString(s.LockState, tank.MaxCompartments); ok {
-				st.Compartments = compartmentsIn(&st)
+				st.Compartments, st.Seal = compartmentsIn(&st), tank.Seal(s.Seal)
 				get(s.T).Tank = &st
 			}
 		}
