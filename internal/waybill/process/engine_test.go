@@ -225,7 +225,7 @@ func TestEngineTripClosesByItself(t *testing.T) {
 			t.Fatal("a clean trip has differences")
 		}
 		// a late report (older than the trip's end) does not pull anything back
-		tr.t -= 200
+		tr.t -= 205
 		tr.report(t, &depotAt, state(tank.SealNone, [2]int{1, tank.ManholeCover}), 0, 0, 0)
 		tr.wantState(t, waybill.Closed)
 	})
