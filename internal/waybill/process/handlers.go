@@ -283,8 +283,8 @@ func (s *Service) scopedWaybill(ctx context.Context, idb bun.IDB, p *httpx.Princ
 		waybill.Row `bun:",extend"`
 		Path        string `bun:"group_path"`
 	}
-	r, err := db.ScopedRow(ctx, idb.NewSelect().Model((*row)(nil)).ColumnExpr("waybill.*, g.path AS group_path").
-		Join("JOIN org_groups AS g ON g.id = waybill.group_id").Where("waybill.id = ?", id), p, func(r *row) string { return r.Path })
+	r, err := db.ScopedRow(ctx, idb.NewSelect().Model((*row)(nil)).ModelTableExpr("waybills AS w").ColumnExpr("w.*, g.path AS group_path").
+		Join("JOIN org_groups AS g ON g.id = w.group_id").Where("w.id = ?", id), p, func(r *row) string { return r.Path })
 	if err != nil {
 		return nil, err
 	}
