@@ -77,6 +77,7 @@ type fixture struct {
 	// waybill base data (issue 15): a 华北 product, customer, customer car, oil station and company code
 	northProduct, northCustomer, northCustCar, northJYZ int64
 	northCode                                           string
+	northWaybill, northDiff       int64 // an UNLOADING waybill of the 华北 car and a difference of it
 }
 
 func newID(e *apptest.Env, token, path string, body any) int64 {
@@ -151,6 +152,7 @@ WHERE st.group_id = ? ORDER BY gt.id LIMIT 1`, f.north).Scan(t.Context(), &f.nor
 	f.nobodyTok = e.Login("nobody", "secret1")
 	f.northAlarm = insertAlarm(t, e, f.northCar)
 	f.northCalib = insertCalib(t, e, f.northCar, f.north, f.northTerm)
+	f.northWaybill, f.northDiff = insertWaybillDiff(t, e, f.north, f.northCar, f.northStation)
 	// a password of the 华北 car, so that viewing it from 华东 has something to refuse
 	e.MustOK("POST", "/base-info-app/carPassword/set", admin, map[string]any{"carId": f.northCar, "password": "123456"})
 	f.northProduct = newID(e, admin, "/base-info-app/transProduct/add", map[string]any{"name": "华北矩阵油品", "code": "AZN1", "product": 0, "groupId": f.north})
@@ -271,6 +273,11 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /monitor-app/offlineRecord/page":   {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}}, {body: map[string]any{"carId": f.northCar, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
 		"POST /monitor-app/offlineRecord/export": {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
 		// tank events (D36)
+		"POST /monitor-app/realTimeMoitoring/getDiffDataStatusPage":        {{body: map[string]any{"groupId": f.north}}},
+		"POST /monitor-app/bizDiffRecord/export":                           {{body: map[string]any{"groupId": f.north}}},
+		"POST /monitor-app/bizDiffRecord/review":                           {{body: map[string]any{"id": f.northDiff, "reason": "看过"}}},
+		"POST /monitor-app/transportProcess/correct":                       {{body: map[string]any{"waybillId": f.northWaybill, "state": "CLOSED", "reason": "补录"}}},
+		"POST /monitor-app/transportProcess/receive":                       {{body: map[string]any{"waybillId": f.northWaybill, "destSeq": 1, "receivedV20": 900}}},
 		"POST /monitor-app/carEventRecord/page":                            {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
 		"POST /monitor-app/carEventRecord/export":                          {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
 		"POST /base-info-app/AllDataValveStates/getAllDataValveStatesPage": {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
