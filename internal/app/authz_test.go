@@ -77,7 +77,7 @@ type fixture struct {
 	// waybill base data (issue 15): a 华北 product, customer, customer car, oil station and company code
 	northProduct, northCustomer, northCustCar, northJYZ int64
 	northCode                                           string
-	northWaybill, northDiff       int64 // an UNLOADING waybill of the 华北 car and a difference of it
+	northWaybill, northDiff                             int64 // an UNLOADING waybill of the 华北 car and a difference of it
 }
 
 func newID(e *apptest.Env, token, path string, body any) int64 {
