@@ -19,6 +19,7 @@ import (
 	"tankwatch/internal/station"
 	"tankwatch/internal/tank"
 	"tankwatch/internal/telemetry"
+	"tankwatch/internal/waybill"
 )
 
 // TestRouteTableDeclarations: every route declares its access, codes exist in menu.json, no pattern
@@ -167,6 +168,18 @@ WHERE st.group_id = ? ORDER BY gt.id LIMIT 1`, f.north).Scan(t.Context(), &f.nor
 	return f
 }
 
+// insertWaybill stores a PLANNED waybill of a car (the waybill endpoints of other parts are not needed).
+func insertWaybill(t *testing.T, e *apptest.Env, groupID, carID, depotID int64) int64 {
+	t.Helper()
+	now := e.Clock.Now().UnixMilli()
+	r := waybill.Row{GroupID: groupID, No: fmt.Sprintf("YD-T-%d-%d", groupID, carID), CarID: carID, DepotID: depotID,
+		State: waybill.Planned, StateAt: now, CreatedAt: now, UpdatedAt: now}
+	if err := waybill.Insert(t.Context(), e.DB, &r, []waybill.Destination{{Seq: 1, StationID: depotID}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return r.ID
+}
+
 type call struct {
 	query string // appended to the path
 	body  any
@@ -180,6 +193,11 @@ func foreignCalls(f fixture) map[string][]call {
 		"GET /authority-app/resourceInfo/findTreesForLogin": {{query: q("userId", f.foreignUser)}, {query: q("userId", f.customer)}},
 		"POST /authority-app/userInfo/page":                 {{body: map[string]any{"groupId": f.north}}},
 		"GET /authority-app/userInfo/detail":                {{query: q("id", f.foreignUser)}},
+		"POST /monitor-app/transportProcess/page": {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}},
+			{body: map[string]any{"stationId": f.northStation}}, {body: map[string]any{"depotId": f.northStation}}},
+		"GET /monitor-app/transportProcess/detail": {{query: q("waybillId", f.northWaybill)}},
+		"POST /monitor-app/transportRecord/page":   {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
+		"POST /monitor-app/transportRecord/export": {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"stationId": f.northStation}}},
 		"POST /authority-app/userInfo/insert": {
 			{body: map[string]any{"name": "newuser", "password": "secret1", "groupId": f.north}},
 			{body: map[string]any{"name": "newuser", "password": "secret1", "groupId": f.east, "roleIds": []int64{f.northRole}}},

@@ -80,6 +80,9 @@ export const MODULES: ModuleDef[] = [
       tankMonitor2VXE: { load: () => import('../features/manager/tankMonitor2VXE') },
       hydtrend: { load: () => import('../features/manager/hydtrend') },
       hydtrend2: { load: () => import('../features/manager/hydtrend2') },
+      oilTransportProcess: { load: () => import('../features/manager/oilTransportProcess') },
+      transportProcess2: { load: () => import('../features/manager/transportProcess2') },
+      transportRecord: { load: () => import('../features/manager/transportRecord') },
     }),
   },
   {
