@@ -194,5 +194,39 @@ func TestWaybillMap(t *testing.T) {
 		if r.Code == 1 || r.Message != "该车辆当前没有进行中的运单" {
 			t.Errorf("no active waybill: %s", r.Body)
 		}
+
+		// historyWaybill's list: finished trips of the caller's scope, with the replay window
+		type trip struct {
+			WaybillNo    string `json:"waybillNo"`
+			State        string `json:"state"`
+			Destinations string `json:"destinations"`
+			StartAt      int64  `json:"startAt"`
+			EndAt        int64  `json:"endAt"`
+		}
+		var hist struct {
+			List  []trip `json:"list"`
+			Total int    `json:"total"`
+		}
+		e.MustOK("POST", "/monitor-app/realTimeMoitoring/findWaybillHistory", customer, map[string]any{}).Decode(&hist)
+		if hist.Total != 1 || hist.List[0].WaybillNo != "WBMAP-E-1" || hist.List[0].State != "CLOSED" || hist.List[0].Destinations == "" ||
+			hist.List[0].StartAt != now.Add(-time.Hour).UnixMilli() || hist.List[0].EndAt < hist.List[0].StartAt {
+			t.Errorf("the customer's finished trips: %+v", hist)
+		}
+		e.MustOK("POST", "/monitor-app/realTimeMoitoring/findWaybillHistory", admin, map[string]any{"waybillNo": "WBMAP"}).Decode(&hist)
+		if hist.Total != 2 {
+			t.Errorf("admin's finished trips: %+v", hist)
+		}
+		day := func(d time.Time) string { return d.In(time.FixedZone("CST", 8*3600)).Format("2006-01-02 15:04:05") }
+		e.MustOK("POST", "/monitor-app/realTimeMoitoring/findWaybillHistory", admin, map[string]any{"waybillNo": "WBMAP",
+			"startTime": day(now.Add(24 * time.Hour)), "endTime": day(now.Add(48 * time.Hour))}).Decode(&hist)
+		if hist.Total != 0 {
+			t.Errorf("a range without trips: %+v", hist)
+		}
+		if r := e.Call("POST", "/monitor-app/realTimeMoitoring/findWaybillHistory", customer, map[string]any{"carId": north.car}); r.Status != 403 {
+			t.Errorf("another group's car in the history: %d %s", r.Status, r.Body)
+		}
+		if r := e.Call("POST", "/monitor-app/realTimeMoitoring/findWaybillHistory", admin, map[string]any{"state": "IN_TRANSIT"}); r.Code == 1 {
+			t.Errorf("an active state in the history: %s", r.Body)
+		}
 	})
 }

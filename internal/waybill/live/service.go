@@ -50,7 +50,7 @@ func New(d *db.DB, f *fleet.Service, l *telemetry.Live, h *telemetry.History, no
 
 const prefix = "/monitor-app/realTimeMoitoring/"
 
-// Routes are the endpoints of the waybill map (04-42).
+// Routes are the endpoints of the waybill map (04-42) and the list of historyWaybill (04-43).
 func (s *Service) Routes() []httpx.Route {
 	return []httpx.Route{
 		{Method: "POST", Path: prefix + "findCarsByWaybill", Access: httpx.Needs("04-42"), Scoped: true,
@@ -67,6 +67,7 @@ func (s *Service) Routes() []httpx.Route {
 				out, err := s.Exhibition(r.Context(), httpx.Caller(r), id)
 				httpx.Respond(w, r, out, err)
 			}},
+		s.HistoryRoute(),
 	}
 }
 
