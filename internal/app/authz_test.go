@@ -319,6 +319,11 @@ func foreignCalls(f fixture) map[string][]call {
 		"GET /monitor-app/realTimeMoitoring/carDetails":    {{query: q("carId", f.northCar)}},
 		"GET /monitor-app/realTimeMoitoring/track":         {{query: q("carId", f.northCar) + day}},
 
+		// the waybill map (issue 15, wb-map)
+		"POST /monitor-app/realTimeMoitoring/findCarsByWaybill":     {{body: map[string]any{"groupId": f.north}}},
+		"GET /monitor-app/realTimeMoitoring/carExhibitionByWaybill": {{query: q("carId", f.northCar)}},
+		"POST /monitor-app/realTimeMoitoring/findWaybillHistory":    {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
+
 		// downlink commands
 		"POST /base-info-app/terminalCommand/send": {{body: map[string]any{"carId": f.northCar, "kind": "text", "text": "请靠边停车"}},
 			{body: map[string]any{"carId": f.northCar, "kind": "unlock"}}},

@@ -1,10 +1,20 @@
 package app
 
-import "tankwatch/internal/platform/httpx"
+import (
+	"time"
 
-// waybillMap: monitoring_waybill and historyWaybill (issue 15).
-type waybillMap struct{}
+	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/waybill/live"
+)
 
-func (a *App) buildWaybillMap() {}
+// waybillMap: monitoring_waybill and historyWaybill (issue 15). historyWaybill reads the process
+// detail (waybill_views.go) and the track replay (telemetry) and has no endpoint of its own.
+type waybillMap struct {
+	svc *live.Service
+}
 
-func (a *App) waybillMapRoutes() []httpx.Route { return nil }
+func (a *App) buildWaybillMap() {
+	a.waybillMap.svc = live.New(a.DB, a.Fleet, a.Devices.Live, a.Devices.History, func() time.Time { return a.now() })
+}
+
+func (a *App) waybillMapRoutes() []httpx.Route { return a.waybillMap.svc.Routes() }

@@ -66,6 +66,8 @@ export const MODULES: ModuleDef[] = [
       'monitoring-all': { load: monitoring },
       cockpit: { load: () => import('../features/manager/cockpit') },
       trackReplaying: { load: () => import('../features/manager/trackReplaying') },
+      monitoring_waybill: { load: () => import('../features/manager/monitoring_waybill') },
+      historyWaybill: { load: () => import('../features/manager/historyWaybill') },
       historyRecordVXE: { load: () => import('../features/manager/historyRecordVXE') },
       queryTable: { load: () => import('../features/manager/queryTable') },
       sensorRecord: { load: () => import('../features/manager/sensorRecord') },

@@ -1,5 +1,5 @@
 import { CaretRightOutlined, PauseOutlined, StepBackwardOutlined } from '@ant-design/icons';
-import { Button, Checkbox, Select, Slider, Space, Tooltip } from 'antd';
+import { Button, Checkbox, Select, Slider, Space, Tooltip, type SliderSingleProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { bearingText } from '../../../lib/bearing';
 import { formatServerTime, fractionAt, SPEEDS, timeAtFraction, type Position, type Track } from '../../../lib/playback';
@@ -7,8 +7,8 @@ import type { Player } from './usePlayer';
 
 const STEPS = 1000;
 
-/** Play / pause / restart, speed, skip stops, and the seek slider with where the vehicle is. */
-export function PlayerBar({ track, player, pos }: { track: Track; player: Player; pos: Position | null }) {
+/** Play / pause / restart, speed, skip stops, and the seek slider with where the vehicle is; `marks` on the slider (0–1000). */
+export function PlayerBar({ track, player, pos, marks }: { track: Track; player: Player; pos: Position | null; marks?: SliderSingleProps['marks'] }) {
   const { t } = useTranslation();
   return (
     <div className="tw-player" data-testid="track-player">
@@ -38,6 +38,7 @@ export function PlayerBar({ track, player, pos }: { track: Track; player: Player
         className="tw-player-slider"
         min={0}
         max={STEPS}
+        marks={marks}
         value={Math.round(fractionAt(track, player.t) * STEPS)}
         onChange={(v) => player.seek(timeAtFraction(track, v / STEPS))}
         tooltip={{ formatter: (v) => formatServerTime(timeAtFraction(track, (v ?? 0) / STEPS)) }}

@@ -1,5 +1,5 @@
 import L from 'leaflet';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CircleMarker, Marker, Polyline, Tooltip, useMap } from 'react-leaflet';
 import { MapView, fitMapTo, useTileSource } from '../../../components/map/MapView';
@@ -92,7 +92,12 @@ function Layers({ model, pos }: { model: TrackModel; pos: Position | null }) {
   );
 }
 
-/** The track on the map: route, played part, stops and alarms, start and end, and the vehicle. */
-export function TrackMap({ model, pos }: { model: TrackModel | null; pos: Position | null }) {
-  return <MapView testId="track-map">{model && model.track.points.length > 0 && <Layers model={model} pos={pos} />}</MapView>;
+/** The track on the map: route, played part, stops and alarms, start and end, and the vehicle; `children`: more layers (historyWaybill's steps). */
+export function TrackMap({ model, pos, children }: { model: TrackModel | null; pos: Position | null; children?: ReactNode }) {
+  return (
+    <MapView testId="track-map">
+      {model && model.track.points.length > 0 && <Layers model={model} pos={pos} />}
+      {children}
+    </MapView>
+  );
 }
