@@ -3,6 +3,7 @@ package app_test
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"net/url"
 	"reflect"
 	"strings"
@@ -71,9 +72,10 @@ type fixture struct {
 	northHelp                     int64 // a help record of the 华北 car
 	eastICCID, eastMSISDN         string
 	northStation, northSuspect    int64
-	northAlarm                    int64 // an alarm record of a 华北 car
-	northTank                     int64 // a ground tank of the 华北 station
-	northCalib                    int64 // a remote calibration command of the 华北 car
+	northAlarm                    int64    // an alarm record of a 华北 car
+	northTank                     int64    // a ground tank of the 华北 station
+	northCalib                    int64    // a remote calibration command of the 华北 car
+	loads                         loadsIDs // plans, waybills, load records of 华北 (waybill_loads_test.go)
 }
 
 func newID(e *apptest.Env, token, path string, body any) int64 {
@@ -150,6 +152,7 @@ WHERE st.group_id = ? ORDER BY gt.id LIMIT 1`, f.north).Scan(t.Context(), &f.nor
 	f.northCalib = insertCalib(t, e, f.northCar, f.north, f.northTerm)
 	// a password of the 华北 car, so that viewing it from 华东 has something to refuse
 	e.MustOK("POST", "/base-info-app/carPassword/set", admin, map[string]any{"carId": f.northCar, "password": "123456"})
+	f.loads = setupLoads(t, e)
 	return f
 }
 
@@ -434,6 +437,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		e.MustOK("GET", "/authority-app/logOut", revoked, nil)
 
 		calls := foreignCalls(f)
+		maps.Copy(calls, loadsCalls(f.loads))
 		covered := map[string]bool{}
 		for _, rt := range e.App.Routes() {
 			pattern := rt.Pattern()
