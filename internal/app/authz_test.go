@@ -3,6 +3,7 @@ package app_test
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"net/url"
 	"reflect"
 	"strings"
@@ -78,7 +79,8 @@ type fixture struct {
 	// waybill base data (issue 15): a 华北 product, customer, customer car, oil station and company code
 	northProduct, northCustomer, northCustCar, northJYZ int64
 	northCode                                           string
-	northWaybill, northDiff                             int64 // an UNLOADING waybill of the 华北 car and a difference of it
+	northWaybill, northDiff                             int64    // an UNLOADING waybill of the 华北 car and a difference of it
+	loads                                               loadsIDs // plans, waybills, load records of 华北 (waybill_loads_test.go)
 }
 
 func newID(e *apptest.Env, token, path string, body any) int64 {
@@ -165,6 +167,7 @@ WHERE st.group_id = ? ORDER BY gt.id LIMIT 1`, f.north).Scan(t.Context(), &f.nor
 	if err := e.DB.NewRaw("SELECT code FROM org_groups WHERE id = ?", f.north).Scan(t.Context(), &f.northCode); err != nil {
 		t.Fatal(err)
 	}
+	f.loads = setupLoads(t, e)
 	return f
 }
 
@@ -503,6 +506,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		e.MustOK("GET", "/authority-app/logOut", revoked, nil)
 
 		calls := foreignCalls(f)
+		maps.Copy(calls, loadsCalls(f.loads))
 		covered := map[string]bool{}
 		for _, rt := range e.App.Routes() {
 			pattern := rt.Pattern()

@@ -85,6 +85,9 @@ export const MODULES: ModuleDef[] = [
       oilTransportProcess: { load: () => import('../features/manager/oilTransportProcess') },
       transportProcess2: { load: () => import('../features/manager/transportProcess2') },
       transportRecord: { load: () => import('../features/manager/transportRecord') },
+      transportPlan: { load: () => import('../features/manager/transportPlan') },
+      transportPlanCarItem: { load: () => import('../features/manager/transportPlanCarItem') },
+      loadRecord: { load: () => import('../features/manager/loadRecord') },
     }),
   },
   {
