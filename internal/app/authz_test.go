@@ -79,8 +79,9 @@ type fixture struct {
 	// waybill base data (issue 15): a 华北 product, customer, customer car, oil station and company code
 	northProduct, northCustomer, northCustCar, northJYZ int64
 	northCode                                           string
-	northWaybill, northDiff                             int64    // an UNLOADING waybill of the 华北 car and a difference of it
-	loads                                               loadsIDs // plans, waybills, load records of 华北 (waybill_loads_test.go)
+	northWaybill, northDiff                             int64      // an UNLOADING waybill of the 华北 car and a difference of it
+	loads                                               loadsIDs   // plans, waybills, load records of 华北 (waybill_loads_test.go)
+	northBills                                          northBills // 华北's waybill records (waybill_bills_test.go)
 }
 
 func newID(e *apptest.Env, token, path string, body any) int64 {
@@ -156,6 +157,7 @@ WHERE st.group_id = ? ORDER BY gt.id LIMIT 1`, f.north).Scan(t.Context(), &f.nor
 	f.northAlarm = insertAlarm(t, e, f.northCar)
 	f.northCalib = insertCalib(t, e, f.northCar, f.north, f.northTerm)
 	f.northWaybill, f.northDiff = insertWaybillDiff(t, e, f.north, f.northCar, f.northStation)
+	f.northBills = insertNorthBills(t, e, f.north, f.northCar)
 	// a password of the 华北 car, so that viewing it from 华东 has something to refuse
 	e.MustOK("POST", "/base-info-app/carPassword/set", admin, map[string]any{"carId": f.northCar, "password": "123456"})
 	f.northProduct = newID(e, admin, "/base-info-app/transProduct/add", map[string]any{"name": "华北矩阵油品", "code": "AZN1", "product": 0, "groupId": f.north})
@@ -507,6 +509,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 
 		calls := foreignCalls(f)
 		maps.Copy(calls, loadsCalls(f.loads))
+		maps.Copy(calls, waybillForeignCalls(f))
 		covered := map[string]bool{}
 		for _, rt := range e.App.Routes() {
 			pattern := rt.Pattern()
