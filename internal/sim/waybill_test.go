@@ -1,0 +1,135 @@
+package sim
+
+import (
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"tankwatch/internal/waybill"
+)
+
+// TestDispatchedTrip: a truck that waits at its depot tells the planner, loads only once dispatched,
+// drives exactly the dispatched stations with the compartments split as the text implies, and the
+// depot's ticket carries what the meter delivered.
+func TestDispatchedTrip(t *testing.T) {
+	for _, nStops := range []int{1, 2} {
+		v := newVehicle(3, 7, testEpoch, 10*time.Second, 0, 0) // resting at 04:00
+		v.waitFor = 45 * time.Minute
+		var depotAt time.Time
+		v.onDepot = func(depot string, at time.Time) {
+			if depot != DemoPlaces[v.home].Name {
+				t.Errorf("depot %q, want %q", depot, DemoPlaces[v.home].Name)
+			}
+			depotAt = at
+		}
+		var ticket []LoadedCompartment
+		v.onLoaded = func(comps []LoadedCompartment, start, end time.Time) { ticket = comps }
+		for depotAt.IsZero() && v.now.Before(testEpoch.Add(24*time.Hour)) {
+			v.step()
+		}
+		if depotAt.IsZero() || !v.waiting {
+			t.Fatal("the truck never waited at its depot")
+		}
+		for range 5 { // waiting: nothing flows in
+			v.step()
+			if v.loaded() > 0 || ticket != nil {
+				t.Fatal("the truck loaded before its dispatch")
+			}
+		}
+		stops := NearStations(DemoPlaces[v.home].Name, 6)[:nStops]
+		text := waybill.DispatchText("G0001YD202603020001", DemoPlaces[v.home].Name, stops)
+		_, depot, names, ok := waybill.ParseDispatchText(text)
+		if !ok || depot != DemoPlaces[v.home].Name {
+			t.Fatal("dispatch text does not parse")
+		}
+		o := &order{no: "G0001YD202603020001", depot: v.home}
+		for _, n := range names {
+			o.stops = append(o.stops, PlaceIndex(n))
+		}
+		v.dispatch(o, v.now)
+		for ticket == nil && v.now.Before(depotAt.Add(3*time.Hour)) {
+			v.step()
+		}
+		if len(ticket) != Compartments {
+			t.Fatalf("ticket %+v", ticket)
+		}
+		for _, c := range ticket {
+			if c.VtL < 9000 || c.VtL > 9600 || c.TempC != baseTemp(v.region) {
+				t.Errorf("ticket line %+v", c)
+			}
+		}
+		var want []int
+		for _, n := range stops {
+			want = append(want, PlaceIndex(n))
+		}
+		if !slices.Equal(v.trip, want) || v.orderNo != o.no {
+			t.Errorf("trip %v (%s), want %v", v.trip, v.orderNo, want)
+		}
+		if wantMasks := orderMasks(nStops); !slices.Equal(v.tripMasks, wantMasks) {
+			t.Errorf("masks %v, want %v", v.tripMasks, wantMasks)
+		}
+		for c := 1; c <= Compartments; c++ { // the planner's rule is the truck's
+			if v.tripMasks[OrderCompartmentStop(c, nStops)]&(1<<(c-1)) == 0 {
+				t.Errorf("compartment %d not unloaded at stop %d", c, OrderCompartmentStop(c, nStops))
+			}
+		}
+	}
+}
+
+// TestWaitWithoutDispatch: no dispatch comes, the truck loads by its own plan after the wait.
+func TestWaitWithoutDispatch(t *testing.T) {
+	v := newVehicle(3, 7, testEpoch, 10*time.Second, 0, 0)
+	v.waitFor = 30 * time.Minute
+	var depotAt, loadStart time.Time
+	v.onDepot = func(_ string, at time.Time) { depotAt = at }
+	v.onLoaded = func(_ []LoadedCompartment, start, _ time.Time) { loadStart = start }
+	for loadStart.IsZero() && v.now.Before(testEpoch.Add(24*time.Hour)) {
+		v.step()
+	}
+	if depotAt.IsZero() || loadStart.Sub(depotAt) < 30*time.Minute {
+		t.Fatalf("waited from %v, loaded from %v", depotAt, loadStart)
+	}
+}
+
+// TestWeep: over many vehicle-days some first trips lose 0.05–0.3 % on the way with nothing opened;
+// with Misbehave 0 none do.
+func TestWeep(t *testing.T) {
+	for _, mis := range []float64{0, 1} {
+		days, weeps := 0, 0
+		for idx := range 20 {
+			v := newVehicle(idx, 11, testEpoch, 10*time.Second, mis, 0)
+			var loaded, delivered float64
+			v.onLoaded = func(comps []LoadedCompartment, _, _ time.Time) {
+				loaded, delivered = 0, 0
+				for _, c := range comps {
+					loaded += c.VtL
+				}
+			}
+			v.onUnload = func(_ string, litres float64, _, _ time.Time) { delivered += litres }
+			for v.now.Before(testEpoch.Add(6 * 24 * time.Hour)) {
+				s := v.step()
+				if s.incidents&(1<<IncidentValve|1<<IncidentTheft) != 0 {
+					loaded = 0 // not a clean trip
+				}
+				if v.ph == loadPhase && v.loaded() == 0 && loaded > 0 && delivered > 0 {
+					days++
+					if loss := (loaded - delivered) / loaded; loss > 0.0004 {
+						weeps++
+						if loss > 0.0031 {
+							t.Errorf("vehicle %d lost %.3f %%", idx, loss*100)
+						}
+					}
+					loaded = 0
+				}
+			}
+		}
+		t.Logf("misbehave %v: %d clean trips, %d weeping", mis, days, weeps)
+		if mis == 0 && weeps > 0 {
+			t.Errorf("a well-behaved fleet weeps")
+		}
+		if mis == 1 && (weeps == 0 || math.Abs(float64(weeps)/float64(days)) > 0.2) {
+			t.Errorf("%d weeping trips of %d", weeps, days)
+		}
+	}
+}
