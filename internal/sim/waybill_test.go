@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"tankwatch/internal/fleet"
+	"tankwatch/internal/jt808"
 	"tankwatch/internal/waybill"
 )
 
@@ -131,5 +133,71 @@ func TestWeep(t *testing.T) {
 		if mis == 1 && (weeps == 0 || math.Abs(float64(weeps)/float64(days)) > 0.2) {
 			t.Errorf("%d weeping trips of %d", weeps, days)
 		}
+	}
+}
+
+// TestTerminalDispatch: over the wire, a truck waiting at its depot takes a dispatch text, ignores
+// one naming places it does not serve, loads (the depot's ticket comes) and unloads at the
+// dispatched station.
+func TestTerminalDispatch(t *testing.T) {
+	idx := -1
+	for i := range 40 {
+		if v := newVehicle(i, 5, workEpoch, 10*time.Second, 0, 0); v.ph == loadPhase {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		t.Skip("no vehicle starts at its depot with this seed")
+	}
+	g := newFakeGateway(t)
+	depots := make(chan string, 4)
+	loaded := make(chan []LoadedCompartment, 4)
+	unloaded := make(chan string, 4)
+	startFleet(t, Config{Gateway: g.addr(), Vehicles: 1, First: idx, Seed: 5, Speedup: 3000, Epoch: workEpoch,
+		DispatchWait: 3 * time.Hour, OnDepot: func(_, depot string, _ time.Time) { depots <- depot },
+		OnLoaded: func(_ string, comps []LoadedCompartment, _, _ time.Time) { loaded <- comps },
+		OnUnload: func(station string, _ float64, _, _ time.Time) { unloaded <- station }})
+	phone := phoneKey(fleet.DemoTerminalPhone(idx))
+	g.next(func(e gwEvent) bool { return e.phone == phone && e.auth != nil })
+	var depot string
+	select {
+	case depot = <-depots:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the truck never said it waits at its depot")
+	}
+	stop := NearStations(depot, 6)[5]
+	other := ""
+	for _, p := range DemoPlaces {
+		if p.Kind == KindDepot && p.Region != DemoPlaces[PlaceIndex(depot)].Region {
+			other = p.Name
+		}
+	}
+	for _, text := range []string{
+		waybill.DispatchText("X1", depot, []string{"火星加油站"}),    // unknown: keeps waiting
+		waybill.DispatchText("X2", other, []string{NearStations(depot, 6)[0]}), // not its depot
+		waybill.DispatchText("X3", depot, []string{stop}),
+	} {
+		s := g.send(phone, jt808.V2013, &jt808.Text{Flag: jt808.TextDisplay, Text: text})
+		e := g.next(func(e gwEvent) bool { return e.phone == phone && e.reply != nil && e.reply.Serial == s })
+		if e.reply.ReplyID != jt808.MsgText || e.reply.Result != jt808.ResultOK {
+			t.Fatalf("text answered %+v", e.reply)
+		}
+	}
+	select {
+	case comps := <-loaded:
+		if len(comps) != Compartments {
+			t.Fatalf("ticket %+v", comps)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no loading ticket")
+	}
+	select {
+	case st := <-unloaded:
+		if st != stop {
+			t.Fatalf("unloaded at %s, dispatched to %s", st, stop)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("never unloaded")
 	}
 }
