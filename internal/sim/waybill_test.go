@@ -174,7 +174,7 @@ func TestTerminalDispatch(t *testing.T) {
 		}
 	}
 	for _, text := range []string{
-		waybill.DispatchText("X1", depot, []string{"火星加油站"}),    // unknown: keeps waiting
+		waybill.DispatchText("X1", depot, []string{"火星加油站"}),                   // unknown: keeps waiting
 		waybill.DispatchText("X2", other, []string{NearStations(depot, 6)[0]}), // not its depot
 		waybill.DispatchText("X3", depot, []string{stop}),
 	} {
