@@ -133,9 +133,8 @@ func (a *App) seedWaybillDemo(ctx context.Context) error {
 		if n > 0 {
 			continue
 		}
-		_, err = a.DB.NewInsert().Table("products").Value("group_id", "?", root).Value("code", "?", d.code).Value("name", "?", d.name).
-			Value("grade", "?", d.grade).Value("product", "?", d.product).Value("family", "?", int(tank.ProductFamily(d.product))).
-			Value("density20", "?", tank.DefaultDensity20(d.product)).Value("created_at", "?", now).Value("updated_at", "?", now).Exec(ctx)
+		_, err = a.DB.NewRaw("INSERT INTO products (group_id, code, name, grade, product, family, density20, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			root, d.code, d.name, d.grade, d.product, int(tank.ProductFamily(d.product)), tank.DefaultDensity20(d.product), now, now).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("demo product %s: %w", d.code, err)
 		}

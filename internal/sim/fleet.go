@@ -16,6 +16,7 @@ import (
 
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/jt808"
+	"tankwatch/internal/tank"
 )
 
 // Config sets up a simulated fleet.
@@ -49,6 +50,10 @@ type Config struct {
 	// station: the station's name (DemoPlaces), the litres dropped and the unload's simulated start
 	// and end. The demo's station gauges (StartGauges) record the delivery with it.
 	OnUnload func(station string, litres float64, start, end time.Time)
+	// OnDeliver, when set, is called instead of OnUnload with what was poured as well: the truck's
+	// product (tank.Product*, the demo car's fuel type as tankInfo seeds its compartments) and its
+	// temperature (the one its probes and its loading ticket report). GaugeServer.Deliver takes it.
+	OnDeliver func(station string, litres float64, product int, tempC float64, start, end time.Time)
 	// OnLoaded is called (from the terminal's goroutine) when a truck has finished loading at its
 	// depot: the depot's loading ticket, i.e. the volume the depot's meter delivered into each
 	// compartment and the product's temperature, with the loading's simulated start and end.
@@ -217,6 +222,7 @@ func Start(ctx context.Context, cfg Config) (*Fleet, error) {
 			f.wg.Wait()
 			return nil, err
 		}
+		t.v.product = carProduct(cars[idx].FuelType)
 		f.terms = append(f.terms, t)
 		delay := time.Duration(0)
 		if cfg.Vehicles > 1 {
@@ -279,6 +285,14 @@ func (f *Fleet) LocalPassword(i int) string {
 	}
 	pw, _ := f.terms[i].password.Load().(string)
 	return pw
+}
+
+// carProduct is the product a demo car's compartments carry: its fuel type (tankInfo's seed).
+func carProduct(fuelType int) int {
+	if fuelType >= 0 && fuelType < tank.Products {
+		return fuelType
+	}
+	return tank.ProductDiesel0
 }
 
 // IncidentByName is the incident named n (Incident.String), -1 when none is.

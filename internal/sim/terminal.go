@@ -113,7 +113,7 @@ func newTerminal(f *Fleet, idx int, plate, tid string) (*terminal, error) {
 		v:     newVehicle(idx, f.cfg.Seed, f.epoch, f.cfg.Interval, f.cfg.Misbehave, workShift(f.cfg.DayAtStart, f.epoch)),
 		jit:   rand.New(rand.NewPCG(uint64(f.cfg.Seed)^0x5eed, uint64(idx))),
 		inbox: make(chan event, 16)}
-	t.v.onUnload = f.cfg.OnUnload
+	t.v.onUnload, t.v.onDeliver = f.cfg.OnUnload, f.cfg.OnDeliver
 	if f.cfg.OnLoaded != nil {
 		t.v.onLoaded = func(comps []LoadedCompartment, start, end time.Time) { f.cfg.OnLoaded(phone, comps, start, end) }
 	}

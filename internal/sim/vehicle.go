@@ -144,6 +144,8 @@ type vehicle struct {
 	// waybills (issue 15): the depot's loading ticket (Config.OnLoaded), the truck waiting at its
 	// depot for a dispatch (Config.DispatchWait, Config.OnDepot) and the dispatched next trip
 	onLoaded  func(comps []LoadedCompartment, start, end time.Time)
+	onDeliver func(station string, litres float64, product int, tempC float64, start, end time.Time) // Config.OnDeliver
+	product   int                                                                                    // what the truck carries (tank.Product*: the demo car's fuel type, as tankInfo seeds it)
 	onDepot   func(depot string, at time.Time)
 	waitFor   time.Duration // Config.DispatchWait; 0: load at once by its own plan
 	waiting   bool          // at the depot, loading valves shut, until a dispatch or phaseEnd
@@ -576,14 +578,18 @@ func (v *vehicle) unloading(t time.Time) {
 	for c := range Compartments {
 		v.lockAll(c)
 	}
-	if v.onUnload != nil && len(v.trip) > 0 {
+	if (v.onUnload != nil || v.onDeliver != nil) && len(v.trip) > 0 {
 		litres := 0.0
 		for c := range Compartments {
 			if v.unload&(1<<c) != 0 {
 				litres += v.fill[c]
 			}
 		}
-		v.onUnload(DemoPlaces[v.trip[0]].Name, litres, v.phaseFrom, t)
+		if v.onDeliver != nil {
+			v.onDeliver(DemoPlaces[v.trip[0]].Name, litres, v.product, baseTemp(v.region), v.phaseFrom, t)
+		} else {
+			v.onUnload(DemoPlaces[v.trip[0]].Name, litres, v.phaseFrom, t)
+		}
 	}
 	if v.loaded() < 1 {
 		v.seal = tank.SealUnsealed // nothing to protect on the way back

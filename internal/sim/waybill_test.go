@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"math"
 	"slices"
 	"testing"
@@ -8,6 +9,8 @@ import (
 
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/jt808"
+	"tankwatch/internal/tank"
+	"tankwatch/internal/tank/gauge"
 	"tankwatch/internal/waybill"
 )
 
@@ -199,5 +202,34 @@ func TestTerminalDispatch(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("never unloaded")
+	}
+}
+
+// TestGaugeDeliver: a delivery with its product lists the truck's times and rises the compensated
+// volume by exactly the poured standard volume (what the loading ticket's V20 was).
+func TestGaugeDeliver(t *testing.T) {
+	g, err := StartGauges(context.Background(), GaugeConfig{Speedup: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Stop()
+	name := NearStations("中国石化上海石化油库", 1)[0]
+	start := time.Now().Add(5 * time.Hour).Truncate(time.Minute) // the trucks' clock runs ahead
+	g.Deliver(name, 27900, tank.ProductGasoline92, 19, start, start.Add(25*time.Minute))
+	cl := &gauge.Client{Addr: g.Addr(name), ReadTimeout: 2 * time.Second, Loc: jt808.CST}
+	_, ds, err := cl.Deliveries(context.Background())
+	if err != nil || len(ds) == 0 {
+		t.Fatalf("%v %v", ds, err)
+	}
+	sum := 0.0
+	for _, d := range ds {
+		if !d.Start.Equal(start) || !d.End.Equal(start.Add(25*time.Minute)) {
+			t.Errorf("delivery %v–%v, want the truck's %v", d.Start, d.End, start)
+		}
+		sum += d.EndTC - d.StartTC
+	}
+	want := 27900 * tank.VCF20(tank.FamilyGasoline, tank.DefaultDensity20(tank.ProductGasoline92), 19)
+	if math.Abs(sum-want) > 0.5 {
+		t.Fatalf("compensated rise %.2f, want %.2f", sum, want)
 	}
 }
