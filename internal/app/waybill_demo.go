@@ -387,7 +387,10 @@ func (a *App) recordDemoLoad(ctx context.Context, id int64, comps []sim.LoadedCo
 	if err != nil {
 		return err
 	}
-	in := demoLoad{WaybillID: id, TicketNo: waybill.Code("ZD"+day, n, 5), LoadedAt: end.UnixMilli(), Remark: demoRemark}
+	// a record cannot be dated in the future: with --demo-speedup the trucks' clock runs ahead of the
+	// server's, and the ticket then bears the server's time
+	loadedAt := min(end.UnixMilli(), a.now().UnixMilli())
+	in := demoLoad{WaybillID: id, TicketNo: waybill.Code("ZD"+day, n, 5), LoadedAt: loadedAt, Remark: demoRemark}
 	for _, c := range comps {
 		for _, l := range lines {
 			if l.No != c.No {
