@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -281,14 +282,8 @@ func (a *App) demoBillFor(ctx context.Context, car demoCar, depot string, at tim
 	if len(near) == 0 {
 		return demoBill{}, fmt.Errorf("no stations near %s", depot)
 	}
-	stops := []string{near[rng.IntN(len(near))]}
-	if len(near) > 1 && rng.Float64() < 0.3 {
-		second := near[rng.IntN(len(near))]
-		for second == stops[0] {
-			second = near[rng.IntN(len(near))]
-		}
-		stops = append(stops, second)
-	}
+	rng.Shuffle(len(near), func(i, j int) { near[i], near[j] = near[j], near[i] })
+	stops := a.demoStops(ctx, near, rng.Float64() < 0.3)
 	in := demoBill{CarID: car.ID, DriverName: car.DriverName, DriverPhone: car.DriverPhone, Remark: demoRemark,
 		PlannedLoadAt: at.UnixMilli()}
 	var err error
@@ -326,6 +321,77 @@ func (a *App) demoBillFor(ctx context.Context, car demoCar, depot string, at tim
 			DestSeq: sim.OrderCompartmentStop(c.No, len(stops)) + 1})
 	}
 	return in, nil
+}
+
+// demoStops chooses the trip's stations among near (in the planner's random order) as a dispatcher
+// does, by what their tanks can take (the gauges' latest readings): one station with room for the
+// whole load, or (two, when asked, or when no single one has room) two whose room fits one
+// compartment and the other two; failing both, the station with the most room (what does not fit
+// stays in the truck and shows as a loss). Stations whose gauges have not reported count as roomy.
+func (a *App) demoStops(ctx context.Context, near []string, two bool) []string {
+	full := float64(sim.Compartments) * sim.LoadGoalMaxL
+	room := make([]float64, len(near))
+	for i, n := range near {
+		room[i] = a.demoRoom(ctx, n)
+	}
+	pair := func() []string {
+		for i := range near {
+			for j := range near {
+				if i != j && room[i] >= sim.LoadGoalMaxL && room[j] >= full-sim.LoadGoalMaxL {
+					return []string{near[i], near[j]}
+				}
+			}
+		}
+		return nil
+	}
+	if two && len(near) > 1 {
+		if p := pair(); p != nil {
+			return p
+		}
+	}
+	for i := range near {
+		if room[i] >= full {
+			return near[i : i+1]
+		}
+	}
+	if p := pair(); p != nil {
+		return p
+	}
+	best := 0
+	for i := range near {
+		if room[i] > room[best] {
+			best = i
+		}
+	}
+	return near[best : best+1]
+}
+
+// demoRoom is the volume station name's tanks can take now (to 95 % of each, tanks with less than
+// 1,000 L of room not counted, as a driver would not open them); +Inf without gauge readings.
+func (a *App) demoRoom(ctx context.Context, name string) float64 {
+	var tanks []struct {
+		Capacity float64 `bun:"capacity_l"`
+		Volume   float64 `bun:"volume"`
+		N        int     `bun:"n"`
+	}
+	err := a.DB.NewSelect().TableExpr("ground_tanks AS gt").Join("JOIN stations AS s ON s.id = gt.station_id").
+		ColumnExpr("gt.capacity_l").
+		ColumnExpr("(SELECT r.gauge_volume_l FROM ground_readings AS r WHERE r.tank_id = gt.id ORDER BY r.t DESC LIMIT 1) AS volume").
+		ColumnExpr("(SELECT COUNT(*) FROM ground_readings AS r WHERE r.tank_id = gt.id) AS n").
+		Where("s.name = ?", name).Scan(ctx, &tanks)
+	if err != nil || len(tanks) == 0 {
+		return math.Inf(1)
+	}
+	sum := 0.0
+	for _, t := range tanks {
+		if t.N == 0 {
+			return math.Inf(1)
+		}
+		if r := t.Capacity*0.95 - t.Volume; r >= 1000 {
+			sum += r
+		}
+	}
+	return sum
 }
 
 // demoProduct is the product (id, density at 20 °C) of a compartment's product code: the car's

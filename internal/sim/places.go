@@ -250,3 +250,6 @@ func RouteKm(from, to string) float64 {
 // LoadGoalL is the mean volume a demo truck loads into each compartment (its goal is drawn between
 // 9,000 and 9,600 L).
 const LoadGoalL = 9300.0
+
+// LoadGoalMaxL is the most a demo truck loads into one compartment.
+const LoadGoalMaxL = 9600.0
