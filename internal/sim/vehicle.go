@@ -150,6 +150,7 @@ type vehicle struct {
 	waitFor   time.Duration // Config.DispatchWait; 0: load at once by its own plan
 	waiting   bool          // at the depot, loading valves shut, until a dispatch or phaseEnd
 	tellDepot bool          // call onDepot at the next step (a truck that started at its depot)
+	sealedAt  time.Time     // loaded and sealed at the depot, leaving ticketWait later (with onLoaded)
 	loadFor   time.Duration // how long the loading takes once it starts
 	order     *order        // the dispatched next trip, nil: none
 	orderNo   string        // the waybill number of the trip under way ("" own plan)
@@ -177,6 +178,10 @@ type order struct {
 	depot int
 	stops []int
 }
+
+// ticketWait is how long a truck whose depot sends loading tickets (Config.OnLoaded) stays at the
+// depot, sealed, after loading: the ticket is printed and the seals applied before it leaves.
+const ticketWait = 15 * time.Minute
 
 // weepChance is the probability per vehicle-day, at Misbehave 1, that the day's first loaded trip
 // loses a little product on the way without any opening (a weeping valve seat or gasket).
@@ -535,6 +540,18 @@ func (v *vehicle) loading(t time.Time) {
 		v.phaseFrom, v.phaseEnd = t, t.Add(v.loadFor)
 		return
 	}
+	if !v.sealedAt.IsZero() { // sealed, waiting for the ticket's paperwork
+		if t.Before(v.sealedAt.Add(ticketWait)) {
+			return
+		}
+		v.sealedAt = time.Time{}
+		v.finishLoad(t)
+		if v.forceInc > 0 {
+			v.plan[v.forceInc-1] = 0.3
+			v.forceInc = 0
+		}
+		return
+	}
 	if !t.Before(v.phaseEnd) {
 		if v.onLoaded != nil {
 			comps := make([]LoadedCompartment, 0, Compartments)
@@ -544,6 +561,15 @@ func (v *vehicle) loading(t time.Time) {
 				}
 			}
 			v.onLoaded(comps, v.phaseFrom, t)
+			// the depot prints the ticket while the driver seals the compartments: the truck leaves
+			// ticketWait later, sealed
+			for c := range Compartments {
+				v.vol[c] = v.goal[c]
+				v.lockAll(c)
+			}
+			v.seal = tank.SealSealed
+			v.sealedAt = t
+			return
 		}
 		v.finishLoad(t)
 		if v.forceInc > 0 { // Config.FirstTripIncident: a third of the way along the first leg
