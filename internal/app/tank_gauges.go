@@ -55,9 +55,10 @@ func (a *App) StartGauges(ctx context.Context) error {
 	return nil
 }
 
-// gaugeUnload is the demo fleet's sim.Config.OnUnload: the delivery goes into the station's gauge.
-func (a *App) gaugeUnload(station string, litres float64, start, end time.Time) {
+// gaugeDeliver is the demo fleet's sim.Config.OnDeliver: the delivery goes into the station's gauge
+// (at the truck's simulated times, with the poured product's standard volume, D48).
+func (a *App) gaugeDeliver(station string, litres float64, product int, tempC float64, start, end time.Time) {
 	if g := a.Gauges.simGauge.Load(); g != nil {
-		g.Unload(station, litres, start, end)
+		g.Deliver(station, litres, product, tempC, start, end)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/jt808"
+	"tankwatch/internal/tank"
 )
 
 // Config sets up a simulated fleet.
@@ -49,6 +50,23 @@ type Config struct {
 	// station: the station's name (DemoPlaces), the litres dropped and the unload's simulated start
 	// and end. The demo's station gauges (StartGauges) record the delivery with it.
 	OnUnload func(station string, litres float64, start, end time.Time)
+	// OnDeliver, when set, is called instead of OnUnload with what was poured as well: the truck's
+	// product (tank.Product*, the demo car's fuel type as tankInfo seeds its compartments) and its
+	// temperature (the one its probes and its loading ticket report). GaugeServer.Deliver takes it.
+	OnDeliver func(station string, litres float64, product int, tempC float64, start, end time.Time)
+	// OnLoaded is called (from the terminal's goroutine) when a truck has finished loading at its
+	// depot: the depot's loading ticket, i.e. the volume the depot's meter delivered into each
+	// compartment and the product's temperature, with the loading's simulated start and end.
+	OnLoaded func(phone string, comps []LoadedCompartment, start, end time.Time)
+	// DispatchWait makes a truck that is ready to load at its depot wait up to this long (simulated
+	// time) for a dispatch text (0x8300, waybill.DispatchText) before it loads by its own plan;
+	// OnDepot is called (from the terminal's goroutine, it must not block) when the wait starts. A
+	// dispatch received at any other time is the truck's next trip. 0: trucks never wait.
+	DispatchWait time.Duration
+	OnDepot      func(phone, depot string, at time.Time)
+	// FirstTripIncident names an incident (Incident.String, e.g. "valve_away") every vehicle has on
+	// its first trip loaded after the start, whatever Misbehave; "" none. Tests and demonstrations.
+	FirstTripIncident string
 
 	// Epoch is the simulated time at start (default: now). With the same Seed and Epoch a fleet
 	// produces the same reports.
@@ -139,6 +157,10 @@ func (c *Config) check() error {
 		return fmt.Errorf("sim: misbehave must be between 0 and 1000, not %v", c.Misbehave)
 	case c.AckTimeout < 0 || c.Heartbeat < 0 || c.Backoff < 0 || c.MaxBacklog < 0:
 		return errors.New("sim: timeouts and the backlog size cannot be negative")
+	case c.DispatchWait < 0:
+		return errors.New("sim: the dispatch wait cannot be negative")
+	case c.FirstTripIncident != "" && IncidentByName(c.FirstTripIncident) < 0:
+		return fmt.Errorf("sim: unknown incident %q", c.FirstTripIncident)
 	case (c.Plate != "" || c.TerminalID != "") && c.Vehicles != 1:
 		return errors.New("sim: a plate or terminal ID can be given for one vehicle only")
 	}
@@ -200,6 +222,7 @@ func Start(ctx context.Context, cfg Config) (*Fleet, error) {
 			f.wg.Wait()
 			return nil, err
 		}
+		t.v.product = carProduct(cars[idx].FuelType)
 		f.terms = append(f.terms, t)
 		delay := time.Duration(0)
 		if cfg.Vehicles > 1 {
@@ -262,6 +285,24 @@ func (f *Fleet) LocalPassword(i int) string {
 	}
 	pw, _ := f.terms[i].password.Load().(string)
 	return pw
+}
+
+// carProduct is the product a demo car's compartments carry: its fuel type (tankInfo's seed).
+func carProduct(fuelType int) int {
+	if fuelType >= 0 && fuelType < tank.Products {
+		return fuelType
+	}
+	return tank.ProductDiesel0
+}
+
+// IncidentByName is the incident named n (Incident.String), -1 when none is.
+func IncidentByName(n string) Incident {
+	for k := range nIncidents {
+		if k.String() == n {
+			return k
+		}
+	}
+	return -1
 }
 
 func demoGroup(i int) string { return fleet.DemoCars[i].Group }

@@ -99,6 +99,9 @@ type simDelivery struct {
 	startL, endL float64
 	startT, endT float64
 	startH, endH float64
+	// startTC, endTC: the temperature-compensated volumes when the delivery knows what was poured
+	// (Deliver: start + the poured standard volume); 0: computed from the volumes and temperatures
+	startTC, endTC float64
 }
 
 // GaugeStation is one station's simulated gauge.
@@ -192,6 +195,24 @@ func (g *GaugeServer) Unload(station string, litres float64, start, end time.Tim
 	g.cfg.Log.Debug("gauge delivery", "station", station, "litres", litres)
 }
 
+// Deliver records a demo truck's unloading (sim.Config.OnDeliver) like Unload, knowing what was
+// poured: product (tank.Product*) at tempC. The gauge lists the delivery at the truck's (simulated)
+// start and end, the clock the truck's reports carry, so that a waybill's unloading window finds it
+// whatever the speed-up; its temperature-compensated volumes rise by the poured volume at 20 °C
+// (tank.VCF20 of the product at tempC): standard volume is what mixing keeps.
+func (g *GaugeServer) Deliver(station string, litres float64, product int, tempC float64, start, end time.Time) {
+	st := g.byName[station]
+	if st == nil || litres <= 0 {
+		return
+	}
+	vcf := tank.VCF20(tank.ProductFamily(product), tank.DefaultDensity20(product), tempC)
+	st.mu.Lock()
+	st.advance(time.Now())
+	st.pour(litres, start, end, vcf)
+	st.mu.Unlock()
+	g.cfg.Log.Debug("gauge delivery", "station", station, "litres", litres, "product", product, "tempC", tempC)
+}
+
 // Stop closes every gauge.
 func (g *GaugeServer) Stop() {
 	g.stopOnce.Do(func() {
@@ -236,6 +257,9 @@ func (st *GaugeStation) advance(now time.Time) {
 	}
 }
 
+// tcOf is the gauge's temperature-compensated volume of vol at temp (its usual linear correction).
+func tcOf(vol, temp float64) float64 { return vol * (1 - 0.00095*(temp-15)) }
+
 func (st *GaugeStation) temp(t time.Time) float64 {
 	h := float64(st.simTime(t).In(st.loc).Hour())
 	return 17 + 1.5*math.Sin((h-9)/24*2*math.Pi) // underground: a small daily swing
@@ -245,6 +269,12 @@ func (st *GaugeStation) unload(litres float64, start, end time.Time) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.advance(end)
+	st.pour(litres, start, end, 0)
+}
+
+// pour puts litres into the tanks with the most room (caller holds mu); vcf > 0: the poured
+// product's VCF20, which sets the delivery's temperature-compensated volumes.
+func (st *GaugeStation) pour(litres float64, start, end time.Time, vcf float64) {
 	for litres >= 500 { // a remnant under 500 L stays in the truck
 		var best *simTank
 		for _, tk := range st.tanks {
@@ -261,6 +291,10 @@ func (st *GaugeStation) unload(litres float64, start, end time.Time) {
 		d := simDelivery{tank: best.No, product: best.Product, start: start, end: end, startL: best.vol, endL: best.vol + put,
 			startT: st.temp(start), endT: st.temp(end) - 0.5}
 		d.startH, d.endH = strap.Height(d.startL), strap.Height(d.endL)
+		if vcf > 0 {
+			d.startTC = tcOf(d.startL, d.startT)
+			d.endTC = d.startTC + put*vcf
+		}
 		best.vol += put
 		litres -= put
 		st.dels = append(st.dels, d)
@@ -351,8 +385,11 @@ func (st *GaugeStation) Answer(req string, now time.Time) []byte {
 				sb.WriteString(d.start.In(st.loc).Format("0601021504"))
 				sb.WriteString(d.end.In(st.loc).Format("0601021504"))
 				sb.WriteString("0A")
-				for _, f := range []float64{d.startL, d.startL * (1 - 0.00095*(d.startT-15)), 0, d.startT,
-					d.endL, d.endL * (1 - 0.00095*(d.endT-15)), 0, d.endT, d.startH, d.endH} {
+				startTC, endTC := d.startTC, d.endTC
+				if startTC == 0 && endTC == 0 {
+					startTC, endTC = tcOf(d.startL, d.startT), tcOf(d.endL, d.endT)
+				}
+				for _, f := range []float64{d.startL, startTC, 0, d.startT, d.endL, endTC, 0, d.endT, d.startH, d.endH} {
 					hexf(f)
 				}
 			}

@@ -211,3 +211,45 @@ func RegionBox(region string) (Box, bool) {
 	}
 	return Box{b.MinLat - boxMargin, b.MinLon - boxMargin, b.MaxLat + boxMargin, b.MaxLon + boxMargin}, true
 }
+
+// PlaceIndex is the DemoPlaces index of the place named name, -1 when none is.
+func PlaceIndex(name string) int {
+	for i, p := range DemoPlaces {
+		if p.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// NearStations returns the names of the n stations of depot's region closest to it (the stations
+// its trucks serve when they plan their own trips); nil for an unknown depot.
+func NearStations(depot string, n int) []string {
+	i := PlaceIndex(depot)
+	if i < 0 {
+		return nil
+	}
+	v := vehicle{region: DemoPlaces[i].Region}
+	var out []string
+	for _, s := range v.nearStations(DemoPlaces[i].point(), n) {
+		out = append(out, DemoPlaces[s].Name)
+	}
+	return out
+}
+
+// RouteKm is the road distance between two demo places by the region's expressways (km), 0 when
+// either is unknown or they lie in different regions.
+func RouteKm(from, to string) float64 {
+	a, b := PlaceIndex(from), PlaceIndex(to)
+	if a < 0 || b < 0 || DemoPlaces[a].Region != DemoPlaces[b].Region {
+		return 0
+	}
+	return routeBetween(a, b).length / 1000
+}
+
+// LoadGoalL is the mean volume a demo truck loads into each compartment (its goal is drawn between
+// 9,000 and 9,600 L).
+const LoadGoalL = 9300.0
+
+// LoadGoalMaxL is the most a demo truck loads into one compartment.
+const LoadGoalMaxL = 9600.0

@@ -13,6 +13,7 @@ import (
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/jt808"
 	"tankwatch/internal/tank"
+	"tankwatch/internal/waybill"
 )
 
 const (
@@ -112,7 +113,25 @@ func newTerminal(f *Fleet, idx int, plate, tid string) (*terminal, error) {
 		v:     newVehicle(idx, f.cfg.Seed, f.epoch, f.cfg.Interval, f.cfg.Misbehave, workShift(f.cfg.DayAtStart, f.epoch)),
 		jit:   rand.New(rand.NewPCG(uint64(f.cfg.Seed)^0x5eed, uint64(idx))),
 		inbox: make(chan event, 16)}
-	t.v.onUnload = f.cfg.OnUnload
+	t.v.onUnload, t.v.onDeliver = f.cfg.OnUnload, f.cfg.OnDeliver
+	if f.cfg.OnLoaded != nil {
+		t.v.onLoaded = func(comps []LoadedCompartment, start, end time.Time) { f.cfg.OnLoaded(phone, comps, start, end) }
+	}
+	if f.cfg.DispatchWait > 0 {
+		t.v.waitFor = f.cfg.DispatchWait
+		t.v.onDepot = func(depot string, at time.Time) {
+			if f.cfg.OnDepot != nil {
+				f.cfg.OnDepot(phone, depot, at)
+			}
+		}
+		if t.v.ph == loadPhase && !t.v.waiting { // started at the depot: wait for the first dispatch too
+			t.v.waiting, t.v.phaseEnd = true, t.v.phaseFrom.Add(t.v.waitFor)
+			t.v.tellDepot = true // the planner is told at the first step (Start has not returned yet)
+		}
+	}
+	if f.cfg.FirstTripIncident != "" {
+		t.v.forceInc = IncidentByName(f.cfg.FirstTripIncident) + 1
+	}
 	switch fleet.DemoProtocol(idx) {
 	case 2019:
 		t.ver = jt808.V2019
@@ -679,7 +698,10 @@ func (t *terminal) command(h jt808.Header, body []byte, now time.Time) {
 		t.queryParams(h, now) // params.go
 	case jt808.MsgSetParams:
 		t.setParams(h, body, now)
-	case msgTextMessage, msgTerminalControl:
+	case msgTextMessage:
+		t.reply(h, jt808.ResultOK, now) // shown to the driver whatever it says
+		t.text(h, body)
+	case msgTerminalControl:
 		t.reply(h, jt808.ResultOK, now)
 	default:
 		t.reply(h, jt808.ResultNotSupported, now)
@@ -739,4 +761,52 @@ func (t *terminal) reportNow(now time.Time) {
 	if t.state == ready {
 		t.sendReport(it, false, now)
 	}
+}
+
+// text obeys a dispatch text (waybill.ParseDispatchText): the named depot must be the truck's home
+// depot and the stops stations of its region; then the trip is the truck's next one (or the one it
+// waits at the depot for). Anything else is only shown: the truck keeps its own plan (logged).
+func (t *terminal) text(h jt808.Header, body []byte) {
+	var m jt808.Text
+	if m.DecodeBody(body, h.Version) != nil {
+		return
+	}
+	no, depot, stops, ok := waybill.ParseDispatchText(m.Text)
+	if !ok {
+		return
+	}
+	v := t.v
+	o := &order{no: no, depot: -1}
+	for i, p := range DemoPlaces {
+		if p.Name == depot && p.Kind == KindDepot {
+			o.depot = i
+		}
+	}
+	for _, s := range stops {
+		at := -1
+		for i, p := range DemoPlaces {
+			if p.Name == s && p.Kind == KindStation && p.Region == v.region {
+				at = i
+			}
+		}
+		if at < 0 {
+			o.stops = nil
+			break
+		}
+		o.stops = append(o.stops, at)
+	}
+	if o.depot != v.home || len(o.stops) == 0 || len(o.stops) > Compartments {
+		t.f.log.Warn("sim: dispatch not followed (depot not the truck's home, or unknown stations): the truck keeps its own plan",
+			"phone", t.phone, "waybill", no, "depot", depot, "stops", stops, "home", DemoPlaces[v.home].Name)
+		return
+	}
+	now := t.f.simNow()
+	if now.Before(v.now) {
+		now = v.now
+	}
+	if now.After(v.next) {
+		now = v.next
+	}
+	t.f.log.Debug("sim: dispatched", "phone", t.phone, "waybill", no, "stops", stops)
+	v.dispatch(o, now)
 }

@@ -140,6 +140,76 @@ type vehicle struct {
 	nextHelp        time.Time
 	signal, sats    byte
 	onUnload        func(station string, litres float64, start, end time.Time) // Config.OnUnload
+
+	// waybills (issue 15): the depot's loading ticket (Config.OnLoaded), the truck waiting at its
+	// depot for a dispatch (Config.DispatchWait, Config.OnDepot) and the dispatched next trip
+	onLoaded  func(comps []LoadedCompartment, start, end time.Time)
+	onDeliver func(station string, litres float64, product int, tempC float64, start, end time.Time) // Config.OnDeliver
+	product   int                                                                                    // what the truck carries (tank.Product*: the demo car's fuel type, as tankInfo seeds it)
+	onDepot   func(depot string, at time.Time)
+	waitFor   time.Duration // Config.DispatchWait; 0: load at once by its own plan
+	waiting   bool          // at the depot, loading valves shut, until a dispatch or phaseEnd
+	tellDepot bool          // call onDepot at the next step (a truck that started at its depot)
+	sealedAt  time.Time     // loaded and sealed at the depot, leaving ticketWait later (with onLoaded)
+	loadFor   time.Duration // how long the loading takes once it starts
+	order     *order        // the dispatched next trip, nil: none
+	orderNo   string        // the waybill number of the trip under way ("" own plan)
+	// the day's slow weep (a trip losing 0.05–0.3 % on the way without any opening): the fraction
+	// drawn for the day (< 0 none), the litres still to lose and the loss per metre driven
+	weepPct  float64
+	weepLeft float64
+	weepPerM float64
+	forceInc Incident // Config.FirstTripIncident + 1 on the first loaded trip; 0 none
+}
+
+// LoadedCompartment is one line of a depot's loading ticket (Config.OnLoaded): the compartment
+// (1-based), the volume the depot's meter delivered into it (litres at the product's temperature)
+// and that temperature.
+type LoadedCompartment struct {
+	No    int
+	VtL   float64
+	TempC float64
+}
+
+// order is a dispatched trip (0x8300 dispatch text, waybill.ParseDispatchText): its waybill number,
+// the depot (DemoPlaces index, the truck's home) and the stations in order.
+type order struct {
+	no    string
+	depot int
+	stops []int
+}
+
+// ticketWait is how long a truck whose depot sends loading tickets (Config.OnLoaded) stays at the
+// depot, sealed, after loading: the ticket is printed and the seals applied before it leaves.
+const ticketWait = 15 * time.Minute
+
+// weepChance is the probability per vehicle-day, at Misbehave 1, that the day's first loaded trip
+// loses a little product on the way without any opening (a weeping valve seat or gasket).
+const weepChance = 0.09
+
+// orderMasks splits the compartments over n stops the way the dispatch text implies when it names
+// no compartments: one stop takes all; otherwise compartment i goes to stop i and the last stop takes
+// the rest (two stops: compartment 1 to the first, 2 and 3 to the second). The demo's planner writes
+// its waybills with the same rule.
+func orderMasks(n int) []uint8 {
+	all := uint8(1)<<Compartments - 1
+	out := make([]uint8, n)
+	left := all
+	for i := range n - 1 {
+		out[i] = 1 << i
+		left &^= 1 << i
+	}
+	out[n-1] = left
+	return out
+}
+
+// OrderCompartmentStop is the 0-based stop that compartment c (1-based) of a trip to n stops
+// unloads at (orderMasks).
+func OrderCompartmentStop(c, n int) int {
+	if n <= 1 || c < 1 {
+		return 0
+	}
+	return min(c-1, n-1)
 }
 
 func regionOf(i int) string {
@@ -249,6 +319,11 @@ func (v *vehicle) setDay(t time.Time) {
 	if v.probeRng.Float64() < dayChance[IncidentTheft]*v.misbehave {
 		v.plan[IncidentTheft] = 0.15 + 0.7*v.probeRng.Float64()
 	}
+	// so does the weep
+	v.weepPct = -1
+	if v.probeRng.Float64() < weepChance*v.misbehave {
+		v.weepPct = 0.0005 + 0.0025*v.probeRng.Float64()
+	}
 }
 
 func (v *vehicle) startRest(t, until time.Time) {
@@ -257,7 +332,8 @@ func (v *vehicle) startRest(t, until time.Time) {
 
 func (v *vehicle) startLoad(t time.Time) {
 	v.ph, v.phaseFrom = loadPhase, t
-	v.phaseEnd = t.Add(time.Duration(20+v.rng.IntN(21)) * time.Minute)
+	v.loadFor = time.Duration(20+v.rng.IntN(21)) * time.Minute
+	v.phaseEnd = t.Add(v.loadFor)
 	v.pos = DemoPlaces[v.home].point()
 	v.fill = v.vol
 	for c := range Compartments {
@@ -281,6 +357,34 @@ func (v *vehicle) startLoad(t time.Time) {
 		m := uint8(1) << v.rng.IntN(Compartments)
 		v.trip, v.tripMasks = []int{first, second}, []uint8{m, 0b111 &^ m}
 	}
+	v.orderNo = ""
+	switch {
+	case v.order != nil: // dispatched beforehand: its stations, its compartments
+		v.takeOrder()
+	case v.waitFor > 0: // wait at the depot for the dispatch (the planner is told)
+		v.waiting, v.phaseEnd = true, t.Add(v.waitFor)
+		if v.onDepot != nil {
+			v.onDepot(DemoPlaces[v.home].Name, t)
+		}
+	}
+}
+
+// takeOrder replaces the trip being loaded by the dispatched one.
+func (v *vehicle) takeOrder() {
+	o := v.order
+	v.order = nil
+	v.trip, v.tripMasks, v.orderNo = append([]int(nil), o.stops...), orderMasks(len(o.stops)), o.no
+}
+
+// dispatch takes a dispatched trip at simulated time t: a truck waiting at its depot starts loading
+// for it at once; otherwise it is the truck's next trip (after the current one).
+func (v *vehicle) dispatch(o *order, t time.Time) {
+	v.order = o
+	if v.ph == loadPhase && v.waiting {
+		v.takeOrder()
+		v.waiting = false
+		v.phaseFrom, v.phaseEnd = t, t.Add(v.loadFor)
+	}
 }
 
 // nearStations returns the n stations of the region closest to p.
@@ -302,6 +406,12 @@ func (v *vehicle) finishLoad(t time.Time) {
 	}
 	v.seal = tank.SealSealed
 	v.depart(t, v.trip[0])
+	v.weepLeft = 0
+	if v.weepPct > 0 { // the day's weep: on this trip's first leg, spread over its length
+		v.weepLeft = v.weepPct * v.loaded()
+		v.weepPerM = v.weepLeft / math.Max(1000, v.walk.r.length)
+		v.weepPct = -1
+	}
 }
 
 func (v *vehicle) lockAll(c int) {
@@ -418,8 +528,54 @@ func (v *vehicle) askHelp() {
 }
 
 func (v *vehicle) loading(t time.Time) {
-	if !t.Before(v.phaseEnd) {
+	if v.waiting {
+		if v.tellDepot && v.onDepot != nil {
+			v.tellDepot = false
+			v.onDepot(DemoPlaces[v.home].Name, t)
+		}
+		if t.Before(v.phaseEnd) {
+			return // valves shut: nothing loads before the dispatch
+		}
+		v.waiting = false // no dispatch came: load by its own plan
+		v.phaseFrom, v.phaseEnd = t, t.Add(v.loadFor)
+		return
+	}
+	if !v.sealedAt.IsZero() { // sealed, waiting for the ticket's paperwork
+		if t.Before(v.sealedAt.Add(ticketWait)) {
+			return
+		}
+		v.sealedAt = time.Time{}
 		v.finishLoad(t)
+		if v.forceInc > 0 {
+			v.plan[v.forceInc-1] = 0.3
+			v.forceInc = 0
+		}
+		return
+	}
+	if !t.Before(v.phaseEnd) {
+		if v.onLoaded != nil {
+			comps := make([]LoadedCompartment, 0, Compartments)
+			for c := range Compartments {
+				if vt := v.goal[c] - v.fill[c]; vt > 0 {
+					comps = append(comps, LoadedCompartment{No: c + 1, VtL: math.Round(vt), TempC: baseTemp(v.region)})
+				}
+			}
+			v.onLoaded(comps, v.phaseFrom, t)
+			// the depot prints the ticket while the driver seals the compartments: the truck leaves
+			// ticketWait later, sealed
+			for c := range Compartments {
+				v.vol[c] = v.goal[c]
+				v.lockAll(c)
+			}
+			v.seal = tank.SealSealed
+			v.sealedAt = t
+			return
+		}
+		v.finishLoad(t)
+		if v.forceInc > 0 { // Config.FirstTripIncident: a third of the way along the first leg
+			v.plan[v.forceInc-1] = 0.3
+			v.forceInc = 0
+		}
 		return
 	}
 	// compartments fill one after another through their discharge valves (bottom loading)
@@ -448,14 +604,18 @@ func (v *vehicle) unloading(t time.Time) {
 	for c := range Compartments {
 		v.lockAll(c)
 	}
-	if v.onUnload != nil && len(v.trip) > 0 {
+	if (v.onUnload != nil || v.onDeliver != nil) && len(v.trip) > 0 {
 		litres := 0.0
 		for c := range Compartments {
 			if v.unload&(1<<c) != 0 {
 				litres += v.fill[c]
 			}
 		}
-		v.onUnload(DemoPlaces[v.trip[0]].Name, litres, v.phaseFrom, t)
+		if v.onDeliver != nil {
+			v.onDeliver(DemoPlaces[v.trip[0]].Name, litres, v.product, baseTemp(v.region), v.phaseFrom, t)
+		} else {
+			v.onUnload(DemoPlaces[v.trip[0]].Name, litres, v.phaseFrom, t)
+		}
 	}
 	if v.loaded() < 1 {
 		v.seal = tank.SealUnsealed // nothing to protect on the way back
@@ -497,6 +657,15 @@ func (v *vehicle) drive(t time.Time, dt float64) (inc uint16) {
 		v.dir = bearing(prev, v.pos)
 	}
 	v.mileage += d / 1000
+	if v.weepLeft > 0 { // the slow weep: a little from every loaded compartment, nothing opened
+		w := math.Min(v.weepLeft, v.weepPerM*d)
+		if tot := v.loaded(); tot > 1 {
+			for c := range Compartments {
+				v.vol[c] = math.Max(0, v.vol[c]-w*v.vol[c]/tot)
+			}
+		}
+		v.weepLeft -= w
+	}
 	v.fuel = math.Max(20, v.fuel-d/1000*fuelPerKm)
 	v.alt = math.Max(0, math.Min(baseAltitude(v.region)*2+10, v.alt+v.rng.NormFloat64()))
 

@@ -50,6 +50,10 @@ type Config struct {
 	DemoVehicles int     // vehicles seeded and driven by the in-process simulator
 	DemoSim      bool    // drive the demo fleet in-process (off: seed only, e.g. for an external `tankwatch sim`)
 	DemoSpeedup  float64 // simulated time runs this many times faster than the clock
+	// DemoMisbehave scales the demo fleet's incidents (0: a perfectly behaved fleet); DemoIncident
+	// names an incident every demo truck has on its first loaded trip (sim.Config.FirstTripIncident).
+	DemoMisbehave float64
+	DemoIncident  string
 
 	// GaugeInterval is how often the collector polls each station tank gauge (issue 14, D37).
 	GaugeInterval time.Duration
@@ -211,6 +215,8 @@ func BindServe(b *Binder, c *Config) {
 	b.Bool(&c.DemoSim, "demo-sim", true, "with --demo: drive the demo fleet with the in-process simulator (false: seed only, for an external tankwatch sim)")
 	b.Duration(&c.GaugeInterval, "gauge-interval", time.Minute, "poll every station tank gauge (TLS protocol over TCP) this often")
 	b.Float(&c.DemoSpeedup, "demo-speedup", 1, "with --demo: simulated time runs this many times faster than the clock")
+	b.Float(&c.DemoMisbehave, "demo-misbehave", 1, "with --demo: scale of the demo fleet's incidents (0: none, 1: the usual few a day)")
+	b.String(&c.DemoIncident, "demo-incident", "", "with --demo: every demo truck has this incident on its first loaded trip (valve_away, seal_broken, speeding, long_parking, help, offline, theft); for tests and demonstrations")
 }
 
 // Validate checks the values.
@@ -262,6 +268,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--demo-vehicles must be between 0 and 100000")
 	case c.DemoSpeedup < 0 || c.DemoSpeedup > 1000:
 		return fmt.Errorf("--demo-speedup must be between 0 and 1000")
+	case c.DemoMisbehave < 0 || c.DemoMisbehave > 1000:
+		return fmt.Errorf("--demo-misbehave must be between 0 and 1000")
+	case c.DemoIncident != "" && !slices.Contains([]string{"valve_away", "seal_broken", "speeding", "long_parking", "help", "offline", "theft"}, c.DemoIncident):
+		return fmt.Errorf("--demo-incident must be one of valve_away, seal_broken, speeding, long_parking, help, offline, theft, not %q", c.DemoIncident)
 	case c.GaugeInterval != 0 && (c.GaugeInterval < time.Second || c.GaugeInterval > 24*time.Hour):
 		return fmt.Errorf("--gauge-interval must be between 1s and 24h")
 	}

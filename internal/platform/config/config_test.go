@@ -63,7 +63,7 @@ func TestFileVariant(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	for _, args := range [][]string{{"--theme", "pink"}, {"--log-format", "xml"}, {"--db", "mysql://x"},
-		{"--demo-vehicles", "-1"}, {"--terminal-idle", "-1s"}, {"--raw-retention-days", "-2"}, {"--demo-speedup", "2000"},
+		{"--demo-vehicles", "-1"}, {"--terminal-idle", "-1s"}, {"--raw-retention-days", "-2"}, {"--demo-speedup", "2000"}, {"--demo-misbehave", "-1"}, {"--demo-incident", "meteor"},
 		{"--moving-speed", "0"}, {"--offline-minutes", "0"}, {"--history-queue", "5"}, {"--map-tiles", "google"}, {"--map-tiles", "OSM"}} {
 		if _, err := parse(t, nil, args...); err == nil {
 			t.Errorf("%v accepted", args)
