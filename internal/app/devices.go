@@ -182,7 +182,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 			}
 		}()
 		if a.Cfg.Demo && a.Cfg.DemoSim && a.Cfg.DemoVehicles > 0 {
-			f, err := sim.Start(edgeCtx, sim.Config{Gateway: dv.gatewayAddr, Vehicles: a.Cfg.DemoVehicles, Interval: 10 * time.Second,
+			f, err := sim.Start(edgeCtx, sim.Config{Gateway: dv.gatewayAddr, Vehicles: a.Cfg.DemoVehicles, Interval: a.Cfg.DemoInterval,
 				Seed: 1, Speedup: a.Cfg.DemoSpeedup, Misbehave: 1, DayAtStart: true, Log: a.Log.With("component", "sim"),
 				OnUnload: a.gaugeUnload})
 			if err != nil {

@@ -47,9 +47,10 @@ type Config struct {
 	MQTTBroker string // external MQTT broker shared by every node (tcp://host:1883); empty: the embedded broker only
 
 	// Demo fleet (with --demo).
-	DemoVehicles int     // vehicles seeded and driven by the in-process simulator
-	DemoSim      bool    // drive the demo fleet in-process (off: seed only, e.g. for an external `tankwatch sim`)
-	DemoSpeedup  float64 // simulated time runs this many times faster than the clock
+	DemoVehicles int           // vehicles seeded and driven by the in-process simulator
+	DemoSim      bool          // drive the demo fleet in-process (off: seed only, e.g. for an external `tankwatch sim`)
+	DemoSpeedup  float64       // simulated time runs this many times faster than the clock
+	DemoInterval time.Duration // each demo truck reports this often while working (simulated time)
 
 	// GaugeInterval is how often the collector polls each station tank gauge (issue 14, D37).
 	GaugeInterval time.Duration
@@ -211,6 +212,7 @@ func BindServe(b *Binder, c *Config) {
 	b.Bool(&c.DemoSim, "demo-sim", true, "with --demo: drive the demo fleet with the in-process simulator (false: seed only, for an external tankwatch sim)")
 	b.Duration(&c.GaugeInterval, "gauge-interval", time.Minute, "poll every station tank gauge (TLS protocol over TCP) this often")
 	b.Float(&c.DemoSpeedup, "demo-speedup", 1, "with --demo: simulated time runs this many times faster than the clock")
+	b.Duration(&c.DemoInterval, "demo-interval", 10*time.Second, "with --demo: each simulated truck reports its position and levels this often while working (simulated time, at least 1s)")
 }
 
 // Validate checks the values.
@@ -262,6 +264,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--demo-vehicles must be between 0 and 100000")
 	case c.DemoSpeedup < 0 || c.DemoSpeedup > 1000:
 		return fmt.Errorf("--demo-speedup must be between 0 and 1000")
+	case c.DemoInterval != 0 && (c.DemoInterval < time.Second || c.DemoInterval > time.Hour):
+		return fmt.Errorf("--demo-interval must be between 1s and 1h")
 	case c.GaugeInterval != 0 && (c.GaugeInterval < time.Second || c.GaugeInterval > 24*time.Hour):
 		return fmt.Errorf("--gauge-interval must be between 1s and 24h")
 	}
