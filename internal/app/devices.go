@@ -182,7 +182,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 			}
 		}()
 		if a.Cfg.Demo && a.Cfg.DemoSim && a.Cfg.DemoVehicles > 0 {
-			f, err := sim.Start(edgeCtx, sim.Config{Gateway: dv.gatewayAddr, Vehicles: a.Cfg.DemoVehicles, Interval: 10 * time.Second,
+			f, err := sim.Start(edgeCtx, sim.Config{Gateway: dv.gatewayAddr, Vehicles: a.Cfg.DemoVehicles, Interval: a.Cfg.DemoInterval,
 				Seed: 1, Speedup: a.Cfg.DemoSpeedup, Misbehave: a.Cfg.DemoMisbehave, DayAtStart: true, Log: a.Log.With("component", "sim"),
 				OnDeliver: a.gaugeDeliver, FirstTripIncident: a.Cfg.DemoIncident, DispatchWait: a.waybillDemoWait(), OnDepot: a.waybillDemoDepot, OnLoaded: a.waybillDemoLoaded})
 			if err != nil {

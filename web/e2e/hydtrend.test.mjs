@@ -8,7 +8,8 @@ import { api, apiLogin, setup, tr, uiLogin, waitForPage } from './lib.mjs';
 const M = '/monitor-app/realTimeMoitoring';
 
 describe('level trends', () => {
-  const env = setup();
+  // the demo trucks report every 2 s: a car has its three readings within seconds
+  const env = setup({ args: ['--demo-interval', '2s'] });
 
   test('液位趋势: a demo car’s compartments, zoom, a clicked point on the map', async (t) => {
     const admin = await apiLogin(env.base, 'admin', 'admin123');
@@ -29,7 +30,7 @@ describe('level trends', () => {
       }
       if (car) break;
       assert.ok(Date.now() < deadline, 'a demo car with level readings within 90 s');
-      await new Promise((r) => setTimeout(r, 3000));
+      await new Promise((r) => setTimeout(r, 1000));
     }
     // refusals: a bad period in the caller's language, another page's token cannot read
     const bad = await api(env.base, 'POST', `${M}/levelChart`, { token, lang: 'en-US', body: { carId: car.carId, start: 2000, end: 1000 } });

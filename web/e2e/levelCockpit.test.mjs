@@ -42,7 +42,8 @@ async function until(cond, ms, what) {
 }
 
 describe('liquid-level cockpit', () => {
-  const env = setup();
+  // the demo trucks report every 2 s: the loading ones change the total volume within seconds
+  const env = setup({ args: ['--demo-interval', '2s'] });
 
   test('shows the summary’s truck counts, the compartments chart, and changes live', async (t) => {
     await env.page(t, async (page) => {

@@ -47,6 +47,18 @@ for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130)
  * Returns { base, output(), stop() }.
  */
 export async function startServer(extraArgs = []) {
+  // the run starts two files at a time: another file's server may take the free port found here before
+  // this one binds it, so a bind failure is tried again on another port
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(extraArgs);
+    } catch (err) {
+      if (attempt === 3 || !/address already in use/i.test(String(err?.message))) throw err;
+    }
+  }
+}
+
+async function startServerOnce(extraArgs) {
   if (!existsSync(BINARY)) {
     throw new Error(`tankwatch binary not found at ${BINARY}; run \`make build\` first (from the repo root).`);
   }

@@ -15,7 +15,9 @@ async function volumes(base, token) {
 }
 
 describe('tank monitor pages', () => {
-  const env = setup();
+  // the demo trucks report every 2 s (simulated = wall time): a loading compartment's volume moves between
+  // two reads a few seconds apart, and the page's next reading comes as soon
+  const env = setup({ args: ['--demo-interval', '2s'] });
 
   test('a loading or unloading car’s level changes live on 油罐监控; 油罐监控2 lists and exports', async (t) => {
     const admin = await apiLogin(env.base, 'admin', 'admin123');
@@ -29,7 +31,7 @@ describe('tank monitor pages', () => {
     const deadline = Date.now() + 90_000;
     while (!moving) {
       assert.ok(Date.now() < deadline, 'a demo compartment loads or unloads within 90 s');
-      await new Promise((r) => setTimeout(r, 3000));
+      await new Promise((r) => setTimeout(r, 1000));
       const now = await volumes(env.base, admin.access_token);
       for (const [k, r] of now) {
         const was = first.get(k);

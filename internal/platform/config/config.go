@@ -54,6 +54,7 @@ type Config struct {
 	// names an incident every demo truck has on its first loaded trip (sim.Config.FirstTripIncident).
 	DemoMisbehave float64
 	DemoIncident  string
+	DemoInterval  time.Duration // each demo truck reports this often while working (simulated time)
 
 	// GaugeInterval is how often the collector polls each station tank gauge (issue 14, D37).
 	GaugeInterval time.Duration
@@ -217,6 +218,7 @@ func BindServe(b *Binder, c *Config) {
 	b.Float(&c.DemoSpeedup, "demo-speedup", 1, "with --demo: simulated time runs this many times faster than the clock")
 	b.Float(&c.DemoMisbehave, "demo-misbehave", 1, "with --demo: scale of the demo fleet's incidents (0: none, 1: the usual few a day)")
 	b.String(&c.DemoIncident, "demo-incident", "", "with --demo: every demo truck has this incident on its first loaded trip (valve_away, seal_broken, speeding, long_parking, help, offline, theft); for tests and demonstrations")
+	b.Duration(&c.DemoInterval, "demo-interval", 10*time.Second, "with --demo: each simulated truck reports its position and levels this often while working (simulated time, at least 1s)")
 }
 
 // Validate checks the values.
@@ -272,6 +274,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--demo-misbehave must be between 0 and 1000")
 	case c.DemoIncident != "" && !slices.Contains([]string{"valve_away", "seal_broken", "speeding", "long_parking", "help", "offline", "theft"}, c.DemoIncident):
 		return fmt.Errorf("--demo-incident must be one of valve_away, seal_broken, speeding, long_parking, help, offline, theft, not %q", c.DemoIncident)
+	case c.DemoInterval != 0 && (c.DemoInterval < time.Second || c.DemoInterval > time.Hour):
+		return fmt.Errorf("--demo-interval must be between 1s and 1h")
 	case c.GaugeInterval != 0 && (c.GaugeInterval < time.Second || c.GaugeInterval > 24*time.Hour):
 		return fmt.Errorf("--gauge-interval must be between 1s and 24h")
 	}
