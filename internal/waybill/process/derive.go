@@ -351,7 +351,9 @@ func (dv *deriver) onTheWay(cfg *Config) {
 		if comp, dev := firstOpen(&c.tank, 0); dev >= 0 {
 			o.compartment, o.device, open = comp, dev, true
 		}
-		if c.tank.Seal == tank.SealBroken || c.tank.Seal == tank.SealUnsealed {
+		// the seal counts on the first leg only: it was sealed at the depot, and after the first
+		// destination's unseal it stays open by right
+		if w.state == waybill.InTransit && (c.tank.Seal == tank.SealBroken || c.tank.Seal == tank.SealUnsealed) {
 			o.seal, open = c.tank.Seal, true
 		}
 	}
@@ -424,6 +426,7 @@ func (dv *deriver) atDestination(cfg *Config, ds *dest, inside bool, prevV20 flo
 		}
 		if end {
 			ds.ended = dv.t
+			w.hasBase, w.episode = false, false // the next leg starts from what is left
 			a := action{kind: actUnloadEnd, w: w, move: mv(waybill.EvReceived)}
 			a.after, _ = c.sumV20(ds.comps)
 			dv.out = append(dv.out, a)

@@ -243,12 +243,15 @@ func TestDeriveTwoDestinations(t *testing.T) {
 		{t: 3, at: &st1At, st: opened(tank.SealUnsealed, 1, tank.DischargeValve), lv: levels(4000, 8000, 8000), exp: ev(waybill.EvUnloadStart)},
 		{t: 4, at: &st1At, st: closed(tank.SealUnsealed), lv: levels(0, 0, 8000)},
 		{t: 5, at: &roadAt, st: closed(tank.SealUnsealed), lv: levels(0, 0, 8000), exp: ev(0)}, // left: ended
-		{t: 6, at: &roadAt, st: opened(tank.SealUnsealed, 3, tank.ManholeCover), lv: levels(0, 0, 8000), exp: ev(waybill.EvOpeningOnWay)},
-		{t: 7, at: &st2At, st: closed(tank.SealUnsealed), lv: levels(0, 0, 8000), exp: ev(waybill.EvArrive)},
-		{t: 8, at: &st2At, st: opened(tank.SealUnsealed, 3, tank.DischargeValve), lv: levels(0, 0, 7000), exp: ev(waybill.EvUnloadStart)},
-		{t: 9, at: &st2At, st: closed(tank.SealUnsealed), lv: levels(0, 0, 0)},
-		{t: 10, at: &st2At, st: closed(tank.SealUnsealed), lv: levels(0, 0, 0)},
-		{t: 11, at: &st2At, st: closed(tank.SealUnsealed), lv: levels(0, 0, 0), exp: ev(0)},
+		{t: 6, at: &roadAt, st: closed(tank.SealUnsealed), lv: levels(0, 0, 8000)},             // the seal stays open by right; the level is what is left
+		{t: 7, at: &roadAt, st: closed(tank.SealUnsealed), lv: levels(0, 0, 8000)},
+		{t: 8, at: &roadAt, st: closed(tank.SealUnsealed), lv: levels(0, 0, 8000)},
+		{t: 9, at: &roadAt, st: opened(tank.SealUnsealed, 3, tank.ManholeCover), lv: levels(0, 0, 8000), exp: ev(waybill.EvOpeningOnWay)},
+		{t: 10, at: &st2At, st: closed(tank.SealUnsealed), lv: levels(0, 0, 8000), exp: ev(waybill.EvArrive)},
+		{t: 11, at: &st2At, st: opened(tank.SealUnsealed, 3, tank.DischargeValve), lv: levels(0, 0, 7000), exp: ev(waybill.EvUnloadStart)},
+		{t: 12, at: &st2At, st: closed(tank.SealUnsealed), lv: levels(0, 0, 0)},
+		{t: 13, at: &st2At, st: closed(tank.SealUnsealed), lv: levels(0, 0, 0)},
+		{t: 14, at: &st2At, st: closed(tank.SealUnsealed), lv: levels(0, 0, 0), exp: ev(0)},
 	})
 	if w.state != waybill.Unloading || w.dests[1].ended == 0 {
 		t.Fatalf("state %s", w.state)
@@ -262,5 +265,29 @@ func TestDeriveCarWithoutWaybill(t *testing.T) {
 	out := derive(&cfg, c, &input{t: 1, located: true, lat: depotAt[0], lon: depotAt[1], tank: opened(tank.SealBroken, 1, tank.DischargeValve)}, nil)
 	if len(out) != 0 || c.lastT != 1 || !c.hasTank {
 		t.Fatalf("%+v", out)
+	}
+}
+
+type fenceAt struct{ lat int32 }
+
+func (f fenceAt) StationAt(_ string, lat, _ int32) (int64, string, bool) {
+	return 99, "x", lat == f.lat
+}
+
+// TestOpeningInsideAnotherStationIsNotOnTheWay: an opening inside another station's fence is left to
+// the alarm engine; driving off with it still open is on the way.
+func TestOpeningInsideAnotherStationIsNotOnTheWay(t *testing.T) {
+	other := [2]int32{31_200_000, 121_200_000}
+	e := NewEngine(Deps{Stations: fenceAt{lat: other[0]}}, EngineConfig{}, nil)
+	c := e.carOf(7)
+	_, w := newTrip(t, waybill.InTransit, 1)
+	c.wb = []*active{w}
+	in := input{t: 1000, located: true, lat: other[0], lon: other[1], tank: opened(tank.SealSealed, 1, tank.DischargeValve)}
+	if out := e.step(c, &in, nil); len(out) != 0 {
+		t.Fatalf("inside another station: %+v", out)
+	}
+	in = input{t: 2000, located: true, lat: roadAt[0], lon: roadAt[1], tank: opened(tank.SealSealed, 1, tank.DischargeValve)}
+	if out := e.step(c, &in, nil); len(out) != 1 || out[0].move.Evidence != waybill.EvOpeningOnWay {
+		t.Fatalf("driving off open: %+v", out)
 	}
 }

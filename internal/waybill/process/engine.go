@@ -258,15 +258,23 @@ func (e *Engine) step(c *carState, in *input, out []action) []action {
 	out = derive(&e.cfg.Config, c, in, out)
 	// an opening inside any station or depot fence of the company is not on the way (an opening at a
 	// station that is not the destination is the alarm engine's abnormal unloading, not this trip's)
-	for i := n; i < len(out); i++ {
-		a := &out[i]
-		if a.move.Evidence != waybill.EvOpeningOnWay || e.d.Stations == nil {
-			continue
-		}
-		if id, _, ok := e.d.Stations.StationAt(a.w.groupPath, a.move.Lat, a.move.Lon); ok {
-			a.kind = 0 // dropped; the episode stays open so that leaving the station does not flag it
-			_ = id
-		}
+	if e.d.Stations == nil {
+		return out
 	}
-	return out
+	k := n
+	for i := n; i < len(out); i++ {
+		a := out[i]
+		if a.move.Evidence == waybill.EvOpeningOnWay {
+			if _, _, ok := e.d.Stations.StationAt(a.w.groupPath, a.move.Lat, a.move.Lon); ok {
+				// not on the way: dropped (the alarm engine judges an opening at a station that is not
+				// the destination); the episode is not open, so a car that drives off with it open is
+				// flagged then
+				a.w.episode = false
+				continue
+			}
+		}
+		out[k] = a
+		k++
+	}
+	return out[:k]
 }
