@@ -32,7 +32,7 @@ function StateTag({ state }: { state: string }) {
 function Eta({ c, now }: { c: WaybillCar; now: number }) {
   const { t } = useTranslation();
   const e = etaIn(c.etaAt, now);
-  if (c.nextSeq === 0) return <span className="tw-wbmap-eta">{t('monitoringWaybill.atLast')}</span>;
+  if (c.nextSeq === 0) return <span className="tw-wbmap-eta muted">—</span>;
   if (!e) return <span className="tw-wbmap-eta muted">{t('monitoringWaybill.noPosition')}</span>;
   return (
     <span className="tw-wbmap-eta">
@@ -74,7 +74,7 @@ function Card({ ex, now, onClose }: { ex: WaybillExhibition; now: number; onClos
         )}
         {row('next', ex.nextSeq ? ex.nextName : t('monitoringWaybill.atLast'))}
         {row('remaining', ex.nextKm == null ? '—' : t('monitoringWaybill.km', { v: ex.nextKm.toFixed(1) }) + (ex.finalKm != null && ex.finalKm !== ex.nextKm ? ` / ${t('monitoringWaybill.toLast', { v: ex.finalKm.toFixed(1) })}` : ''))}
-        {row('eta', <Eta c={ex} now={now} />)}
+        {ex.nextSeq > 0 && row('eta', <Eta c={ex} now={now} />)}
         {ex.finalEtaAt != null && ex.finalKm !== ex.nextKm && row('finalEta', etaClock(ex.finalEtaAt, now))}
         {ex.plannedArriveAt > 0 && row('planned', etaClock(ex.plannedArriveAt, now))}
         {row(
