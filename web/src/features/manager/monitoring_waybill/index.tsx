@@ -6,8 +6,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LanguageSwitch } from '../../../components/LanguageSwitch';
-import { MAP_ZOOM, MapView, fitMapToCoords, useServerTileSource } from '../../../components/map/MapView';
-import { toMapLatLng } from '../../../lib/mapCoords';
+import { MapView, fitMapToCoords, useServerTileSource } from '../../../components/map/MapView';
 import { LiveIndicator } from '../monitoring/MonitorHeader';
 import { useMonitorStore } from '../monitoring/store';
 import { useLiveCars } from '../monitoring/useLiveCars';
@@ -125,15 +124,9 @@ export default function MonitoringWaybillPage() {
   );
   const lateCount = all.filter((c) => c.late).length;
 
-  const pick = useCallback(
-    (id: number) => {
-      setSelected(id);
-      const c = all.find((x) => x.carId === id);
-      const p = c && map ? toMapLatLng(c.lng, c.lat, source) : null;
-      if (p && map) map.setView(p, Math.max(map.getZoom(), MAP_ZOOM - 3));
-    },
-    [all, map, source],
-  );
+  // the card's route layer frames car, depot, destinations and track when it arrives (a zoom started
+  // here would still be animating then and swallow that fit)
+  const pick = useCallback((id: number) => setSelected(id), []);
 
   return (
     <div className="tw-monitor tw-wbmap" data-testid="monitoring-waybill-page">
