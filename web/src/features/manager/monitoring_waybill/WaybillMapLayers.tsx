@@ -3,7 +3,7 @@ import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CircleMarker, Marker, Polyline, Tooltip, useMap } from 'react-leaflet';
 import { fitMapTo, useTileSource } from '../../../components/map/MapView';
-import { toMapLatLng, type MapLatLng } from '../../../lib/mapCoords';
+import { boundsOf, toMapLatLng, type MapLatLng } from '../../../lib/mapCoords';
 import type { WaybillCar, WaybillExhibition } from './api';
 import { stateColor } from './model';
 
@@ -72,8 +72,11 @@ export function RouteLayer({ ex, fit }: { ex: WaybillExhibition; fit: boolean })
   const route = stops.map((x) => x.p).filter((p): p is MapLatLng => !!p);
   const track = useMemo(() => ex.track.map((p) => toMapLatLng(p.lng, p.lat, source)).filter((p): p is MapLatLng => !!p), [ex.track, source]);
   const key = ex.waybillId;
+  const here = toMapLatLng(ex.lng, ex.lat, source);
   useEffect(() => {
-    if (fit) fitMapTo(map, [...route, ...track], 13);
+    // the card covers the right of the map: keep the route clear of it
+    const b = fit ? boundsOf([...route, ...track, ...(here ? [here] : [])]) : null;
+    if (b) map.fitBounds(b, { maxZoom: 13, paddingTopLeft: [48, 48], paddingBottomRight: [400, 48] });
     // once per waybill
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, map]);

@@ -6,8 +6,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LanguageSwitch } from '../../../components/LanguageSwitch';
-import { MAP_ZOOM, MapView, fitMapToCoords, useServerTileSource } from '../../../components/map/MapView';
-import { toMapLatLng } from '../../../lib/mapCoords';
+import { MapView, fitMapToCoords, useServerTileSource } from '../../../components/map/MapView';
 import { LiveIndicator } from '../monitoring/MonitorHeader';
 import { useMonitorStore } from '../monitoring/store';
 import { useLiveCars } from '../monitoring/useLiveCars';
@@ -32,7 +31,7 @@ function StateTag({ state }: { state: string }) {
 function Eta({ c, now }: { c: WaybillCar; now: number }) {
   const { t } = useTranslation();
   const e = etaIn(c.etaAt, now);
-  if (c.nextSeq === 0) return <span className="tw-wbmap-eta">{t('monitoringWaybill.atLast')}</span>;
+  if (c.nextSeq === 0) return <span className="tw-wbmap-eta muted">—</span>;
   if (!e) return <span className="tw-wbmap-eta muted">{t('monitoringWaybill.noPosition')}</span>;
   return (
     <span className="tw-wbmap-eta">
@@ -74,7 +73,7 @@ function Card({ ex, now, onClose }: { ex: WaybillExhibition; now: number; onClos
         )}
         {row('next', ex.nextSeq ? ex.nextName : t('monitoringWaybill.atLast'))}
         {row('remaining', ex.nextKm == null ? '—' : t('monitoringWaybill.km', { v: ex.nextKm.toFixed(1) }) + (ex.finalKm != null && ex.finalKm !== ex.nextKm ? ` / ${t('monitoringWaybill.toLast', { v: ex.finalKm.toFixed(1) })}` : ''))}
-        {row('eta', <Eta c={ex} now={now} />)}
+        {ex.nextSeq > 0 && row('eta', <Eta c={ex} now={now} />)}
         {ex.finalEtaAt != null && ex.finalKm !== ex.nextKm && row('finalEta', etaClock(ex.finalEtaAt, now))}
         {ex.plannedArriveAt > 0 && row('planned', etaClock(ex.plannedArriveAt, now))}
         {row(
@@ -125,15 +124,9 @@ export default function MonitoringWaybillPage() {
   );
   const lateCount = all.filter((c) => c.late).length;
 
-  const pick = useCallback(
-    (id: number) => {
-      setSelected(id);
-      const c = all.find((x) => x.carId === id);
-      const p = c && map ? toMapLatLng(c.lng, c.lat, source) : null;
-      if (p && map) map.setView(p, Math.max(map.getZoom(), MAP_ZOOM - 3));
-    },
-    [all, map, source],
-  );
+  // the card's route layer frames car, depot, destinations and track when it arrives (a zoom started
+  // here would still be animating then and swallow that fit)
+  const pick = useCallback((id: number) => setSelected(id), []);
 
   return (
     <div className="tw-monitor tw-wbmap" data-testid="monitoring-waybill-page">
