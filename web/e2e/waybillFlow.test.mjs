@@ -4,13 +4,13 @@
 //   (a) a well-behaved truck (--demo-misbehave 0): its waybill reaches CLOSED;
 //   (b) every truck opens a discharge valve on the way on its first loaded trip (--demo-incident
 //       valve_away): the trip is flagged (DIFF_FLAGGED, or flagged on the way) with an opening difference.
-// Two demo trucks at 600× (the second is back at its depot within seconds and waits there for its
+// Two demo trucks at 1000× (the second is back at its depot within seconds and waits there for its
 // waybill), station gauges polled every second. Each test runs its own server; both start at once.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { api, apiLogin, startServer } from './lib.mjs';
 
-const COMMON = ['--demo-vehicles', '2', '--demo-speedup', '600', '--gauge-interval', '1s'];
+const COMMON = ['--demo-vehicles', '2', '--demo-speedup', '1000', '--gauge-interval', '1s'];
 const servers = {};
 
 before(async () => {
@@ -44,7 +44,7 @@ async function waitFor(server, token, pick, ms, what) {
     if (hit) return hit;
     if (Date.now() > deadline) {
       const seen = list.map((w) => `${w.no} ${w.state}${w.flagged ? ' (flagged)' : ''}`).join(', ') || 'no waybill';
-      const log = server.output().split('\n').filter((l) => /waybill|dispatch|load record|ERROR/i.test(l)).slice(-15).join('\n');
+      const log = server.output().split('\n').filter((l) => !l.includes('msg=http') && /waybill|dispatch|load record|ERROR/i.test(l)).slice(-15).join('\n');
       assert.fail(`${what} within ${ms / 1000} s; waybills: ${seen}\nserver log:\n${log}`);
     }
     await new Promise((r) => setTimeout(r, 250));
@@ -54,7 +54,8 @@ async function waitFor(server, token, pick, ms, what) {
 test('a simulated truck loads, drives, unloads and its waybill closes by itself', async () => {
   const s = servers.clean;
   const { access_token: token } = await apiLogin(s.base, 'admin', 'admin123');
-  const w = await waitFor(s, token, (l) => l.find((x) => x.state === 'CLOSED' || x.state === 'DIFF_FLAGGED'), 35_000,
+  // a flagged waybill can only end DIFF_FLAGGED: stop there and say why
+  const w = await waitFor(s, token, (l) => l.find((x) => x.state === 'CLOSED' || x.state === 'DIFF_FLAGGED' || x.flagged), 35_000,
     'no waybill finished');
   assert.equal(w.state, 'CLOSED', `waybill ${w.no} ended ${w.state}${w.flagged ? ' (flagged)' : ''}: ${await diffsOf(s, token, w)}`);
   assert.ok(!w.flagged, `waybill ${w.no} flagged`);
