@@ -82,8 +82,15 @@ type waybillDemo struct {
 	ctx   context.Context // the simulator's; nil before startWaybillDemo
 
 	mu      sync.Mutex
-	pending map[string]int64 // terminal phone → waybill dispatched and not loaded yet
+	pending map[string]demoPending // terminal phone → waybill dispatched and not loaded yet
 	trips   map[int64]int    // car → trips planned (the planner's random stream)
+}
+
+// demoPending is a dispatched waybill waiting for its loading ticket, and when its truck began to
+// wait at the depot (simulated).
+type demoPending struct {
+	id int64
+	at time.Time
 }
 
 // demoWaitSim is how long a demo truck waits at its depot for its dispatch (simulated time).
@@ -93,7 +100,7 @@ const demoWaitSim = 45 * time.Minute
 const demoRemark = "演示调度"
 
 func (a *App) buildWaybillDemo() {
-	a.waybillDemo.pending = map[string]int64{}
+	a.waybillDemo.pending = map[string]demoPending{}
 	a.waybillDemo.trips = map[int64]int{}
 	a.waybillDemo.maker, a.waybillDemo.loads = a.demoWaybillMaker(), a.demoLoadRecorder()
 }
@@ -240,7 +247,7 @@ func (a *App) planDemoTrip(ctx context.Context, phone, depot string, at time.Tim
 		err = w.maker.Dispatch(ctx, user, id)
 		if err == nil {
 			w.mu.Lock()
-			w.pending[phone] = id
+			w.pending[phone] = demoPending{id: id, at: at}
 			w.mu.Unlock()
 			return nil
 		}
@@ -419,12 +426,18 @@ func (a *App) waybillDemoLoaded(phone string, comps []sim.LoadedCompartment, sta
 		return
 	}
 	w.mu.Lock()
-	id := w.pending[phone]
-	delete(w.pending, phone)
+	p, ok := w.pending[phone]
+	// a truck whose wait ran out before the dispatch came loaded by its own plan (it starts loading
+	// when the wait ends): the dispatched trip is its next one, and this ticket is not that waybill's
+	own := ok && !start.Before(p.at.Add(demoWaitSim)) && start.Before(p.at.Add(demoWaitSim+10*time.Minute))
+	if ok && !own {
+		delete(w.pending, phone)
+	}
 	w.mu.Unlock()
-	if id == 0 {
+	if !ok || own {
 		return
 	}
+	id := p.id
 	comps = append([]sim.LoadedCompartment(nil), comps...)
 	go func() {
 		if err := a.recordDemoLoad(ctx, id, comps, end); err != nil && ctx.Err() == nil {
