@@ -83,7 +83,7 @@ type waybillDemo struct {
 
 	mu      sync.Mutex
 	pending map[string]demoPending // terminal phone → waybill dispatched and not loaded yet
-	trips   map[int64]int    // car → trips planned (the planner's random stream)
+	trips   map[int64]int          // car → trips planned (the planner's random stream)
 }
 
 // demoPending is a dispatched waybill waiting for its loading ticket, and when its truck began to
