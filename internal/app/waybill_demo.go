@@ -162,6 +162,14 @@ func (a *App) startWaybillDemo(ctx context.Context) {
 	w.mu.Unlock()
 }
 
+// DemoWaybillHooks sets cfg's waybill hooks as `serve --demo` does (the wait for a dispatch at the
+// depot, the planner, the depot's tickets, the deliveries into the station gauges) and starts the
+// planner with ctx: for tests that drive a fleet of their own.
+func (a *App) DemoWaybillHooks(ctx context.Context, cfg *sim.Config) {
+	cfg.DispatchWait, cfg.OnDepot, cfg.OnLoaded, cfg.OnDeliver = a.waybillDemoWait(), a.waybillDemoDepot, a.waybillDemoLoaded, a.gaugeDeliver
+	a.startWaybillDemo(ctx)
+}
+
 func (w *waybillDemo) context() context.Context {
 	w.mu.Lock()
 	defer w.mu.Unlock()
