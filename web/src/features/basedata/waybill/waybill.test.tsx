@@ -77,7 +77,7 @@ beforeEach(() => {
   api.dispatchWaybill.mockResolvedValue({ ...detail, state: 'DISPATCHED' });
 });
 
-describe('waybill page (carrier)', { timeout: 60_000 }, () => {
+describe('waybill page (carrier)', { timeout: 180_000 }, () => {
   it('lists every state with chips and offers actions by state and permission', async () => {
     renderPage(<WaybillPage />, 'waybill', ['add', 'edit', 'delete', 'dispatch', 'cancel', 'print', 'export', 'import']);
     expect(await screen.findByText('G0003YD202603010001', {}, SLOW)).toBeTruthy();
