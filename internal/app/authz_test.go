@@ -71,9 +71,10 @@ type fixture struct {
 	northHelp                     int64 // a help record of the 华北 car
 	eastICCID, eastMSISDN         string
 	northStation, northSuspect    int64
-	northAlarm                    int64 // an alarm record of a 华北 car
-	northTank                     int64 // a ground tank of the 华北 station
-	northCalib                    int64 // a remote calibration command of the 华北 car
+	northAlarm                    int64      // an alarm record of a 华北 car
+	northTank                     int64      // a ground tank of the 华北 station
+	northCalib                    int64      // a remote calibration command of the 华北 car
+	northBills                    northBills // 华北's waybill records (waybill_bills_test.go)
 }
 
 func newID(e *apptest.Env, token, path string, body any) int64 {
@@ -148,6 +149,7 @@ WHERE st.group_id = ? ORDER BY gt.id LIMIT 1`, f.north).Scan(t.Context(), &f.nor
 	f.nobodyTok = e.Login("nobody", "secret1")
 	f.northAlarm = insertAlarm(t, e, f.northCar)
 	f.northCalib = insertCalib(t, e, f.northCar, f.north, f.northTerm)
+	f.northBills = insertNorthBills(t, e, f.north, f.northCar)
 	// a password of the 华北 car, so that viewing it from 华东 has something to refuse
 	e.MustOK("POST", "/base-info-app/carPassword/set", admin, map[string]any{"carId": f.northCar, "password": "123456"})
 	return f
@@ -434,6 +436,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 		e.MustOK("GET", "/authority-app/logOut", revoked, nil)
 
 		calls := foreignCalls(f)
+		for k, v := range waybillForeignCalls(f) {
+			calls[k] = v
+		}
 		covered := map[string]bool{}
 		for _, rt := range e.App.Routes() {
 			pattern := rt.Pattern()
