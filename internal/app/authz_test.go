@@ -3,6 +3,7 @@ package app_test
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"net/url"
 	"reflect"
 	"strings"
@@ -75,6 +76,7 @@ type fixture struct {
 	northTank                     int64      // a ground tank of the 华北 station
 	northCalib                    int64      // a remote calibration command of the 华北 car
 	northBills                    northBills // 华北's waybill records (waybill_bills_test.go)
+	loads                         loadsIDs   // plans, waybills, load records of 华北 (waybill_loads_test.go)
 }
 
 func newID(e *apptest.Env, token, path string, body any) int64 {
@@ -152,6 +154,7 @@ WHERE st.group_id = ? ORDER BY gt.id LIMIT 1`, f.north).Scan(t.Context(), &f.nor
 	f.northBills = insertNorthBills(t, e, f.north, f.northCar)
 	// a password of the 华北 car, so that viewing it from 华东 has something to refuse
 	e.MustOK("POST", "/base-info-app/carPassword/set", admin, map[string]any{"carId": f.northCar, "password": "123456"})
+	f.loads = setupLoads(t, e)
 	return f
 }
 
@@ -439,6 +442,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		for k, v := range waybillForeignCalls(f) {
 			calls[k] = v
 		}
+		maps.Copy(calls, loadsCalls(f.loads))
 		covered := map[string]bool{}
 		for _, rt := range e.App.Routes() {
 			pattern := rt.Pattern()

@@ -80,7 +80,18 @@ func ctl(k0, k1, rho15, temp float64) float64 {
 // then says no conversion was made, see Standard).
 func VCF20(f Family, rho20, temp float64) float64 {
 	k0, k1, ok := f.k()
-	if !ok || !validDensity(rho20) || math.IsNaN(temp) || math.IsInf(temp, 0) {
+	if !ok {
+		return 1
+	}
+	return VCF20K(k0, k1, rho20, temp)
+}
+
+// VCF20K is VCF20 with the coefficients K0, K1 given (a product catalogue entry that overrides its
+// family's constants, products.k0/k1). It is 1 for a density outside 500–1100 kg/m³ or an invalid
+// temperature, and for coefficients that are both zero.
+func VCF20K(k0, k1, rho20, temp float64) float64 {
+	if (k0 == 0 && k1 == 0) || !validDensity(rho20) || math.IsNaN(temp) || math.IsInf(temp, 0) ||
+		math.IsNaN(k0) || math.IsNaN(k1) {
 		return 1
 	}
 	// ρ15 from ρ20 = ρ15 · CTL(20), iterating from ρ15 = ρ20; converges to 1e-9 in a few steps.

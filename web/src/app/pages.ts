@@ -80,6 +80,9 @@ export const MODULES: ModuleDef[] = [
       tankMonitor2VXE: { load: () => import('../features/manager/tankMonitor2VXE') },
       hydtrend: { load: () => import('../features/manager/hydtrend') },
       hydtrend2: { load: () => import('../features/manager/hydtrend2') },
+      transportPlan: { load: () => import('../features/manager/transportPlan') },
+      transportPlanCarItem: { load: () => import('../features/manager/transportPlanCarItem') },
+      loadRecord: { load: () => import('../features/manager/loadRecord') },
     }),
   },
   {

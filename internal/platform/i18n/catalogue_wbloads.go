@@ -1,0 +1,103 @@
+package i18n
+
+// Texts of the transport plans, load records, load report and seal checks (internal/waybill/plan,
+// internal/waybill/load; pages manager/transportPlan, transportPlanCarItem, loadRecord).
+func init() {
+	merge(map[string][3]string{
+		"module.transportPlan": {"运输计划", "運輸計劃", "Transport plans"},
+		"module.loadRecord":    {"装油记录", "裝油記錄", "Load records"},
+
+		"field.transportPlan.no":        {"计划编号", "計劃編號", "Plan number"},
+		"field.transportPlan.planDate":  {"计划日期", "計劃日期", "Plan date"},
+		"field.transportPlan.startDate": {"开始日期", "開始日期", "Start date"},
+		"field.transportPlan.endDate":   {"结束日期", "結束日期", "End date"},
+		"field.transportPlan.depot":     {"油库", "油庫", "Depot"},
+		"field.transportPlan.customer":  {"客户", "客戶", "Customer"},
+		"field.transportPlan.title":     {"计划名称", "計劃名稱", "Title"},
+		"field.transportPlan.remark":    {"备注", "備註", "Remark"},
+		"field.transportPlan.car":       {"车辆", "車輛", "Vehicle"},
+		"field.transportPlan.station":   {"目的站", "目的站", "Destination station"},
+		"field.transportPlan.product":   {"油品", "油品", "Product"},
+		"field.transportPlan.plannedL":  {"计划量(升)", "計劃量(公升)", "Planned (L)"},
+		"field.transportPlan.waybillNo": {"运单号", "運單號", "Waybill number"},
+		"field.transportPlan.state":     {"运单状态", "運單狀態", "Waybill state"},
+
+		"transportPlan.missing":        {"%s不存在", "%s不存在", "%s does not exist"},
+		"transportPlan.tooManyItems":   {"一个计划最多 %d 个车辆明细", "一個計劃最多 %d 個車輛明細", "A plan has at most %d car items"},
+		"transportPlan.itemRequired":   {"第%d条明细：%s不能为空", "第%d條明細：%s不能為空", "Item %d: %s cannot be empty"},
+		"transportPlan.plannedRange":   {"第%d条明细：计划量应大于 0 且不超过 %d 升", "第%d條明細：計劃量應大於 0 且不超過 %d 公升", "Item %d: the planned volume must be above 0 and at most %d L"},
+		"transportPlan.itemLocked":     {"第%d条明细已生成运单，不能修改车辆、目的站、油品和计划量", "第%d條明細已生成運單，不能修改車輛、目的站、油品和計劃量", "Item %d already has a waybill: its vehicle, station, product and volume cannot change"},
+		"transportPlan.itemUnknown":    {"第%d条明细不属于此计划", "第%d條明細不屬於此計劃", "Item %d does not belong to this plan"},
+		"transportPlan.itemHasWaybill": {"已生成运单的明细不能删除", "已生成運單的明細不能刪除", "An item that has a waybill cannot be removed"},
+		"transportPlan.hasWaybills":    {"该计划已有 %d 条明细生成了运单，不能删除；请先作废相应运单", "該計劃已有 %d 條明細生成了運單，不能刪除；請先作廢相應運單", "%d items of this plan have waybills: the plan cannot be deleted (cancel those waybills first)"},
+		"transportPlan.noWaybill":      {"未生成运单", "未生成運單", "No waybill"},
+		"export.transportPlanCarItem":  {"运输计划车辆明细", "運輸計劃車輛明細", "Plan car items"},
+
+		"field.loadRecord.waybill":         {"运单", "運單", "Waybill"},
+		"field.loadRecord.waybillNo":       {"运单号", "運單號", "Waybill number"},
+		"field.loadRecord.waybillState":    {"运单状态", "運單狀態", "Waybill state"},
+		"field.loadRecord.ticketNo":        {"装油单号", "裝油單號", "Loading ticket number"},
+		"field.loadRecord.loadedAt":        {"装油时间", "裝油時間", "Loaded at"},
+		"field.loadRecord.compartment":     {"仓号", "倉號", "Compartment"},
+		"field.loadRecord.product":         {"油品", "油品", "Product"},
+		"field.loadRecord.vt":              {"发油量Vt(升)", "發油量Vt(公升)", "Shipped Vt (L)"},
+		"field.loadRecord.temp":            {"温度(°C)", "溫度(°C)", "Temperature (°C)"},
+		"field.loadRecord.density":         {"标准密度(kg/m³)", "標準密度(kg/m³)", "Density at 20 °C (kg/m³)"},
+		"field.loadRecord.sealNo":          {"铅封号", "鉛封號", "Seal number"},
+		"field.loadRecord.vcf20":           {"体积修正系数VCF20", "體積修正係數VCF20", "VCF20"},
+		"field.loadRecord.v20":             {"标准体积V20(升)", "標準體積V20(公升)", "V20 (L)"},
+		"field.loadRecord.mass":            {"质量(吨)", "質量(噸)", "Mass (t)"},
+		"field.loadRecord.plate":           {"车牌号", "車牌號", "Plate"},
+		"field.loadRecord.depot":           {"油库", "油庫", "Depot"},
+		"field.loadRecord.source":          {"来源", "來源", "Source"},
+		"field.loadRecord.remark":          {"备注", "備註", "Remark"},
+		"field.loadRecord.items":           {"分仓装油明细", "分倉裝油明細", "Compartments"},
+		"field.loadRecord.count":           {"装油次数", "裝油次數", "Records"},
+		"field.loadRecord.period":          {"统计时段", "統計時段", "Period"},
+		"field.loadRecord.groupBy":         {"统计方式", "統計方式", "Group by"},
+		"field.loadRecord.groupBy.car":     {"车辆", "車輛", "Vehicle"},
+		"field.loadRecord.groupBy.depot":   {"油库", "油庫", "Depot"},
+		"field.loadRecord.groupBy.product": {"油品", "油品", "Product"},
+
+		"loadRecord.loadedAtFuture":        {"装油时间不能晚于当前时间", "裝油時間不能晚於目前時間", "The loading time cannot be in the future"},
+		"loadRecord.wrongState":            {"运单状态为「%s」，只有已计划、已派单、装油中或已装油（施封前）的运单可以录入装油记录", "運單狀態為「%s」，只有已計劃、已派單、裝油中或已裝油（施封前）的運單可以錄入裝油記錄", "The waybill is %s: only a planned, dispatched, loading or loaded (not yet sealed) waybill takes a load record"},
+		"loadRecord.deleteState":           {"运单状态为「%s」，已施封的运单不能删除装油记录", "運單狀態為「%s」，已施封的運單不能刪除裝油記錄", "The waybill is %s: once sealed, its load record cannot be deleted"},
+		"loadRecord.deletedReason":         {"装油记录 %s 已删除", "裝油記錄 %s 已刪除", "Load record %s deleted"},
+		"loadRecord.compartmentRange":      {"仓号 %d 不正确：该车共 %d 个仓", "倉號 %d 不正確：該車共 %d 個倉", "Compartment %d is not valid: the vehicle has %d compartments"},
+		"loadRecord.compartmentTwice":      {"%d号仓重复录入", "%d號倉重複錄入", "Compartment %d is entered twice"},
+		"loadRecord.compartmentNotPlanned": {"%d号仓不在运单的装载计划中", "%d號倉不在運單的裝載計劃中", "Compartment %d is not in the waybill's loading plan"},
+		"loadRecord.itemRequired":          {"%d号仓：%s不能为空", "%d號倉：%s不能為空", "Compartment %d: %s cannot be empty"},
+		"loadRecord.itemRange":             {"%d号仓：%s应在 %s 到 %s 之间", "%d號倉：%s應在 %s 到 %s 之間", "Compartment %d: %s must be between %s and %s"},
+		"loadRecord.productMissing":        {"%d号仓的油品不存在", "%d號倉的油品不存在", "The product of compartment %d does not exist"},
+		"loadRecord.productUnknown":        {"油品「%s」不存在或不在您的数据范围内", "油品「%s」不存在或不在您的資料範圍內", "Product \"%s\" does not exist or is outside your data scope"},
+		"loadRecord.sealTooLong":           {"%d号仓：铅封号不能超过 %d 个字符", "%d號倉：鉛封號不能超過 %d 個字元", "Compartment %d: the seal number cannot be longer than %d characters"},
+		"loadRecord.sealTwice":             {"铅封号 %s 同时用于%d号仓和%d号仓", "鉛封號 %s 同時用於%d號倉和%d號倉", "Seal number %s is used on compartments %d and %d"},
+		"loadRecord.sealInUse":             {"铅封号 %s 已用于另一张未完结的运单", "鉛封號 %s 已用於另一張未完結的運單", "Seal number %s is on another waybill that is not finished"},
+		"loadRecord.rangeReversed":         {"结束时间不能早于开始时间", "結束時間不能早於開始時間", "The end time cannot be before the start time"},
+		"loadRecord.reportTooLarge":        {"该时段装油记录过多，请缩小时间范围", "該時段裝油記錄過多，請縮小時間範圍", "Too many load records in this period: narrow the time range"},
+		"loadRecord.total":                 {"合计", "合計", "Total"},
+		"loadRecord.importRow":             {"第%d行：%s", "第%d行：%s", "Row %d: %s"},
+		"loadRecord.importEmpty":           {"文件中没有装油记录", "檔案中沒有裝油記錄", "The file holds no load records"},
+		"loadRecord.importNotXlsx":         {"文件不是有效的 xlsx 表格", "檔案不是有效的 xlsx 表格", "The file is not a valid xlsx sheet"},
+		"loadRecord.importTooLarge":        {"文件不能超过 %d MB", "檔案不能超過 %d MB", "The file cannot be larger than %d MB"},
+		"loadRecord.importTooMany":         {"一次最多导入 %d 行", "一次最多匯入 %d 行", "At most %d rows can be imported at once"},
+		"loadRecord.waybillUnknown":        {"运单 %s 不存在或不在您的数据范围内", "運單 %s 不存在或不在您的資料範圍內", "Waybill %s does not exist or is outside your data scope"},
+		"loadRecord.importTicketDiffers":   {"运单 %s 的各行装油单号和装油时间应相同", "運單 %s 的各行裝油單號和裝油時間應相同", "The rows of waybill %s must have the same ticket number and loading time"},
+		"loadRecord.sealCheckState":        {"运单状态为「%s」，只有已到站且未完结的运单可以核对铅封", "運單狀態為「%s」，只有已到站且未完結的運單可以核對鉛封", "The waybill is %s: seals are checked once it has arrived and before it is finished"},
+		"loadRecord.noSeals":               {"该运单的装油记录中没有铅封号，无法核对", "該運單的裝油記錄中沒有鉛封號，無法核對", "The waybill's load record has no seal numbers to check"},
+		"loadRecord.sealFoundMissing":      {"请填写%d号仓现场的铅封号", "請填寫%d號倉現場的鉛封號", "Enter the seal number found on compartment %d"},
+		"loadRecord.sealNotApplied":        {"%d号仓装油时未施封，无需核对", "%d號倉裝油時未施封，無需核對", "Compartment %d was not sealed at loading: nothing to check"},
+		"loadRecord.sealMismatchReason":    {"%d 个仓的铅封号与装油记录不符", "%d 個倉的鉛封號與裝油記錄不符", "%d compartments' seal numbers differ from the load record"},
+		"export.loadRecord":                {"装油记录", "裝油記錄", "Load records"},
+		"export.loadReport":                {"装油报表", "裝油報表", "Load report"},
+	})
+	// waybill states as message arguments (i18n.Field("waybillState.X")): the waybill.state texts
+	for _, s := range []string{"PLANNED", "DISPATCHED", "LOADING", "LOADED", "SEALED", "IN_TRANSIT", "ARRIVED", "UNSEALED",
+		"UNLOADING", "RECEIVED", "CLOSED", "DIFF_FLAGGED", "CANCELLED", "UNKNOWN"} {
+		if e, ok := catalogue["waybill.state."+s]; ok {
+			catalogue["field.waybillState."+s] = e
+		} else {
+			catalogue["field.waybillState."+s] = [3]string{"未知", "未知", "Unknown"}
+		}
+	}
+}
