@@ -77,6 +77,7 @@ type fixture struct {
 	northCalib                    int64      // a remote calibration command of the 华北 car
 	northBills                    northBills // 华北's waybill records (waybill_bills_test.go)
 	loads                         loadsIDs   // plans, waybills, load records of 华北 (waybill_loads_test.go)
+	northWaybill, northDiff       int64      // an UNLOADING waybill of the 华北 car and a difference of it
 }
 
 func newID(e *apptest.Env, token, path string, body any) int64 {
@@ -152,6 +153,7 @@ WHERE st.group_id = ? ORDER BY gt.id LIMIT 1`, f.north).Scan(t.Context(), &f.nor
 	f.northAlarm = insertAlarm(t, e, f.northCar)
 	f.northCalib = insertCalib(t, e, f.northCar, f.north, f.northTerm)
 	f.northBills = insertNorthBills(t, e, f.north, f.northCar)
+	f.northWaybill, f.northDiff = insertWaybillDiff(t, e, f.north, f.northCar, f.northStation)
 	// a password of the 华北 car, so that viewing it from 华东 has something to refuse
 	e.MustOK("POST", "/base-info-app/carPassword/set", admin, map[string]any{"carId": f.northCar, "password": "123456"})
 	f.loads = setupLoads(t, e)
@@ -264,6 +266,11 @@ func foreignCalls(f fixture) map[string][]call {
 		"POST /monitor-app/offlineRecord/page":   {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}}, {body: map[string]any{"carId": f.northCar, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
 		"POST /monitor-app/offlineRecord/export": {{body: map[string]any{"groupId": f.north, "startTime": "2026-03-01", "endTime": "2026-03-02"}}},
 		// tank events (D36)
+		"POST /monitor-app/realTimeMoitoring/getDiffDataStatusPage":        {{body: map[string]any{"groupId": f.north}}},
+		"POST /monitor-app/bizDiffRecord/export":                           {{body: map[string]any{"groupId": f.north}}},
+		"POST /monitor-app/bizDiffRecord/review":                           {{body: map[string]any{"id": f.northDiff, "reason": "看过"}}},
+		"POST /monitor-app/transportProcess/correct":                       {{body: map[string]any{"waybillId": f.northWaybill, "state": "CLOSED", "reason": "补录"}}},
+		"POST /monitor-app/transportProcess/receive":                       {{body: map[string]any{"waybillId": f.northWaybill, "destSeq": 1, "receivedV20": 900}}},
 		"POST /monitor-app/carEventRecord/page":                            {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
 		"POST /monitor-app/carEventRecord/export":                          {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},
 		"POST /base-info-app/AllDataValveStates/getAllDataValveStatesPage": {{body: map[string]any{"groupId": f.north}}, {body: map[string]any{"carId": f.northCar}}},

@@ -103,12 +103,9 @@ func (a *App) buildWaybillDemo() {
 	a.waybillDemo.pending = map[string]demoPending{}
 	a.waybillDemo.trips = map[int64]int{}
 	a.waybillDemo.maker, a.waybillDemo.loads = a.demoWaybillMaker(), a.demoLoadRecorder()
+	a.wireWaybillTouch()
 }
 
-// demoWaybillMaker and demoLoadRecorder are the real services behind the planner's interfaces
-// (waybill_demo_wire.go); nil when they are not built.
-func (a *App) demoWaybillMaker() WaybillMaker { return nil }
-func (a *App) demoLoadRecorder() LoadRecorder { return nil }
 
 // waybillDemoWait is sim.Config.DispatchWait: 0 (trucks plan their own trips) without the services.
 func (a *App) waybillDemoWait() time.Duration {

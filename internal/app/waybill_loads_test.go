@@ -21,8 +21,8 @@ func init() {
 		"seal_checks", "diff_records", "waybills", "waybill_steps")
 }
 
-// wbFixture: rows a load test needs, inserted with SQL (products and waybills belong to other parts).
-type wbFixture struct {
+// loadsWbFixture: rows a load test needs, inserted with SQL (products and waybills belong to other parts).
+type loadsWbFixture struct {
 	group, car, depot, dest, product int64
 	plate                            string
 }
@@ -38,10 +38,10 @@ func groupOfName(t *testing.T, e *apptest.Env, name string) int64 {
 
 // loadsFixture picks a car, a depot and a station of group name (or its subtree) and adds a gasoline
 // product (ρ20 740) to the group.
-func loadsFixture(t *testing.T, e *apptest.Env, name string) wbFixture {
+func loadsFixture(t *testing.T, e *apptest.Env, name string) loadsWbFixture {
 	t.Helper()
 	ctx := t.Context()
-	f := wbFixture{group: groupOfName(t, e, name)}
+	f := loadsWbFixture{group: groupOfName(t, e, name)}
 	var path string
 	if err := e.DB.NewRaw("SELECT path FROM org_groups WHERE id = ?", f.group).Scan(ctx, &path); err != nil {
 		t.Fatal(err)
@@ -65,7 +65,7 @@ func loadsFixture(t *testing.T, e *apptest.Env, name string) wbFixture {
 
 // newWaybill stores a PLANNED waybill of f's car with 2 compartments of f's product (what the waybill
 // service's add or fromPlan makes).
-func newWaybill(t *testing.T, e *apptest.Env, f wbFixture, no string) int64 {
+func newWaybill(t *testing.T, e *apptest.Env, f loadsWbFixture, no string) int64 {
 	t.Helper()
 	now := e.Clock.Now().UnixMilli()
 	r := &waybill.Row{GroupID: f.group, No: no, CarID: f.car, DepotID: f.depot, StateAt: now, CreatedAt: now, UpdatedAt: now}

@@ -73,6 +73,7 @@ export const MODULES: ModuleDef[] = [
       carRecord: { load: () => import('../features/manager/carRecord') },
       offlineRecord: { load: () => import('../features/manager/offlineRecord') },
       carEventRecord: { load: () => import('../features/manager/carEventRecord') },
+      bizDiffRecordVXE: { load: () => import('../features/manager/bizDiffRecordVXE') },
       tankEventRecord: { load: () => import('../features/manager/tankEventRecord') },
       parameter: { load: () => import('../features/manager/parameter') },
       parking: { load: () => import('../features/manager/parking') },
