@@ -55,7 +55,7 @@ describe('waybills', () => {
     await env.page(t, async (page) => {
       await uiLogin(page, 'admin', 'admin123');
       await tile(page, 'basedata').click();
-      await page.locator('.tw-sider-menu .ant-menu-item').filter({ hasText: zh('menu.waybill') }).click();
+      await page.locator('.tw-sider-menu .ant-menu-item[data-menu-id$="/basedata/waybill"]').click();
       const pane = await waitForPage(page, '/basedata/waybill');
       await pane.getByTestId('wb-add').click();
       const form = page.getByTestId('waybill-form');

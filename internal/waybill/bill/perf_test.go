@@ -33,7 +33,7 @@ func TestPagePerformance(t *testing.T) {
 				1700000000000 + g::bigint * 60000, 1700000000000 + g::bigint * 60000 + 3600000, 1, 1 FROM generate_series(1, 1000000) AS g`,
 		`INSERT INTO waybill_destinations (waybill_id, seq, station_id) SELECT g, 1, 11 + g % 190 FROM generate_series(1, 1000000) AS g`,
 		`INSERT INTO waybill_compartments (waybill_id, no, product_id, planned_l, dest_seq) SELECT g, 1, 1, 8000, 1 FROM generate_series(1, 1000000) AS g`,
-		`ANALYZE`,
+		`VACUUM ANALYZE`,
 	} {
 		if _, err := d.ExecContext(ctx, q); err != nil {
 			t.Fatalf("%v\n%s", err, q)

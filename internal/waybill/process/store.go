@@ -427,9 +427,15 @@ func (e *Engine) Resolve(ctx context.Context) error {
 	now := e.d.Now().UnixMilli()
 	for _, p := range pend {
 		var done bool
+		// the car's clock counts when it runs ahead of the wall (a simulator with a speed-up): the
+		// gauge wait is measured in the time of the reports
+		n := now
+		if c := e.cars[p.CarID]; c != nil && c.lastT > n {
+			n = c.lastT
+		}
 		err := e.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 			var err error
-			done, err = e.tryReceive(ctx, tx, p.WaybillID, p.Seq, now)
+			done, err = e.tryReceive(ctx, tx, p.WaybillID, p.Seq, n)
 			return err
 		})
 		if err != nil {

@@ -19,7 +19,7 @@ beforeEach(() => {
   });
 });
 
-describe('waybill2 (sales company view)', { timeout: 60_000 }, () => {
+describe('waybill2 (sales company view)', { timeout: 180_000 }, () => {
   it('reads the sales view with the carrier, without carrier actions or chips', async () => {
     renderPage(<WaybillSalesPage />, 'waybill2', ['export']);
     expect(await screen.findByText('G0003YD202603010004', {}, { timeout: 5000 })).toBeTruthy();

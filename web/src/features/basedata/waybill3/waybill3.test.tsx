@@ -20,7 +20,7 @@ beforeEach(() => {
   });
 });
 
-describe('waybill3 (archive)', { timeout: 60_000 }, () => {
+describe('waybill3 (archive)', { timeout: 180_000 }, () => {
   it('lists finished waybills with their loss figures, read only', async () => {
     renderPage(<WaybillArchivePage />, 'waybill3', ['export']);
     expect(await screen.findByText('G0003YD202602280009', {}, { timeout: 5000 })).toBeTruthy();

@@ -127,6 +127,13 @@ export default function BizDiffRecordPage() {
             sorter: true,
             render: (k: number) => <Tag color={DIFF_COLOR[k]} data-testid="diff-kind">{t(`waybillCommon.diff.${k}`)}</Tag>,
           },
+          {
+            title: t('bizDiff.evidence'),
+            dataIndex: 'evidenceText',
+            key: 'evidence',
+            width: 320,
+            render: (v: string) => (v ? <span data-testid="diff-evidence">{v}</span> : <Typography.Text type="secondary">—</Typography.Text>),
+          },
           { title: t('bizDiff.time'), dataIndex: 'time', key: 'time', width: 170, sorter: true },
           {
             title: t('bizDiff.lossL'),
@@ -153,13 +160,6 @@ export default function BizDiffRecordPage() {
             width: 100,
             align: 'right',
             render: (v: number, d) => (hasLoss(d) ? pct(v) : <Typography.Text type="secondary">—</Typography.Text>),
-          },
-          {
-            title: t('bizDiff.evidence'),
-            dataIndex: 'evidenceText',
-            key: 'evidence',
-            width: 320,
-            render: (v: string) => (v ? <span data-testid="diff-evidence">{v}</span> : <Typography.Text type="secondary">—</Typography.Text>),
           },
           {
             title: t('bizDiff.waybillState'),
