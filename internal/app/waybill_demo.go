@@ -82,8 +82,15 @@ type waybillDemo struct {
 	ctx   context.Context // the simulator's; nil before startWaybillDemo
 
 	mu      sync.Mutex
-	pending map[string]int64 // terminal phone → waybill dispatched and not loaded yet
-	trips   map[int64]int    // car → trips planned (the planner's random stream)
+	pending map[string]demoPending // terminal phone → waybill dispatched and not loaded yet
+	trips   map[int64]int          // car → trips planned (the planner's random stream)
+}
+
+// demoPending is a dispatched waybill waiting for its loading ticket, and when its truck began to
+// wait at the depot (simulated).
+type demoPending struct {
+	id int64
+	at time.Time
 }
 
 // demoWaitSim is how long a demo truck waits at its depot for its dispatch (simulated time).
@@ -93,15 +100,12 @@ const demoWaitSim = 45 * time.Minute
 const demoRemark = "演示调度"
 
 func (a *App) buildWaybillDemo() {
-	a.waybillDemo.pending = map[string]int64{}
+	a.waybillDemo.pending = map[string]demoPending{}
 	a.waybillDemo.trips = map[int64]int{}
 	a.waybillDemo.maker, a.waybillDemo.loads = a.demoWaybillMaker(), a.demoLoadRecorder()
+	a.wireWaybillTouch()
 }
 
-// demoWaybillMaker and demoLoadRecorder are the real services behind the planner's interfaces
-// (waybill_demo_wire.go); nil when they are not built.
-func (a *App) demoWaybillMaker() WaybillMaker { return nil }
-func (a *App) demoLoadRecorder() LoadRecorder { return nil }
 
 // waybillDemoWait is sim.Config.DispatchWait: 0 (trucks plan their own trips) without the services.
 func (a *App) waybillDemoWait() time.Duration {
@@ -153,6 +157,14 @@ func (a *App) startWaybillDemo(ctx context.Context) {
 	w.mu.Lock()
 	w.ctx = ctx
 	w.mu.Unlock()
+}
+
+// DemoWaybillHooks sets cfg's waybill hooks as `serve --demo` does (the wait for a dispatch at the
+// depot, the planner, the depot's tickets, the deliveries into the station gauges) and starts the
+// planner with ctx: for tests that drive a fleet of their own.
+func (a *App) DemoWaybillHooks(ctx context.Context, cfg *sim.Config) {
+	cfg.DispatchWait, cfg.OnDepot, cfg.OnLoaded, cfg.OnDeliver = a.waybillDemoWait(), a.waybillDemoDepot, a.waybillDemoLoaded, a.gaugeDeliver
+	a.startWaybillDemo(ctx)
 }
 
 func (w *waybillDemo) context() context.Context {
@@ -240,7 +252,7 @@ func (a *App) planDemoTrip(ctx context.Context, phone, depot string, at time.Tim
 		err = w.maker.Dispatch(ctx, user, id)
 		if err == nil {
 			w.mu.Lock()
-			w.pending[phone] = id
+			w.pending[phone] = demoPending{id: id, at: at}
 			w.mu.Unlock()
 			return nil
 		}
@@ -419,12 +431,18 @@ func (a *App) waybillDemoLoaded(phone string, comps []sim.LoadedCompartment, sta
 		return
 	}
 	w.mu.Lock()
-	id := w.pending[phone]
-	delete(w.pending, phone)
+	p, ok := w.pending[phone]
+	// a truck whose wait ran out before the dispatch came loaded by its own plan (it starts loading
+	// when the wait ends): the dispatched trip is its next one, and this ticket is not that waybill's
+	own := ok && !start.Before(p.at.Add(demoWaitSim)) && start.Before(p.at.Add(demoWaitSim+10*time.Minute))
+	if ok && !own {
+		delete(w.pending, phone)
+	}
 	w.mu.Unlock()
-	if id == 0 {
+	if !ok || own {
 		return
 	}
+	id := p.id
 	comps = append([]sim.LoadedCompartment(nil), comps...)
 	go func() {
 		if err := a.recordDemoLoad(ctx, id, comps, end); err != nil && ctx.Err() == nil {

@@ -181,7 +181,7 @@ type order struct {
 
 // ticketWait is how long a truck whose depot sends loading tickets (Config.OnLoaded) stays at the
 // depot, sealed, after loading: the ticket is printed and the seals applied before it leaves.
-const ticketWait = 15 * time.Minute
+const ticketWait = 20 * time.Minute
 
 // weepChance is the probability per vehicle-day, at Misbehave 1, that the day's first loaded trip
 // loses a little product on the way without any opening (a weeping valve seat or gasket).

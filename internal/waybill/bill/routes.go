@@ -46,6 +46,12 @@ func (s *Service) Routes() []httpx.Route {
 			Handler: xlsx.Handler(func(r *http.Request, q Query) (*xlsx.Sheet, error) { return s.export(r, viewSales, q) })},
 		{Method: "POST", Path: prefix + "exportArchive", Access: httpx.Needs(CodeArchExp), Scoped: true,
 			Handler: xlsx.Handler(func(r *http.Request, q Query) (*xlsx.Sheet, error) { return s.export(r, viewArchive, q) })},
+		// the caller's own scope: no record named, nothing to refuse
+		{Method: "GET", Path: prefix + "options", Access: httpx.Needs(CodeAdd, CodeEdit, CodeFromPlan),
+			Handler: func(w http.ResponseWriter, r *http.Request) {
+				data, err := s.FormOptions(r.Context(), httpx.Caller(r))
+				httpx.Respond(w, r, data, err)
+			}},
 		// the template names no record
 		{Method: "POST", Path: prefix + "template", Access: httpx.Needs(CodeImport), Handler: xlsx.Handler(s.Template)},
 		// the rows name cars, stations, products and customers by name, looked up in the caller's scope

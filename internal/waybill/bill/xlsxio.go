@@ -306,18 +306,17 @@ func (s *Service) export(r *http.Request, kind int, q Query) (*xlsx.Sheet, error
 	if err != nil {
 		return nil, err
 	}
-	var rows []listRow
-	if err := sel.OrderExpr(order + ", w.id DESC").Limit(maxExportRows).Scan(ctx, &rows); err != nil {
+	var ids []int64
+	if err := sel.Column("w.id").OrderExpr(order+", w.id DESC").Limit(maxExportRows).Scan(ctx, &ids); err != nil {
 		return nil, err
 	}
-	vs := make([]View, len(rows))
-	for i := range rows {
-		vs[i] = rows[i].view()
-	}
-	for i := 0; i < len(vs); i += 500 {
-		if err := s.fill(ctx, s.db, vs[i:min(i+500, len(vs))]); err != nil {
+	var vs []View
+	for i := 0; i < len(ids); i += 500 {
+		part, err := s.rows(ctx, ids[i:min(i+500, len(ids))])
+		if err != nil {
 			return nil, err
 		}
+		vs = append(vs, part...)
 	}
 	lang := httpx.Lang(r)
 	head := []string{"field.waybillBills.no", "field.waybillBills.state", "field.waybillBills.plate", "field.waybillBills.carrier",

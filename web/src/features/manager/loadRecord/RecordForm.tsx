@@ -78,7 +78,7 @@ export function RecordForm({ record, options, onClose, onSaved }: { record?: Loa
       name="loadRecord"
       title={t(record ? 'loadRecord.editTitle' : 'loadRecord.addTitle')}
       isAdd={!record}
-      width={1080}
+      width={1160}
       labelWidth={110}
       save={(v) => loadSave(toLoadInput(v))}
       onClose={onClose}
@@ -95,28 +95,30 @@ export function RecordForm({ record, options, onClose, onSaved }: { record?: Loa
           <DatePicker showTime allowClear={false} />
         </Form.Item>
       </Space>
-      <Typography.Text strong>{t('loadRecord.items')}</Typography.Text>
+      <div style={{ marginBottom: 4 }}>
+        <Typography.Text strong>{t('loadRecord.items')}</Typography.Text>
+      </div>
       <Form.List name="items" initialValue={initial.items}>
         {(fields, { add, remove }) => (
           <div style={{ marginTop: 8 }}>
             {fields.map((f, idx) => {
               const fig = figures.rows[idx];
               return (
-                <Space key={f.key} align="baseline" wrap data-testid="load-item">
+                <Space key={f.key} align="baseline" size={6} data-testid="load-item">
                   <Form.Item name={[f.name, 'compartment']} rules={required('loadRecord.compartment')}>
-                    <InputNumber min={1} max={8} precision={0} addonBefore={t('loadRecord.compartmentShort')} style={{ width: 110 }} />
+                    <InputNumber min={1} max={8} precision={0} addonBefore={t('loadRecord.compartmentShort')} style={{ width: 100 }} />
                   </Form.Item>
                   <Form.Item name={[f.name, 'productId']} rules={required('loadRecord.product')}>
-                    <Select options={products.map((p) => ({ value: p.id, label: p.name }))} placeholder={t('loadRecord.product')} style={{ width: 130 }} />
+                    <Select options={products.map((p) => ({ value: p.id, label: p.name }))} placeholder={t('loadRecord.product')} style={{ width: 120 }} />
                   </Form.Item>
                   <Form.Item name={[f.name, 'vtL']} rules={required('loadRecord.vt')}>
-                    <InputNumber data-testid="load-vt" min={0.1} max={60000} placeholder={t('loadRecord.vt')} style={{ width: 130 }} />
+                    <InputNumber data-testid="load-vt" min={0.1} max={60000} placeholder={t('loadRecord.vt')} style={{ width: 120 }} />
                   </Form.Item>
                   <Form.Item name={[f.name, 'tempC']} rules={required('loadRecord.temp')}>
-                    <InputNumber data-testid="load-temp" min={-40} max={80} placeholder={t('loadRecord.temp')} style={{ width: 110 }} />
+                    <InputNumber data-testid="load-temp" min={-40} max={80} placeholder={t('loadRecord.temp')} style={{ width: 100 }} />
                   </Form.Item>
                   <Form.Item name={[f.name, 'density20']}>
-                    <InputNumber min={500} max={1100} placeholder={t('loadRecord.density')} style={{ width: 130 }} />
+                    <InputNumber min={500} max={1100} placeholder={t('loadRecord.density')} style={{ width: 120 }} />
                   </Form.Item>
                   <Form.Item name={[f.name, 'sealNo']}>
                     <Input data-testid="load-seal" maxLength={32} placeholder={t('loadRecord.sealNo')} style={{ width: 120 }} />

@@ -47,7 +47,7 @@ export function SealCheckModal({ waybills, onClose, onDone }: { waybills: LoadWa
           <Space direction="vertical" style={{ width: '100%' }}>
             {wb.seals.map((s) => (
               <Form.Item key={s.compartment} label={t('loadRecord.sealFound', { no: s.compartment })} style={{ marginBottom: 4 }}>
-                <Input value={found[s.compartment] ?? ''} maxLength={32} onChange={(e) => setFound({ ...found, [s.compartment]: e.target.value })} />
+                <Input aria-label={t('loadRecord.sealFound', { no: s.compartment })} value={found[s.compartment] ?? ''} maxLength={32} onChange={(e) => setFound({ ...found, [s.compartment]: e.target.value })} />
               </Form.Item>
             ))}
           </Space>

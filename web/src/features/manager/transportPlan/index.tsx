@@ -105,14 +105,14 @@ export default function TransportPlanPage() {
         tableProps={{
           expandable: { expandedRowRender: (p) => <Items plan={p} />, rowExpandable: (p) => p.items.length > 0 },
           locale: { emptyText: t('transportPlan.empty') },
-          scroll: { x: 1300 },
+          scroll: { x: 1200 },
         }}
         columns={(ctx) => [
-          { title: t('transportPlan.no'), dataIndex: 'no', key: 'no', width: 210, sorter: true },
-          { title: t('transportPlan.planDate'), dataIndex: 'planDate', key: 'planDate', width: 120, sorter: true },
-          { title: t('transportPlan.depot'), dataIndex: 'depotName', key: 'depotName', width: 200 },
-          { title: t('transportPlan.customer'), dataIndex: 'customerName', key: 'customerName', width: 140, render: (v: string) => v || '—' },
-          { title: t('transportPlan.title'), dataIndex: 'title', key: 'title', width: 160 },
+          { title: t('transportPlan.no'), dataIndex: 'no', key: 'no', width: 190, sorter: true },
+          { title: t('transportPlan.planDate'), dataIndex: 'planDate', key: 'planDate', width: 105, sorter: true },
+          { title: t('transportPlan.depot'), dataIndex: 'depotName', key: 'depotName', width: 170 },
+          { title: t('transportPlan.customer'), dataIndex: 'customerName', key: 'customerName', width: 100, render: (v: string) => v || '—' },
+          { title: t('transportPlan.title'), dataIndex: 'title', key: 'title', width: 130 },
           {
             title: t('transportPlan.itemCount'),
             key: 'items',
@@ -122,7 +122,7 @@ export default function TransportPlanPage() {
           {
             title: t('transportPlan.progress'),
             key: 'progress',
-            width: 200,
+            width: 160,
             render: (_: unknown, p: Plan) => (
               <Space direction="vertical" size={0} style={{ width: '100%' }} data-testid="plan-progress">
                 <Progress percent={progressPct(p.delivered, p.total)} size="small" format={() => `${p.delivered}/${p.total}`} />
@@ -132,7 +132,7 @@ export default function TransportPlanPage() {
           {
             title: t('common.actions'),
             key: 'actions',
-            width: 220,
+            width: 190,
             fixed: 'right',
             render: (_: unknown, p: Plan) => (
               <Space size={4}>
