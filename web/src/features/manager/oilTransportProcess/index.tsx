@@ -55,7 +55,7 @@ export default function OilTransportProcessPage() {
           rowKey="id"
           fetch={(q) => processPage(q)}
           toFilters={toProcessFilters}
-          filters={<ProcessFilters rangeLabel={t('transportProcess.tripTime')} />}
+          filters={<ProcessFilters rangeLabel={t('transportProcess.tripTime')} showTime={false} />}
           tableProps={{
             size: 'small',
             scroll: { x: 540 },
@@ -67,7 +67,7 @@ export default function OilTransportProcessPage() {
               title: t('transportProcess.no'),
               dataIndex: 'no',
               key: 'no',
-              width: 170,
+              width: 200,
               sorter: true,
               render: (v: string, r) => (
                 <span>
@@ -96,7 +96,7 @@ export default function OilTransportProcessPage() {
             {
               title: t('transportProcess.route'),
               key: 'route',
-              width: 170,
+              width: 150,
               render: (_, r) => (
                 <span style={{ fontSize: 12 }}>
                   {r.depotName} → {r.destinations.map((d) => d.stationName).join('、') || '—'}
