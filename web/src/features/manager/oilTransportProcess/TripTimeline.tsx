@@ -55,11 +55,10 @@ function Who({ s }: { s: StepView }) {
 }
 
 function Place({ s }: { s: StepView }) {
-  const { t } = useTranslation();
   if (s.stationName) return <span>{s.stationName}</span>;
   if (s.address) return <span>{s.address}</span>;
   if (s.lat || s.lon) return <span>{`${s.lon.toFixed(5)}, ${s.lat.toFixed(5)}`}</span>;
-  return <Typography.Text type="secondary">{t('transportProcess.noPlace')}</Typography.Text>;
+  return null;
 }
 
 function StepBody({ item }: { item: Extract<TimelineItem, { kind: 'step' | 'mark' }> }) {
@@ -155,7 +154,7 @@ function LossCard({ w }: { w: Trip }) {
   const { t } = useTranslation();
   const known = w.state === 'CLOSED' || w.state === 'DIFF_FLAGGED';
   return (
-    <Descriptions size="small" column={2} bordered title={t('transportProcess.lossTitle')}>
+    <Descriptions size="small" column={2} bordered title={t('transportProcess.lossTitle')} styles={{ label: { width: 130, whiteSpace: 'nowrap' } }}>
       <Descriptions.Item label={t('transportProcess.shippedV20')}>{w.shippedV20 > 0 ? fmtL(w.shippedV20) : '—'}</Descriptions.Item>
       <Descriptions.Item label={t('transportProcess.shippedMassT')}>{w.shippedMassT > 0 ? w.shippedMassT.toFixed(3) : '—'}</Descriptions.Item>
       <Descriptions.Item label={t('transportProcess.receivedV20')}>
@@ -210,7 +209,7 @@ export function TripView({ detail, actions }: { detail: TripDetail; actions?: Re
         extra={actions}
         style={{ marginBottom: 12 }}
       >
-        <Descriptions size="small" column={3}>
+        <Descriptions size="small" column={{ xs: 1, xl: 2, xxl: 3 }}>
           <Descriptions.Item label={t('transportProcess.depot')}>{w.depotName}</Descriptions.Item>
           <Descriptions.Item label={t('transportProcess.destinations')}>{detail.destinations.map((d) => d.stationName).join(' → ') || '—'}</Descriptions.Item>
           <Descriptions.Item label={t('transportProcess.carrier')}>{w.groupName}</Descriptions.Item>
@@ -223,12 +222,12 @@ export function TripView({ detail, actions }: { detail: TripDetail; actions?: Re
         </Descriptions>
       </Card>
       <Row gutter={12}>
-        <Col xs={24} xl={10}>
+        <Col xs={24} xxl={10}>
           <Card size="small" title={t('transportProcess.timeline')} style={{ marginBottom: 12 }}>
             <StepsTimeline detail={detail} />
           </Card>
         </Col>
-        <Col xs={24} xl={14}>
+        <Col xs={24} xxl={14}>
           <Card size="small" style={{ marginBottom: 12 }}>
             <LossCard w={w} />
           </Card>

@@ -10,8 +10,9 @@ import { VehiclePicker } from '../../../components/VehiclePicker';
 export function toProcessFilters(values: Record<string, unknown>): Omit<ProcessQuery, 'pageNum' | 'pageSize'> {
   const { range, no, ...rest } = values as { range?: TimeRangeValue; no?: string } & Record<string, unknown>;
   const out: Record<string, unknown> = { ...rest };
-  if (range?.start) out.start = range.start;
-  if (range?.end) out.end = range.end;
+  // a date-only range covers whole days
+  if (range?.start) out.start = range.start.length === 10 ? `${range.start} 00:00:00` : range.start;
+  if (range?.end) out.end = range.end.length === 10 ? `${range.end} 23:59:59` : range.end;
   if (typeof no === 'string' && no.trim()) out.no = no.trim();
   return out as Omit<ProcessQuery, 'pageNum' | 'pageSize'>;
 }
@@ -27,14 +28,14 @@ export function useStationOptions() {
 }
 
 /** The filters of the trip lists: time range, waybill number, car, state, depot, station. */
-export function ProcessFilters({ states = STATES as readonly string[], rangeLabel }: { states?: readonly string[]; rangeLabel: string }) {
+export function ProcessFilters({ states = STATES as readonly string[], rangeLabel, showTime = true }: { states?: readonly string[]; rangeLabel: string; showTime?: boolean }) {
   const { t } = useTranslation();
   const { depots, stations } = useStationOptions();
   const search = (input: string, o?: { label?: unknown }) => String(o?.label ?? '').includes(input);
   return (
     <>
       <Form.Item name="range" label={rangeLabel}>
-        <TimeRangePicker showTime includeOptional />
+        <TimeRangePicker showTime={showTime} includeOptional />
       </Form.Item>
       <Form.Item name="no" label={t('transportProcess.no')}>
         <Input allowClear style={{ width: 170 }} placeholder={t('common.all')} />

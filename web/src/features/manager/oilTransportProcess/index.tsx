@@ -1,5 +1,5 @@
 import { EditOutlined, ExperimentOutlined } from '@ant-design/icons';
-import { Button, Col, Row, Space, Typography } from 'antd';
+import { Button, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -48,17 +48,17 @@ export default function OilTransportProcessPage() {
     return n;
   });
   return (
-    <Row gutter={12} style={{ padding: 0 }}>
-      <Col xs={24} xxl={9} xl={10}>
+    <div style={{ display: 'grid', gridTemplateColumns: 'minmax(560px, 620px) minmax(0, 1fr)', gap: 4 }}>
+      <div style={{ minWidth: 0 }}>
         <ListPage<Trip, Filters>
           queryKey="oilTransportProcess"
           rowKey="id"
           fetch={(q) => processPage(q)}
           toFilters={toProcessFilters}
-          filters={<ProcessFilters rangeLabel={t('transportProcess.tripTime')} />}
+          filters={<ProcessFilters rangeLabel={t('transportProcess.tripTime')} showTime={false} />}
           tableProps={{
             size: 'small',
-            scroll: { x: 560 },
+            scroll: { x: 540 },
             locale: { emptyText: t('transportProcess.empty') },
             onRow: (r) => ({ onClick: () => select(r.id), style: { cursor: 'pointer', background: r.id === selected ? '#e6f4ff' : undefined } }),
           }}
@@ -67,7 +67,7 @@ export default function OilTransportProcessPage() {
               title: t('transportProcess.no'),
               dataIndex: 'no',
               key: 'no',
-              width: 170,
+              width: 200,
               sorter: true,
               render: (v: string, r) => (
                 <span>
@@ -96,7 +96,7 @@ export default function OilTransportProcessPage() {
             {
               title: t('transportProcess.route'),
               key: 'route',
-              width: 170,
+              width: 150,
               render: (_, r) => (
                 <span style={{ fontSize: 12 }}>
                   {r.depotName} → {r.destinations.map((d) => d.stationName).join('、') || '—'}
@@ -113,10 +113,10 @@ export default function OilTransportProcessPage() {
             },
           ]}
         />
-      </Col>
-      <Col xs={24} xxl={15} xl={14} style={{ paddingTop: 12, paddingRight: 16 }}>
+      </div>
+      <div style={{ paddingTop: 12, paddingRight: 16, minWidth: 0 }}>
         <TripPanel key={selected} waybillId={selected} actions={(d) => <Actions detail={d} />} />
-      </Col>
-    </Row>
+      </div>
+    </div>
   );
 }

@@ -31,7 +31,7 @@ function TotalsRow({ totals, cols }: { totals?: Totals; cols: number }) {
     <Table.Summary fixed>
       <Table.Summary.Row data-testid="totals-row">
         {Array.from({ length: cols }, (_, i) => (
-          <Table.Summary.Cell key={i} index={i}>
+          <Table.Summary.Cell key={i} index={i} align={i >= 4 && i <= 10 ? 'right' : undefined}>
             {cells.find(([c]) => c === i)?.[1]}
           </Table.Summary.Cell>
         ))}

@@ -23,7 +23,7 @@ beforeEach(() => {
   api.processDetail.mockResolvedValue(detail({ waybill: closed }));
 });
 
-describe('transport record page', { timeout: 60_000 }, () => {
+describe('transport record page', { timeout: 150_000 }, () => {
   it('lists finished trips with their figures and the totals of the set, and opens a trip', async () => {
     renderPage(<TransportRecordPage />, 'transportRecord', ['export']);
     await waitFor(() => expect(api.recordPage).toHaveBeenCalled(), SLOW);
