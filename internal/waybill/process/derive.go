@@ -16,7 +16,7 @@ import (
 // Config tunes the derivation; zero fields take the defaults.
 type Config struct {
 	// DropL is a level drop (total V20 of the truck, smoothed) beyond the noise while on the road
-	// (120 L: above what sloshing leaves in the median, below the smallest theft the simulator makes,
+	// (150 L: above what sloshing leaves in the median, below the smallest theft the simulator makes,
 	// 200 L; a slower, smaller loss shows as the trip's loss over its allowance).
 	DropL float64
 	// SteadyL is the largest change between two reports of a level that is steady (10 L).
@@ -25,7 +25,7 @@ type Config struct {
 
 func (c *Config) defaults() {
 	if c.DropL <= 0 {
-		c.DropL = 120
+		c.DropL = 150
 	}
 	if c.SteadyL <= 0 {
 		c.SteadyL = 10
@@ -78,6 +78,8 @@ type active struct {
 	episode   bool  // an opening on the way is going on (one difference per episode)
 	base      float64
 	hasBase   bool
+	settle    uint8 // smoothed totals seen since the base was set (it may still rise while settling)
+	low       uint8 // consecutive smoothed totals below the base by more than DropL
 }
 
 // carState is what the engine remembers of a car between reports.
@@ -202,8 +204,11 @@ func (c *carState) sumV20(mask uint8) (float64, bool) {
 
 // smoothN is how many totals the road's level is the median of. Sloshing swings a single reading by
 // tens of litres for several reports in a row (a median of three still crossed 50 L on most demo trips);
-// the median of nine follows the liquid, not the wave.
-const smoothN = 9
+// the median of fifteen, below the base three times in a row, follows the liquid, not the wave.
+const smoothN = 15
+
+// dropPersist is how many smoothed totals in a row must be below the base for a drop to count.
+const dropPersist = 3
 
 // smoothed is the median of the last smoothN totals (sloshing makes single readings noisy).
 func (c *carState) smoothed() (float64, bool) {
@@ -291,7 +296,7 @@ func derive(cfg *Config, c *carState, in *input, out []action) []action {
 		m := dv.move(waybill.EvDepotExit)
 		m.StationID = w.depot.id
 		dv.advance(m)
-		w.hasBase, w.episode = false, false
+		w.hasBase, w.episode, c.ringN = false, false, 0 // the leg's level starts from readings on the road
 	}
 	if in.located {
 		w.inDepot = inDepot
@@ -374,13 +379,22 @@ func (dv *deriver) onTheWay(cfg *Config) {
 		// starts again from readings taken after it, so the same litres are not a second episode
 		c.ringN, w.hasBase = 0, false
 	} else if sm, ok := c.smoothed(); ok && dv.readings {
-		if !w.hasBase {
-			w.base, w.hasBase = sm, true
-		} else if w.base-sm > cfg.DropL {
-			o.dropL, open = math.Round((w.base-sm)*10)/10, true
-			w.base = sm // a further drop beyond the noise is new evidence
-		} else if sm > w.base {
-			w.base = sm
+		// the base is the level the leg started with: it follows the median up only while it settles
+		// (a ratchet on every higher median would keep the sloshing's highs and call the rest a drop)
+		switch {
+		case !w.hasBase:
+			w.base, w.hasBase, w.settle, w.low = sm, true, 0, 0
+		case w.base-sm > cfg.DropL:
+			if w.low++; w.low >= dropPersist {
+				o.dropL, open = math.Round((w.base-sm)*10)/10, true
+				w.base, w.low = sm, 0 // a further drop beyond the noise is new evidence
+			}
+		default:
+			w.low = 0
+			if w.settle < smoothN {
+				w.settle++
+				w.base = max(w.base, sm)
+			}
 		}
 	}
 	if !open {
@@ -442,7 +456,8 @@ func (dv *deriver) atDestination(cfg *Config, ds *dest, inside bool, prevV20 flo
 		}
 		if end {
 			ds.ended = dv.t
-			w.hasBase, w.episode = false, false // the next leg starts from what is left
+			// the next leg starts from what is left: its level from readings taken after the unloading
+			w.hasBase, w.episode, c.ringN = false, false, 0
 			a := action{kind: actUnloadEnd, w: w, move: mv(waybill.EvReceived)}
 			a.after, _ = c.sumV20(ds.comps)
 			dv.out = append(dv.out, a)

@@ -222,16 +222,17 @@ func TestDeriveOpeningOnTheWayOncePerEpisode(t *testing.T) {
 func TestDeriveLevelDropOnTheWay(t *testing.T) {
 	c, w := newTrip(t, waybill.InTransit, 1)
 	reps := []rep{}
-	for i := int64(1); i <= 12; i++ { // sloshing swings single readings by 90 L: within the noise
-		d := float64(i%2) * 90
+	for i := int64(1); i <= 40; i++ { // sloshing swings single readings by 120 L: within the noise
+		d := float64(i%2) * 120
 		reps = append(reps, rep{t: i, at: &roadAt, st: closed(tank.SealSealed), lv: levels(8000-d, 8000, 8000)})
 	}
-	for i := int64(13); i <= 16; i++ { // 200 L gone: the median of nine holds until most readings show it
+	// 200 L gone: the median of fifteen holds until most readings show it, then three in a row
+	for i := int64(41); i <= 49; i++ {
 		reps = append(reps, rep{t: i, at: &roadAt, st: closed(tank.SealSealed), lv: levels(7800, 8000, 8000)})
 	}
 	reps = append(reps,
-		rep{t: 17, at: &roadAt, st: closed(tank.SealSealed), lv: levels(7800, 8000, 8000), exp: ev(waybill.EvOpeningOnWay)},
-		rep{t: 18, at: &roadAt, st: closed(tank.SealSealed), lv: levels(7800, 8000, 8000)},
+		rep{t: 50, at: &roadAt, st: closed(tank.SealSealed), lv: levels(7800, 8000, 8000), exp: ev(waybill.EvOpeningOnWay)},
+		rep{t: 51, at: &roadAt, st: closed(tank.SealSealed), lv: levels(7800, 8000, 8000)},
 	)
 	run(t, c, w, reps)
 	if !w.flagged {
