@@ -64,6 +64,9 @@ describe('waybill base data pages', () => {
       await cm.locator('.ant-select').filter({ has: page.locator('[id="customerForm_stationIds"]') }).click();
       await cm.locator('[id="customerForm_stationIds"]').fill(taken.name);
       await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: taken.name }).first().click();
+      // close the multi-select's dropdown (it stays open and covers the dialog's footer)
+      await cm.locator('.ant-modal-title').click();
+      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').waitFor({ state: 'hidden' });
       const cAdded = page.waitForResponse((r) => r.url().endsWith('/base-info-app/customer/add'));
       await cm.locator('.ant-modal-footer button.ant-btn-primary').click();
       const cBody = await (await cAdded).json();

@@ -27,7 +27,7 @@ beforeEach(() => {
   api.customerStations.mockResolvedValue(stations);
 });
 
-describe('customer page', { timeout: 60_000 }, () => {
+describe('customer page', { timeout: 180_000 }, () => {
   it('lists customers with their stations (first two and a count) and an empty state', async () => {
     renderPage(<CustomerPage />, 'customer', []);
     expect(await screen.findByText('华东石化销售有限公司', {}, SLOW)).toBeTruthy();

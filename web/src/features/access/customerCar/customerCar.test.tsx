@@ -21,7 +21,7 @@ beforeEach(() => {
   api.pageCustomerCars.mockResolvedValue({ list: cars, total: 1, pageNum: 1, pageSize: 10 } satisfies Page<CustomerCar>);
 });
 
-describe('customerCar page', { timeout: 60_000 }, () => {
+describe('customerCar page', { timeout: 180_000 }, () => {
   it('lists the customers’ cars', async () => {
     renderPage(<CustomerCarPage />, 'customerCar', []);
     expect(await screen.findByText('沪D·K8801', {}, SLOW)).toBeTruthy();

@@ -22,7 +22,7 @@ beforeEach(() => {
   api.pageProducts.mockResolvedValue({ list: products, total: 2, pageNum: 1, pageSize: 10 } satisfies Page<Product>);
 });
 
-describe('transProduct page', { timeout: 60_000 }, () => {
+describe('transProduct page', { timeout: 180_000 }, () => {
   it('lists products with fuel type, family and K override, without buttons when not authorised', async () => {
     renderPage(<TransProductPage />, 'transProduct', []);
     expect(await screen.findByText('CY0', {}, SLOW)).toBeTruthy();
