@@ -121,6 +121,8 @@ export interface Group {
   title: string;
   logo: string;
   theme: ThemeName | '';
+  /** A sales company (groupInfo/addSalesCompany, issue 15). */
+  sales?: boolean;
   children?: Group[];
 }
 

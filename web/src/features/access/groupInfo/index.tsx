@@ -1,4 +1,4 @@
-import { ApartmentOutlined, DeleteOutlined, EditOutlined, PictureOutlined, PlusOutlined } from '@ant-design/icons';
+import { ApartmentOutlined, DeleteOutlined, EditOutlined, LinkOutlined, PictureOutlined, PlusOutlined, ShopOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Descriptions, Empty, Input, Modal, Row, Space, Spin, Table, Tag, Tree, Typography } from 'antd';
 import { useMemo, useState } from 'react';
@@ -11,6 +11,8 @@ import { BrandLogo } from '../../../components/BrandLogo';
 import { confirmDelete } from '../../../components/confirmDelete';
 import { BrandingForm } from './BrandingForm';
 import { GroupForm, type GroupFormMode } from './GroupForm';
+import { BindCarriersForm, CarrierTags, SalesCompanyForm } from './SalesCompany';
+import { setSales } from './salesApi';
 import { allIds, filterTree, findGroup, pathTo, useGroupTree } from './groupTree';
 
 const muted = (v: string | null | undefined) => v || <span className="tw-muted">—</span>;
@@ -29,6 +31,8 @@ export default function GroupInfoPage() {
   const [branding, setBranding] = useState<Group | null>(null);
   const [paging, setPaging] = useState({ pageNum: 1, pageSize: 10 });
   const [childName, setChildName] = useState('');
+  const [salesForm, setSalesForm] = useState<Group | null>(null);
+  const [binding, setBinding] = useState<Group | null>(null);
 
   const roots = tree.data ?? [];
   const selectedId = picked ?? roots[0]?.id ?? null;
@@ -58,6 +62,20 @@ export default function GroupInfoPage() {
         qc.removeQueries({ queryKey: ['groupChildren', g.id] });
         void qc.invalidateQueries({ queryKey: ['groupTrees'] });
         void qc.invalidateQueries({ queryKey: ['groupChildren'], predicate: (q) => q.queryKey[1] !== g.id });
+      },
+    });
+
+  const toggleSales = (g: Group) =>
+    api.modal.confirm({
+      title: t('common.prompt'),
+      content: t(g.sales ? 'salesCompany.unflagConfirm' : 'salesCompany.flagConfirm', { name: g.name }),
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        await setSales(g.id, !g.sales);
+        void api.message.success(t('common.operationSuccess'));
+        refresh();
+        void qc.invalidateQueries({ queryKey: ['salesPairs'] });
       },
     });
 
@@ -126,6 +144,11 @@ export default function GroupInfoPage() {
                     <BrandLogo src={selected.logo || `/themes/${selected.theme || session?.theme || 'tankcar'}/logo.svg`} size={24} alt={t('groupInfo.logo')} />
                     <span>{selected.name}</span>
                     <Tag>{selected.code}</Tag>
+                    {selected.sales && (
+                      <Tag color="gold" icon={<ShopOutlined />}>
+                        {t('salesCompany.tag')}
+                      </Tag>
+                    )}
                   </Space>
                 }
                 extra={
@@ -139,6 +162,17 @@ export default function GroupInfoPage() {
                       <Button icon={<EditOutlined />} onClick={() => setForm({ kind: 'edit', group: selected })}>
                         {t('menu.groupInfo-edit')}
                       </Button>
+                    </AuthButton>
+                    <AuthButton code="sales">
+                      <Button icon={<ShopOutlined />} onClick={() => setSalesForm(selected)}>
+                        {t('salesCompany.add')}
+                      </Button>
+                      <Button onClick={() => toggleSales(selected)}>{t(selected.sales ? 'salesCompany.unflag' : 'salesCompany.flag')}</Button>
+                      {selected.sales && (
+                        <Button icon={<LinkOutlined />} onClick={() => setBinding(selected)}>
+                          {t('salesCompany.bind')}
+                        </Button>
+                      )}
                     </AuthButton>
                     <AuthButton code="logo">
                       <Button icon={<PictureOutlined />} onClick={() => setBranding(selected)}>
@@ -160,6 +194,11 @@ export default function GroupInfoPage() {
                   <Descriptions.Item label={t('groupInfo.address')}>{muted(selected.address)}</Descriptions.Item>
                   <Descriptions.Item label={t('groupInfo.brandTitle')}>{muted(selected.title)}</Descriptions.Item>
                   <Descriptions.Item label={t('groupInfo.theme')}>{selected.theme ? t(`groupInfo.themes.${selected.theme}`) : t('groupInfo.themeInherit')}</Descriptions.Item>
+                  {selected.sales && (
+                    <Descriptions.Item label={t('salesCompany.carriers')} span={3}>
+                      <CarrierTags salesGroupId={selected.id} />
+                    </Descriptions.Item>
+                  )}
                   <Descriptions.Item label={t('groupInfo.remark')} span={3}>
                     {muted(selected.remark)}
                   </Descriptions.Item>
@@ -188,6 +227,13 @@ export default function GroupInfoPage() {
                   columns={[
                     { title: t('groupInfo.name'), dataIndex: 'name', key: 'name', ellipsis: true, render: (v: string, g) => <Typography.Link onClick={() => selectGroup(g.id)}>{v}</Typography.Link> },
                     { title: t('groupInfo.code'), dataIndex: 'code', key: 'code', width: 110 },
+                    {
+                      title: t('salesCompany.column'),
+                      dataIndex: 'sales',
+                      key: 'sales',
+                      width: 110,
+                      render: (v?: boolean) => (v ? <Tag color="gold">{t('salesCompany.tag')}</Tag> : muted(null)),
+                    },
                     { title: t('groupInfo.parent'), key: 'parent', ellipsis: true, render: (_, g) => muted(findGroup(roots, g.parentId)?.name) },
                     { title: t('groupInfo.contact'), dataIndex: 'contact', key: 'contact', width: 120, render: muted },
                     { title: t('groupInfo.phone'), dataIndex: 'phone', key: 'phone', width: 140, render: muted },
@@ -208,6 +254,28 @@ export default function GroupInfoPage() {
             refresh();
             selectGroup(g.id);
             if (form.kind !== 'edit') setExpanded((e) => [...(e ?? roots.map((r) => r.id)), ...(g.parentId != null ? [g.parentId] : [])]);
+          }}
+        />
+      )}
+      {salesForm && (
+        <SalesCompanyForm
+          parent={salesForm}
+          onClose={() => setSalesForm(null)}
+          onSaved={(g) => {
+            setSalesForm(null);
+            refresh();
+            void qc.invalidateQueries({ queryKey: ['salesPairs'] });
+            selectGroup(g.id);
+          }}
+        />
+      )}
+      {binding && (
+        <BindCarriersForm
+          sales={binding}
+          onClose={() => setBinding(null)}
+          onSaved={() => {
+            setBinding(null);
+            void qc.invalidateQueries({ queryKey: ['salesPairs'] });
           }}
         />
       )}
