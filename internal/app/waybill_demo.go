@@ -13,8 +13,8 @@ import (
 	"github.com/uptrace/bun"
 
 	"tankwatch/internal/jt808"
+	"tankwatch/internal/org"
 	"tankwatch/internal/sim"
-	"tankwatch/internal/tank"
 	"tankwatch/internal/waybill"
 )
 
@@ -106,7 +106,6 @@ func (a *App) buildWaybillDemo() {
 	a.wireWaybillTouch()
 }
 
-
 // waybillDemoWait is sim.Config.DispatchWait: 0 (trucks plan their own trips) without the services.
 func (a *App) waybillDemoWait() time.Duration {
 	if a.waybillDemo.maker == nil || a.waybillDemo.loads == nil {
@@ -115,37 +114,10 @@ func (a *App) waybillDemoWait() time.Duration {
 	return demoWaitSim
 }
 
-// seedWaybillDemo seeds the demo's products (Bootstrap, --demo): the four the demo cars' compartments
-// carry, in the top group, unless a product of that code is there already (the same codes and
-// figures as the product service's own demo seed, so whichever runs first, nothing is doubled). No
-// past waybills are seeded: every waybill the demo shows was made by running the chain.
-func (a *App) seedWaybillDemo(ctx context.Context) error {
-	var root int64
-	if err := a.DB.NewSelect().Table("org_groups").Column("id").Where("parent_id IS NULL OR parent_id = 0").OrderExpr("id").Limit(1).
-		Scan(ctx, &root); err != nil {
-		return fmt.Errorf("demo products: top group: %w", err)
-	}
-	now := time.Now().UnixMilli()
-	for _, d := range []struct {
-		code, name, grade string
-		product           int
-	}{{"CY0", "0# 柴油", "国VI", tank.ProductDiesel0}, {"QY92", "92# 汽油", "国VIB", tank.ProductGasoline92},
-		{"QY95", "95# 汽油", "国VIB", tank.ProductGasoline95}, {"HM3", "航空煤油", "3号", tank.ProductJet}} {
-		n, err := a.DB.NewSelect().Table("products").Where("group_id = ? AND code = ?", root, d.code).Count(ctx)
-		if err != nil {
-			return err
-		}
-		if n > 0 {
-			continue
-		}
-		_, err = a.DB.NewRaw("INSERT INTO products (group_id, code, name, grade, product, family, density20, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			root, d.code, d.name, d.grade, d.product, int(tank.ProductFamily(d.product)), tank.DefaultDensity20(d.product), now, now).Exec(ctx)
-		if err != nil {
-			return fmt.Errorf("demo product %s: %w", d.code, err)
-		}
-	}
-	return nil
-}
+// seedWaybillDemo seeds the demo's waybill base data (Bootstrap, --demo): products, customers and
+// their cars, the sales company and its carriers (waybill_base.go). No past waybills are seeded: every
+// waybill the demo shows was made by running the chain.
+func (a *App) seedWaybillDemo(ctx context.Context) error { return a.seedWaybillBase(ctx) }
 
 // startWaybillDemo starts the demo planner once the in-process simulator drives (StartDevices).
 func (a *App) startWaybillDemo(ctx context.Context) {
@@ -406,19 +378,34 @@ func (a *App) demoRoom(ctx context.Context, name string) float64 {
 	return sum
 }
 
-// demoProduct is the product (id, density at 20 °C) of a compartment's product code: the car's
-// group's own, else the nearest one registered (the demo seeds them in the top group).
+// demoProduct is the product (id, density at 20 °C) of a compartment's product code that the car's
+// group may use: its own group's, else the nearest ancestor's.
 func (a *App) demoProduct(ctx context.Context, groupID int64, code int) (int64, float64, error) {
-	var p struct {
+	var path string
+	if err := a.DB.NewSelect().Table("org_groups").Column("path").Where("id = ?", groupID).Scan(ctx, &path); err != nil {
+		return 0, 0, fmt.Errorf("group %d: %w", groupID, err)
+	}
+	ids := org.PathIDs(path)
+	if len(ids) == 0 {
+		ids = []int64{groupID}
+	}
+	var ps []struct {
 		ID        int64   `bun:"id"`
+		GroupID   int64   `bun:"group_id"`
 		Density20 float64 `bun:"density20"`
 	}
-	err := a.DB.NewSelect().Table("products").Column("id", "density20").Where("product = ?", code).
-		OrderExpr("CASE WHEN group_id = ? THEN 0 ELSE 1 END, id", groupID).Limit(1).Scan(ctx, &p)
-	if err != nil {
+	if err := a.DB.NewSelect().Table("products").Column("id", "group_id", "density20").Where("product = ?", code).
+		Where("group_id IN (?)", bun.In(ids)).OrderExpr("id").Scan(ctx, &ps); err != nil {
 		return 0, 0, fmt.Errorf("product of code %d: %w", code, err)
 	}
-	return p.ID, p.Density20, nil
+	for i := len(ids) - 1; i >= 0; i-- {
+		for _, p := range ps {
+			if p.GroupID == ids[i] {
+				return p.ID, p.Density20, nil
+			}
+		}
+	}
+	return 0, 0, fmt.Errorf("no product of code %d for group %d", code, groupID)
 }
 
 // waybillDemoLoaded is sim.Config.OnLoaded: the depot's loading system sends the ticket of the truck
