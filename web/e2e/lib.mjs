@@ -267,3 +267,32 @@ export function tr(lang, key) {
   if (typeof v !== 'string') throw new Error(`no i18n text ${lang} ${key}`);
   return v;
 }
+
+/**
+ * Creates a waybill through the API with the waybill form's own choices (GET waybill/options, the
+ * caller's scope): a car without an active waybill, a depot, `stops` oil stations, the first product;
+ * dispatches it when asked. Returns { id, no, carId, body } of the created waybill.
+ */
+export async function createWaybill(base, token, { stops = 1, dispatch = false, plannedL = 8000 } = {}) {
+  const call = (method, url, body) => api(base, method, url, { token, body });
+  const o = (await call('GET', '/base-info-app/waybill/options')).body.data;
+  if (!o) throw new Error('waybill/options answered nothing');
+  const busy = new Set(((await call('POST', '/monitor-app/realTimeMoitoring/findCarsByWaybill', {})).body.data?.list ?? []).map((c) => c.carId));
+  const car = o.cars.find((c) => !busy.has(c.id));
+  if (!car || !o.depots.length || o.stations.length < stops || !o.products.length) {
+    throw new Error(`waybill/options lacks a free car, a depot, ${stops} station(s) or a product: ${JSON.stringify({ cars: o.cars.length, depots: o.depots.length, stations: o.stations.length, products: o.products.length })}`);
+  }
+  const dests = o.stations.slice(0, stops);
+  const compartments = dests.map((_, i) => ({ no: i + 1, productId: o.products[0].id, plannedL, destSeq: i + 1 }));
+  const add = await call('POST', '/base-info-app/waybill/add', {
+    carId: car.id, depotId: o.depots[0].id, stationIds: dests.map((d) => d.id), compartments,
+    plannedLoadAt: Date.now() + 3_600_000, plannedArriveAt: Date.now() + 4 * 3_600_000, driverName: car.driverName || '张师傅',
+  });
+  if (add.body.code !== 1) throw new Error(`waybill/add: ${JSON.stringify(add.body)}`);
+  const id = add.body.data?.id ?? add.body.data;
+  if (dispatch) {
+    const d = await call('POST', '/base-info-app/waybill/dispatch', { id });
+    if (d.body.code !== 1) throw new Error(`waybill/dispatch: ${JSON.stringify(d.body)}`);
+  }
+  return { id, no: add.body.data?.no, carId: car.id, body: add.body };
+}

@@ -54,6 +54,8 @@ describe('load record page', () => {
       await pane.getByRole('button', { name: zh('loadRecord.add') }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByTestId('load-waybill').click();
+      // the demo's planner keeps waybills coming: search for ours, the list is virtual
+      await page.keyboard.type(wb.no);
       await page.locator('.ant-select-item-option').filter({ hasText: wb.no }).click();
       const item = dialog.getByTestId('load-item').first();
       await item.locator('[data-testid="load-vt"] input, input[data-testid="load-vt"]').fill('10000');
