@@ -1,15 +1,11 @@
 package tankinfo
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
-
-	"github.com/xuri/excelize/v2"
 
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/xlsx"
@@ -83,29 +79,9 @@ func parseNumber(s string) (float64, error) {
 
 // ImportStrap reads an uploaded xlsx file (the request body) and returns its rows or row errors.
 func (s *Service) ImportStrap(w http.ResponseWriter, r *http.Request) (*ImportResult, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxImportBytes))
+	cells, err := xlsx.ReadUpload(w, r, maxImportBytes, "tankInfo")
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, httpx.Biz("tankInfo.importTooLarge", maxImportBytes>>20)
-		}
 		return nil, err
-	}
-	if len(body) == 0 {
-		return nil, httpx.Biz("tankInfo.importEmpty")
-	}
-	f, err := excelize.OpenReader(bytes.NewReader(body))
-	if err != nil {
-		return nil, httpx.Biz("tankInfo.importNotXlsx")
-	}
-	defer f.Close()
-	sheets := f.GetSheetList()
-	if len(sheets) == 0 {
-		return nil, httpx.Biz("tankInfo.importEmpty")
-	}
-	cells, err := f.GetRows(sheets[0])
-	if err != nil {
-		return nil, httpx.Biz("tankInfo.importNotXlsx")
 	}
 	if len(cells) > tank.StrapMaxRows+10 {
 		return nil, strapBiz(&tank.StrapError{Reason: "tooMany"}, 0)

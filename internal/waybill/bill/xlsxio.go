@@ -1,10 +1,8 @@
 package bill
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -188,27 +186,7 @@ func (s *Service) readRow(ctx context.Context, p *httpx.Principal, row []string)
 
 // readSheet reads the uploaded workbook's first sheet.
 func readSheet(w http.ResponseWriter, r *http.Request) ([][]string, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxImportBytes))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, httpx.Biz("waybillBills.importTooLarge", maxImportBytes>>20)
-		}
-		return nil, err
-	}
-	if len(body) == 0 {
-		return nil, httpx.Biz("waybillBills.importEmpty")
-	}
-	f, err := excelize.OpenReader(bytes.NewReader(body))
-	if err != nil {
-		return nil, httpx.Biz("waybillBills.importNotXlsx")
-	}
-	defer f.Close()
-	sheets := f.GetSheetList()
-	if len(sheets) == 0 {
-		return nil, httpx.Biz("waybillBills.importEmpty")
-	}
-	return f.GetRows(sheets[0])
+	return xlsx.ReadUpload(w, r, maxImportBytes, "waybillBills")
 }
 
 // Import reads the uploaded sheet (first row the header); with save it stores every row as a

@@ -1,11 +1,9 @@
 package load
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -169,29 +167,9 @@ func parseSheetTime(s string) (int64, bool) {
 
 // readSheet reads the uploaded xlsx (the request body).
 func readSheet(w http.ResponseWriter, r *http.Request) ([][]string, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxImportBytes))
+	cells, err := xlsx.ReadUpload(w, r, maxImportBytes, "loadRecord")
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, httpx.Biz("loadRecord.importTooLarge", maxImportBytes>>20)
-		}
 		return nil, err
-	}
-	if len(body) == 0 {
-		return nil, httpx.Biz("loadRecord.importEmpty")
-	}
-	f, err := excelize.OpenReader(bytes.NewReader(body))
-	if err != nil {
-		return nil, httpx.Biz("loadRecord.importNotXlsx")
-	}
-	defer f.Close()
-	sheets := f.GetSheetList()
-	if len(sheets) == 0 {
-		return nil, httpx.Biz("loadRecord.importEmpty")
-	}
-	cells, err := f.GetRows(sheets[0])
-	if err != nil {
-		return nil, httpx.Biz("loadRecord.importNotXlsx")
 	}
 	if len(cells) > maxImportRows+1 {
 		return nil, httpx.Biz("loadRecord.importTooMany", maxImportRows)
