@@ -245,12 +245,9 @@ var sortColumns = map[string]string{"id": "st.id", "stationName": "st.name", "st
 
 // where applies the caller's scope (or groupId's subtree) and the filters.
 func (s *Service) where(ctx context.Context, p *httpx.Principal, q Query) (*bun.SelectQuery, error) {
-	under := p.GroupPath
-	if q.GroupID > 0 {
-		var err error
-		if under, err = db.ScopedGroupPath(ctx, s.db, p, q.GroupID); err != nil {
-			return nil, err
-		}
+	under, err := db.ScopeUnder(ctx, s.db, p, q.GroupID)
+	if err != nil {
+		return nil, err
 	}
 	sel := s.selectRows().Where("g.path LIKE ?", under+"%")
 	if v := strings.TrimSpace(q.StationName); v != "" {

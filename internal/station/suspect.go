@@ -112,12 +112,9 @@ func (s *Service) SuspectPage(r *http.Request, q SuspectQuery) (httpx.Page[*Susp
 	if err := q.Normalize(); err != nil {
 		return zero, err
 	}
-	under := p.GroupPath
-	if q.GroupID > 0 {
-		var err error
-		if under, err = db.ScopedGroupPath(ctx, s.db, p, q.GroupID); err != nil {
-			return zero, err
-		}
+	under, err := db.ScopeUnder(ctx, s.db, p, q.GroupID)
+	if err != nil {
+		return zero, err
 	}
 	sel := s.db.NewSelect().Model((*Suspect)(nil)).ColumnExpr("ss.*").ColumnExpr("g.name AS group_name").
 		ColumnExpr("g.path AS group_path").Join("JOIN org_groups AS g ON g.id = ss.group_id").

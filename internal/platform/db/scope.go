@@ -44,3 +44,12 @@ func ScopedRow[R any](ctx context.Context, sel *bun.SelectQuery, p *httpx.Princi
 	}
 	return &rows[0], nil
 }
+
+// ScopeUnder is the group path a list is filtered under: the caller's own subtree, or, when the list
+// names a group (groupID > 0), that group's subtree once it is found in the caller's scope.
+func ScopeUnder(ctx context.Context, idb bun.IDB, p *httpx.Principal, groupID int64) (string, error) {
+	if groupID <= 0 {
+		return p.GroupPath, nil
+	}
+	return ScopedGroupPath(ctx, idb, p, groupID)
+}

@@ -68,12 +68,9 @@ func (s *Service) carSelect(idb bun.IDB) *bun.SelectQuery {
 }
 
 func (s *Service) carWhere(ctx context.Context, p *httpx.Principal, q CarQuery) (*bun.SelectQuery, error) {
-	under := p.GroupPath
-	if q.GroupID > 0 {
-		var err error
-		if under, err = db.ScopedGroupPath(ctx, s.db, p, q.GroupID); err != nil {
-			return nil, err
-		}
+	under, err := db.ScopeUnder(ctx, s.db, p, q.GroupID)
+	if err != nil {
+		return nil, err
 	}
 	sel := s.carSelect(s.db).Where("g.path LIKE ?", under+"%")
 	if v := strings.TrimSpace(q.Plate); v != "" {

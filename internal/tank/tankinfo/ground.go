@@ -157,12 +157,9 @@ var groundSort = map[string]string{"stationName": "st.name", "tankNo": "gt.tank_
 	"capacity": "gt.capacity_l", "height": "gt.height_mm", "gaugeHost": "gt.gauge_host", "updatedAt": "gt.updated_at"}
 
 func (s *Service) groundWhere(ctx context.Context, p *httpx.Principal, q GroundQuery) (*bun.SelectQuery, error) {
-	under := p.GroupPath
-	if q.GroupID > 0 {
-		var err error
-		if under, err = db.ScopedGroupPath(ctx, s.db, p, q.GroupID); err != nil {
-			return nil, err
-		}
+	under, err := db.ScopeUnder(ctx, s.db, p, q.GroupID)
+	if err != nil {
+		return nil, err
 	}
 	sel := s.groundSelect(s.db).Where("g.path LIKE ?", under+"%")
 	if q.StationID > 0 {

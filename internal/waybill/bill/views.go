@@ -225,12 +225,9 @@ var sortColumns = map[string]string{"no": "w.no", "plannedLoadAt": "w.planned_lo
 // ids need none, D43 performance); withState false leaves the state filter out (the chips' counts).
 func (s *Service) where(ctx context.Context, p *httpx.Principal, kind int, q Query, withState bool) (*bun.SelectQuery, error) {
 	sel := s.db.NewSelect().TableExpr("waybills AS w")
-	under := p.GroupPath
-	if q.GroupID > 0 {
-		var err error
-		if under, err = db.ScopedGroupPath(ctx, s.db, p, q.GroupID); err != nil {
-			return nil, err
-		}
+	under, err := db.ScopeUnder(ctx, s.db, p, q.GroupID)
+	if err != nil {
+		return nil, err
 	}
 	switch kind {
 	case viewSales:

@@ -239,11 +239,9 @@ func (s *Service) Page(ctx context.Context, p *httpx.Principal, q Query) (httpx.
 	if err != nil {
 		return zero, err
 	}
-	under := p.GroupPath
-	if q.GroupID > 0 {
-		if under, err = db.ScopedGroupPath(ctx, s.db, p, q.GroupID); err != nil {
-			return zero, err
-		}
+	under, err := db.ScopeUnder(ctx, s.db, p, q.GroupID)
+	if err != nil {
+		return zero, err
 	}
 	sel := s.sel(s.db).Where("g.path LIKE ?", under+"%")
 	if v := strings.TrimSpace(q.Name); v != "" {

@@ -573,12 +573,9 @@ var recSort = map[string]string{"loadedAt": "r.loaded_at", "plate": "c.plate", "
 	"v20L": "v20_l", "vtL": "vt_l", "massT": "mass_t", "ticketNo": "r.ticket_no"}
 
 func (s *Service) where(ctx context.Context, p *httpx.Principal, q Query) (*bun.SelectQuery, error) {
-	under := p.GroupPath
-	if q.GroupID > 0 {
-		var err error
-		if under, err = db.ScopedGroupPath(ctx, s.db, p, q.GroupID); err != nil {
-			return nil, err
-		}
+	under, err := db.ScopeUnder(ctx, s.db, p, q.GroupID)
+	if err != nil {
+		return nil, err
 	}
 	sel := recSelect(s.db).Where("g.path LIKE ?", under+"%")
 	if q.StartTime != 0 {

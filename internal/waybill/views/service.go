@@ -103,12 +103,9 @@ func inScope(p *httpx.Principal, r *tripRow) bool {
 // where applies the scope and the filters; finished: the record's set (CLOSED / DIFF_FLAGGED, time on
 // closed_at).
 func (s *Service) where(ctx context.Context, p *httpx.Principal, sel *bun.SelectQuery, q *Query, finished bool) (*bun.SelectQuery, error) {
-	under := p.GroupPath
-	if q.GroupID > 0 {
-		var err error
-		if under, err = db.ScopedGroupPath(ctx, s.db, p, q.GroupID); err != nil {
-			return nil, err
-		}
+	under, err := db.ScopeUnder(ctx, s.db, p, q.GroupID)
+	if err != nil {
+		return nil, err
 	}
 	sel = sel.Where("(g.path LIKE ? OR sg.path LIKE ?)", under+"%", under+"%")
 	if q.End != 0 && q.Start != 0 && q.End < q.Start {
