@@ -46,6 +46,8 @@ func (s *Service) ResendWaiting(ctx context.Context, carID int64) error {
 	if err := s.saveSync(context.WithoutCancel(ctx), row); err != nil {
 		return err
 	}
-	s.record(r, "carPasswordAutoResend", car, audit.Text("oplog.carPassword", audit.Key("carPassword.state."+row.reasonKey())))
+	// the password went down (or was tried): its log entry is written even if the session that
+	// triggered the resend has ended meanwhile, as saveSync is
+	s.record(r.WithContext(context.WithoutCancel(r.Context())), "carPasswordAutoResend", car, audit.Text("oplog.carPassword", audit.Key("carPassword.state."+row.reasonKey())))
 	return sendErr
 }
