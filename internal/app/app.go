@@ -81,6 +81,14 @@ type App struct {
 	waybillViews   waybillViews   // process timelines and the transport record (waybill_views.go)
 	waybillMap     waybillMap     // monitoring_waybill and historyWaybill (waybill_map.go)
 	waybillDemo    waybillDemo    // the demo fleet's days as waybills (waybill_demo.go)
+	// issue 16, locks, seals and the numbers: one part per file
+	lockRegistry  lockRegistry  // electronic locks, their bindings and the car blacklist (lock_registry.go)
+	lockEvents    lockEvents    // lock events from the terminals and remote lock commands (lock_events.go)
+	sealRecords   sealRecords   // lead-seal records and their incidents (seal_records.go)
+	lockStats     lockStats     // lock and seal statistics by day, week and month (lock_stats.go)
+	statsTrips    statsTrips    // the daily trip rollup and the car, company and product statistics (stats_trips.go)
+	statsOverview statsOverview // the period overview and the formal report (stats_overview.go)
+	statsAnalysis statsAnalysis // transport analysis and trends with period comparison (stats_analysis.go)
 }
 
 // NewLogger returns the slog logger for format ("text" or "json").
@@ -134,6 +142,13 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.buildWaybillViews()
 	a.buildWaybillMap()
 	a.buildWaybillDemo()
+	a.buildLockRegistry()
+	a.buildLockEvents()
+	a.buildSealRecords()
+	a.buildLockStats()
+	a.buildStatsTrips()
+	a.buildStatsOverview()
+	a.buildStatsAnalysis()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
 }
@@ -178,6 +193,13 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.waybillProcessRoutes()...)
 	rs = append(rs, a.waybillViewsRoutes()...)
 	rs = append(rs, a.waybillMapRoutes()...)
+	rs = append(rs, a.lockRegistryRoutes()...)
+	rs = append(rs, a.lockEventsRoutes()...)
+	rs = append(rs, a.sealRecordsRoutes()...)
+	rs = append(rs, a.lockStatsRoutes()...)
+	rs = append(rs, a.statsTripsRoutes()...)
+	rs = append(rs, a.statsOverviewRoutes()...)
+	rs = append(rs, a.statsAnalysisRoutes()...)
 	return rs
 }
 
@@ -279,6 +301,28 @@ func (a *App) Bootstrap(ctx context.Context, out io.Writer) error {
 		}
 		if err := a.seedWaybillDemo(ctx); err != nil {
 			return fmt.Errorf("demo waybills seed: %w", err)
+		}
+		// issue 16: the past trips first (statistics), then locks, seals and lock events on them, then the rollups
+		if err := a.seedStatsOverviewDemo(ctx); err != nil {
+			return fmt.Errorf("demo StatsOverview seed: %w", err)
+		}
+		if err := a.seedLockRegistryDemo(ctx); err != nil {
+			return fmt.Errorf("demo LockRegistry seed: %w", err)
+		}
+		if err := a.seedSealRecordsDemo(ctx); err != nil {
+			return fmt.Errorf("demo SealRecords seed: %w", err)
+		}
+		if err := a.seedLockEventsDemo(ctx); err != nil {
+			return fmt.Errorf("demo LockEvents seed: %w", err)
+		}
+		if err := a.seedLockStatsDemo(ctx); err != nil {
+			return fmt.Errorf("demo LockStats seed: %w", err)
+		}
+		if err := a.seedStatsTripsDemo(ctx); err != nil {
+			return fmt.Errorf("demo StatsTrips seed: %w", err)
+		}
+		if err := a.seedStatsAnalysisDemo(ctx); err != nil {
+			return fmt.Errorf("demo StatsAnalysis seed: %w", err)
 		}
 		line := org.DemoLoginLine()
 		a.Log.Info(line)

@@ -1,0 +1,113 @@
+package stats
+
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+
+	"tankwatch/internal/waybill"
+)
+
+// finished is the set the statistics count, as transportRecord does: CLOSED or DIFF_FLAGGED, dated
+// by closed_at.
+var finished = []waybill.State{waybill.Closed, waybill.DiffFlagged}
+
+// Refresh recomputes the rollup rows of car on day from its finished waybills, replacing what was
+// there (inside tx when the caller has one, so that a trip's step and its figures commit together).
+func Refresh(ctx context.Context, idb bun.IDB, carID int64, day int) error {
+	trips, err := loadTrips(ctx, idb, "w.car_id = ? AND w.closed_at BETWEEN ? AND ?", carID, DayStart(day), DayEnd(day))
+	if err != nil {
+		return err
+	}
+	rows := Compute(day, trips)
+	if _, err := idb.NewDelete().Table("stat_trip_daily").Where("car_id = ? AND day = ?", carID, day).Exec(ctx); err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	_, err = idb.NewInsert().Model(&rows).Exec(ctx)
+	return err
+}
+
+// loadTrips reads the finished waybills matching where with their load items and opening counts.
+func loadTrips(ctx context.Context, idb bun.IDB, where string, args ...any) ([]Trip, error) {
+	var ws []waybill.Row
+	err := idb.NewSelect().Model(&ws).ModelTableExpr("waybills AS w").ColumnExpr("w.*").
+		Where("w.state IN (?)", bun.In(finished)).Where(where, args...).OrderExpr("w.id").Scan(ctx)
+	if err != nil || len(ws) == 0 {
+		return nil, err
+	}
+	ids := make([]int64, len(ws))
+	for i, w := range ws {
+		ids[i] = w.ID
+	}
+	var items []struct {
+		WaybillID int64   `bun:"waybill_id"`
+		ProductID int64   `bun:"product_id"`
+		VtL       float64 `bun:"vt_l"`
+		V20L      float64 `bun:"v20_l"`
+		MassT     float64 `bun:"mass_t"`
+	}
+	err = idb.NewSelect().TableExpr("load_record_items AS i").Join("JOIN load_records AS r ON r.id = i.record_id").
+		ColumnExpr("r.waybill_id, i.product_id, i.vt_l, i.v20_l, i.mass_t").
+		Where("r.waybill_id IN (?)", bun.In(ids)).OrderExpr("r.waybill_id, i.compartment").Scan(ctx, &items)
+	if err != nil {
+		return nil, err
+	}
+	var opens []struct {
+		WaybillID int64 `bun:"waybill_id"`
+		N         int64 `bun:"n"`
+	}
+	err = idb.NewSelect().Table("waybill_steps").ColumnExpr("waybill_id, COUNT(*) AS n").
+		Where("waybill_id IN (?) AND evidence = ?", bun.In(ids), int(waybill.EvOpeningOnWay)).
+		Group("waybill_id").Scan(ctx, &opens)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]*Trip, len(ws))
+	trips := make([]Trip, len(ws))
+	for i, w := range ws {
+		t := Trip{ID: w.ID, CarID: w.CarID, GroupID: w.GroupID, ClosedAt: w.ClosedAt, DepartAt: w.DepartAt,
+			ArriveAt: w.ArriveAt, ShippedV20: w.ShippedV20, ShippedMassT: w.ShippedMassT, ReceivedV20: w.ReceivedV20,
+			LossL: w.LossL, LossRatePct: w.LossRatePct, AllowedPct: w.AllowedPct, LoadedKm: w.LoadedKm}
+		if w.SalesGroupID != nil {
+			t.SalesGroupID = *w.SalesGroupID
+		}
+		trips[i] = t
+		byID[w.ID] = &trips[i]
+	}
+	for _, it := range items {
+		t := byID[it.WaybillID]
+		t.Items = append(t.Items, Item{ProductID: it.ProductID, VtL: it.VtL, V20L: it.V20L, MassT: it.MassT})
+	}
+	for _, o := range opens {
+		byID[o.WaybillID].Openings = o.N
+	}
+	return trips, nil
+}
+
+// Rebuild recomputes every row of the days from..to (inclusive) from the waybills, car by car, and
+// deletes the rows of cars that no longer have finished trips on those days. It returns the number of
+// (car, day) pairs written.
+func Rebuild(ctx context.Context, idb bun.IDB, from, to int) (int, error) {
+	n := 0
+	for _, day := range Days(from, to) {
+		var cars []int64
+		err := idb.NewSelect().Table("waybills").ColumnExpr("DISTINCT car_id").
+			Where("state IN (?) AND closed_at BETWEEN ? AND ?", bun.In(finished), DayStart(day), DayEnd(day)).Scan(ctx, &cars)
+		if err != nil {
+			return n, err
+		}
+		if _, err := idb.NewDelete().Table("stat_trip_daily").Where("day = ?", day).Exec(ctx); err != nil {
+			return n, err
+		}
+		for _, c := range cars {
+			if err := Refresh(ctx, idb, c, day); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}

@@ -1,0 +1,111 @@
+package stats
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/uptrace/bun"
+)
+
+// By is what a sum is grouped by.
+type By string
+
+const (
+	ByTotal   By = ""        // one row for the whole filtered set
+	ByCar     By = "car"     // key: car id
+	ByGroup   By = "group"   // key: the carrier group id
+	BySales   By = "sales"   // key: the sales company's group id (0: trips sold by no sales company)
+	ByProduct By = "product" // key: product id (rows of the product split)
+	ByDay     By = "day"     // key: YYYYMMDD
+	ByMonth   By = "month"   // key: YYYYMM
+)
+
+// Filter selects rollup rows. Under is a group path prefix (the caller's checked scope): the carrier
+// group's path, or the sales company's when SalesView is set (the "2" pages). Products selects the
+// product split instead of the trip rows (always so when grouping by product).
+type Filter struct {
+	From, To     int // days YYYYMMDD, inclusive
+	Under        string
+	SalesView    bool
+	CarID        int64
+	GroupID      int64 // exactly this carrier group (0: any under Under)
+	SalesGroupID int64 // exactly this sales company (0: any)
+	ProductID    int64 // with Products: one product
+	Products     bool
+}
+
+// Total is one grouped sum with its derived figures.
+type Total struct {
+	Key int64 `bun:"k" json:"key"`
+	Figures
+	LossRatePct        float64 `bun:"-" json:"lossRatePct"`        // loss over shipped V20, %, 4 decimals
+	AvgOutToArrivalMin float64 `bun:"-" json:"avgOutToArrivalMin"` // -1: no timed trip
+}
+
+// Derive fills the rate and the average from the sums.
+func (t *Total) Derive() {
+	t.LossRatePct = 0
+	if t.ShippedV20L > 0 {
+		t.LossRatePct = math.Round(t.LossL/t.ShippedV20L*100*10000) / 10000
+	}
+	t.AvgOutToArrivalMin = -1
+	if t.TimedTrips > 0 {
+		t.AvgOutToArrivalMin = math.Round(t.OutToArrivalMin/float64(t.TimedTrips)*10) / 10
+	}
+}
+
+var keyExpr = map[By]string{ByTotal: "0", ByCar: "s.car_id", ByGroup: "s.group_id", BySales: "s.sales_group_id",
+	ByProduct: "s.product_id", ByDay: "s.day", ByMonth: "s.day / 100"}
+
+// Sum adds up the rollup rows that f selects, grouped by by, ordered by key.
+func Sum(ctx context.Context, idb bun.IDB, f Filter, by By) ([]Total, error) {
+	key, ok := keyExpr[by]
+	if !ok {
+		return nil, fmt.Errorf("stats: unknown grouping %q", by)
+	}
+	sel := idb.NewSelect().TableExpr("stat_trip_daily AS s").ColumnExpr(key+" AS k").
+		ColumnExpr("COALESCE(SUM(s.trips), 0) AS trips, COALESCE(SUM(s.shipped_vt_l), 0.0) AS shipped_vt_l, COALESCE(SUM(s.shipped_v20_l), 0.0) AS shipped_v20_l").
+		ColumnExpr("COALESCE(SUM(s.shipped_t), 0.0) AS shipped_t, COALESCE(SUM(s.received_v20_l), 0.0) AS received_v20_l, COALESCE(SUM(s.loss_l), 0.0) AS loss_l").
+		ColumnExpr("COALESCE(SUM(s.km), 0.0) AS km, COALESCE(SUM(s.ton_km), 0.0) AS ton_km, COALESCE(SUM(s.timed_trips), 0) AS timed_trips").
+		ColumnExpr("COALESCE(SUM(s.out_to_arrival_min), 0.0) AS out_to_arrival_min, COALESCE(SUM(s.abnormal_openings), 0) AS abnormal_openings").
+		ColumnExpr("COALESCE(SUM(s.over_allowance), 0) AS over_allowance").
+		Where("s.day BETWEEN ? AND ?", f.From, f.To)
+	if f.Products || by == ByProduct {
+		sel = sel.Where("s.product_id > 0")
+		if f.ProductID > 0 {
+			sel = sel.Where("s.product_id = ?", f.ProductID)
+		}
+	} else {
+		sel = sel.Where("s.product_id = 0")
+	}
+	if f.SalesView {
+		sel = sel.Join("JOIN org_groups AS g ON g.id = s.sales_group_id")
+	} else {
+		sel = sel.Join("JOIN org_groups AS g ON g.id = s.group_id")
+	}
+	sel = sel.Where("g.path LIKE ?", f.Under+"%")
+	if f.CarID > 0 {
+		sel = sel.Where("s.car_id = ?", f.CarID)
+	}
+	if f.GroupID > 0 {
+		sel = sel.Where("s.group_id = ?", f.GroupID)
+	}
+	if f.SalesGroupID > 0 {
+		sel = sel.Where("s.sales_group_id = ?", f.SalesGroupID)
+	}
+	if by != ByTotal {
+		sel = sel.GroupExpr(key).OrderExpr(key)
+	}
+	var out []Total
+	if err := sel.Scan(ctx, &out); err != nil {
+		return nil, err
+	}
+	if by == ByTotal && len(out) == 0 {
+		out = []Total{{}} // the whole set's total exists even when the set is empty
+	}
+	for i := range out {
+		out[i].Derive()
+	}
+	return out, nil
+}
