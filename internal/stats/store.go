@@ -13,8 +13,20 @@ import (
 var finished = []waybill.State{waybill.Closed, waybill.DiffFlagged}
 
 // Refresh recomputes the rollup rows of car on day from its finished waybills, replacing what was
-// there (inside tx when the caller has one, so that a trip's step and its figures commit together).
+// there (inside tx when the caller has one), and then every registered rollup's rows of that day.
 func Refresh(ctx context.Context, idb bun.IDB, carID int64, day int) error {
+	if err := refreshTrips(ctx, idb, carID, day); err != nil {
+		return err
+	}
+	for _, fn := range registered() {
+		if err := fn(ctx, idb, carID, day); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func refreshTrips(ctx context.Context, idb bun.IDB, carID int64, day int) error {
 	trips, err := loadTrips(ctx, idb, "w.car_id = ? AND w.closed_at BETWEEN ? AND ?", carID, DayStart(day), DayEnd(day))
 	if err != nil {
 		return err

@@ -156,3 +156,41 @@ func TestRollupFiguresByHand(t *testing.T) {
 		}
 	})
 }
+
+func TestDirtyMarks(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		for _, m := range []struct {
+			car int64
+			day int
+			at  int64
+		}{{1, 20261101, 10}, {2, 20261101, 5}, {1, 20261101, 20}, {1, 20261102, 30}} {
+			if err := MarkDirty(ctx, d, DirtyTrip, m.car, m.day, m.at); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := MarkDirty(ctx, d, DirtyLock, 1, 20261101, 1); err != nil {
+			t.Fatal(err)
+		}
+		got, err := TakeDirty(ctx, d, DirtyTrip, 10)
+		if err != nil || len(got) != 3 || got[0].CarID != 2 || got[1].MarkedAt != 20 {
+			t.Fatalf("TakeDirty = %+v, %v", got, err)
+		}
+		// marked again after it was taken: the mark stays
+		if err := MarkDirty(ctx, d, DirtyTrip, 1, 20261101, 40); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range got {
+			if err := Done(ctx, d, DirtyTrip, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		left, _ := TakeDirty(ctx, d, DirtyTrip, 10)
+		if len(left) != 1 || left[0].MarkedAt != 40 {
+			t.Errorf("left = %+v", left)
+		}
+		if l, _ := TakeDirty(ctx, d, DirtyLock, 10); len(l) != 1 {
+			t.Errorf("lock marks = %+v", l)
+		}
+	})
+}

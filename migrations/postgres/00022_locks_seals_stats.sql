@@ -166,7 +166,19 @@ CREATE INDEX stat_trip_daily_group_day ON stat_trip_daily (group_id, day);
 CREATE INDEX stat_trip_daily_sales_day ON stat_trip_daily (sales_group_id, day);
 CREATE INDEX stat_trip_daily_day ON stat_trip_daily (day);
 
+-- Rollup work to do (an outbox): a writer marks (kind, car, day) in the transaction that changes the
+-- records a rollup reads ("trip": a waybill finished or its figures changed; "lock": a lock event;
+-- "seal": a seal record or incident); the rollup worker takes the marks and recomputes those rows.
+CREATE TABLE stat_dirty (
+    kind      TEXT    NOT NULL,
+    car_id    BIGINT  NOT NULL,
+    day       INTEGER NOT NULL,
+    marked_at BIGINT  NOT NULL,
+    PRIMARY KEY (kind, car_id, day)
+);
+
 -- +goose Down
+DROP TABLE stat_dirty;
 DROP TABLE stat_trip_daily;
 DROP TABLE seal_incidents;
 DROP TABLE seal_records;

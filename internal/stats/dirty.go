@@ -1,0 +1,71 @@
+package stats
+
+import (
+	"context"
+	"sync"
+
+	"github.com/uptrace/bun"
+)
+
+// Kinds of rollup work (stat_dirty.kind).
+const (
+	DirtyTrip = "trip" // a waybill finished, or a finished waybill's figures or state changed
+	DirtyLock = "lock" // a lock event was recorded
+	DirtySeal = "seal" // a seal record or a seal incident was written or changed
+)
+
+// MarkDirty records that the rollups of kind must recompute car's day. Call it inside the transaction
+// that changes the records, so that the mark and the change commit together; marking twice is free.
+func MarkDirty(ctx context.Context, idb bun.IDB, kind string, carID int64, day int, now int64) error {
+	_, err := idb.NewRaw(`INSERT INTO stat_dirty (kind, car_id, day, marked_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (kind, car_id, day) DO UPDATE SET marked_at = EXCLUDED.marked_at`, kind, carID, day, now).Exec(ctx)
+	return err
+}
+
+// Mark is one (car, day) to recompute.
+type Mark struct {
+	CarID    int64 `bun:"car_id"`
+	Day      int   `bun:"day"`
+	MarkedAt int64 `bun:"marked_at"`
+}
+
+// TakeDirty returns up to limit marks of kind, oldest first. Call Done with each mark once its rows
+// are recomputed: a mark marked again meanwhile (a newer marked_at) stays for the next round.
+func TakeDirty(ctx context.Context, idb bun.IDB, kind string, limit int) ([]Mark, error) {
+	var out []Mark
+	err := idb.NewSelect().Table("stat_dirty").Column("car_id", "day", "marked_at").Where("kind = ?", kind).
+		OrderExpr("marked_at, car_id, day").Limit(int64(limit)).Scan(ctx, &out)
+	return out, err
+}
+
+// Done removes mark m of kind unless it was marked again after it was taken.
+func Done(ctx context.Context, idb bun.IDB, kind string, m Mark) error {
+	_, err := idb.NewDelete().Table("stat_dirty").Where("kind = ? AND car_id = ? AND day = ? AND marked_at <= ?", kind, m.CarID, m.Day, m.MarkedAt).Exec(ctx)
+	return err
+}
+
+// Refresher recomputes one rollup's rows of car on day from the records.
+type Refresher func(ctx context.Context, idb bun.IDB, carID int64, day int) error
+
+var (
+	refMu      sync.RWMutex
+	refreshers = map[string]Refresher{}
+)
+
+// Register adds a rollup that Refresh and Rebuild keep together with the trip rollup (for instance the
+// route rollup of the analysis pages). Registering a name again replaces it.
+func Register(name string, fn Refresher) {
+	refMu.Lock()
+	defer refMu.Unlock()
+	refreshers[name] = fn
+}
+
+func registered() []Refresher {
+	refMu.RLock()
+	defer refMu.RUnlock()
+	out := make([]Refresher, 0, len(refreshers))
+	for _, fn := range refreshers {
+		out = append(out, fn)
+	}
+	return out
+}
