@@ -530,13 +530,6 @@ func dateArg(s, field string) (string, error) {
 	return s, nil
 }
 
-func (s *Service) under(ctx context.Context, p *httpx.Principal, groupID int64) (string, error) {
-	if groupID > 0 {
-		return db.ScopedGroupPath(ctx, s.db, p, groupID)
-	}
-	return p.GroupPath, nil
-}
-
 // Page lists the plans of the caller's scope with their items.
 func (s *Service) Page(ctx context.Context, p *httpx.Principal, q Query) (httpx.Page[PlanView], error) {
 	var zero httpx.Page[PlanView]
@@ -547,7 +540,7 @@ func (s *Service) Page(ctx context.Context, p *httpx.Principal, q Query) (httpx.
 	if err != nil {
 		return zero, err
 	}
-	under, err := s.under(ctx, p, q.GroupID)
+	under, err := db.ScopeUnder(ctx, s.db, p, q.GroupID)
 	if err != nil {
 		return zero, err
 	}
@@ -606,7 +599,7 @@ var itemSort = map[string]string{"planDate": "tp.plan_date", "plate": "c.plate",
 	"waybillNo": "waybill_no", "stationName": "st.name"}
 
 func (s *Service) itemWhere(ctx context.Context, p *httpx.Principal, q ItemQuery) (*bun.SelectQuery, error) {
-	under, err := s.under(ctx, p, q.GroupID)
+	under, err := db.ScopeUnder(ctx, s.db, p, q.GroupID)
 	if err != nil {
 		return nil, err
 	}
