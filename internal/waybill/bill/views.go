@@ -3,6 +3,7 @@ package bill
 import (
 	"context"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 
@@ -312,6 +313,12 @@ func (s *Service) page(ctx context.Context, p *httpx.Principal, kind int, q Quer
 	sel, err := s.where(ctx, p, kind, q, true)
 	if err != nil {
 		return zero, err
+	}
+	if order == "w.id DESC" && s.db.IsPostgres() && utf8.RuneCountInString(strings.TrimSpace(q.No)) >= 3 {
+		// a number searched by three characters or more: the trigram index finds the few matches, and
+		// ordering them costs nothing; left to itself the planner walks the primary key backwards hoping
+		// to meet ten matches soon, which for an old number is most of the table (D58)
+		order = "w.id + 0 DESC"
 	}
 	var ids []int64
 	var total int64
