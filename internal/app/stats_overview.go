@@ -1,8 +1,6 @@
 package app
 
 import (
-	"context"
-
 	"tankwatch/internal/platform/httpx"
 )
 
@@ -13,6 +11,3 @@ type statsOverview struct{}
 func (a *App) buildStatsOverview() {}
 
 func (a *App) statsOverviewRoutes() []httpx.Route { return nil }
-
-// seedStatsOverviewDemo adds the part's demo data (Bootstrap, after the waybill demo; order in Bootstrap).
-func (a *App) seedStatsOverviewDemo(ctx context.Context) error { return nil }
