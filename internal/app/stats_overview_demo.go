@@ -29,6 +29,7 @@ func (a *App) seedStatsOverviewDemo(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	t0 := time.Now()
 	cars, err := a.histCars(ctx)
 	if err != nil {
 		return err
@@ -47,10 +48,14 @@ func (a *App) seedStatsOverviewDemo(ctx context.Context) error {
 			return fmt.Errorf("past trips: %w", err)
 		}
 	}
-	return a.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	t1 := time.Now()
+	err = a.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		_, err := stats.Rebuild(ctx, tx, first, last)
 		return err
 	})
+	a.Log.Info("demo past trips seeded", "trips", len(trips), "cars", len(cars), "from", first, "to", last,
+		"write", t1.Sub(t0).Round(time.Millisecond), "rollup", time.Since(t1).Round(time.Millisecond))
+	return err
 }
 
 // histCars reads the demo fleet's cars (those with a terminal and compartments) with a depot of their
