@@ -164,3 +164,22 @@ func (s *Service) named(ctx context.Context, f stats.Filter, by stats.By, table,
 	}
 	return out, nil
 }
+
+// byName merges the rows of the same name (each company keeps its own catalogue entry of a product:
+// 0# 柴油 of two companies is one product to the reader), keeping the first key; the rate and the
+// average are derived again from the merged sums. Rows keep their first order.
+func byName(rows []Named) []Named {
+	var out []Named
+	at := map[string]int{}
+	for _, r := range rows {
+		i, ok := at[r.Name]
+		if !ok {
+			at[r.Name] = len(out)
+			out = append(out, r)
+			continue
+		}
+		out[i].Figures.Add(r.Figures)
+		out[i].Derive()
+	}
+	return out
+}

@@ -112,9 +112,11 @@ func (s *Service) Report(ctx context.Context, pr *httpx.Principal, q ReportQuery
 		return nil, err
 	}
 	sort.SliceStable(out.Cars, func(i, j int) bool { return out.Cars[i].Name < out.Cars[j].Name })
-	if out.Products, err = s.named(ctx, f, stats.ByProduct, "products", "name"); err != nil {
+	products, err := s.named(ctx, f, stats.ByProduct, "products", "name")
+	if err != nil {
 		return nil, err
 	}
+	out.Products = byName(products)
 	if out.Stations, err = s.stations(ctx, under, p); err != nil {
 		return nil, err
 	}

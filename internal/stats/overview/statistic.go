@@ -94,7 +94,8 @@ func (s *Service) Statistic(ctx context.Context, pr *httpx.Principal, q Query) (
 	if out.ByCompany, err = s.named(ctx, f, stats.ByGroup, "org_groups", "name"); err != nil {
 		return nil, err
 	}
-	out.ByProduct, err = s.named(ctx, f, stats.ByProduct, "products", "name")
+	products, err := s.named(ctx, f, stats.ByProduct, "products", "name")
+	out.ByProduct = byName(products)
 	return out, err
 }
 

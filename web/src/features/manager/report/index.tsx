@@ -8,8 +8,9 @@ import { exportFile } from '../../../api/export';
 import { operationsReport, reportExport, type Named, type Report, type ReportKind, type ReportQuery } from '../../../api/overview';
 import { AuthButton } from '../../../components/AuthButton';
 import { GroupSelect } from '../../../components/GroupSelect';
-import { fmtTime } from '../oilTransportProcess/timeline';
-import { litres, reportTitle, sumRows } from './model';
+import { createPortal } from 'react-dom';
+import { formatServerTime } from '../../../lib/playback';
+import { litres, num, reportTitle, sumRows } from './model';
 import './report.css';
 
 type FormValues = { groupId?: number; kind: ReportKind; date?: Dayjs };
@@ -23,12 +24,12 @@ function FigureTable({ rows, nameTitle, testId }: { rows: Named[]; nameTitle: st
     <>
       <td>{r.trips}</td>
       <td>{litres(r.shippedV20)}</td>
-      <td>{r.shippedT.toFixed(3)}</td>
+      <td>{num(r.shippedT, 3)}</td>
       <td>{litres(r.receivedV20)}</td>
       <td>{litres(r.lossL)}</td>
       <td>{r.lossRatePct.toFixed(4)}</td>
-      <td>{r.km.toFixed(1)}</td>
-      <td>{r.tonKm.toFixed(1)}</td>
+      <td>{num(r.km, 1)}</td>
+      <td>{num(r.tonKm, 1)}</td>
       <td>{r.overAllowance}</td>
       <td>{r.abnormalOpenings}</td>
     </>
@@ -69,19 +70,19 @@ function FigureTable({ rows, nameTitle, testId }: { rows: Named[]; nameTitle: st
 }
 
 /** The printable report: a fixed A4 layout, the same sections as the xlsx. */
-function Paper({ r }: { r: Report }) {
+function Paper({ r, print }: { r: Report; print?: boolean }) {
   const { t } = useTranslation();
   const kind = t(`overview.kind.${r.kind}`);
   const s = r.summary;
   const summary: [string, string][] = [
     [t('overview.tile.trips'), String(s.trips)],
     [`${t('overview.tile.shippedV20')} (L)`, litres(s.shippedV20)],
-    [`${t('overview.tile.shippedT')} (t)`, s.shippedT.toFixed(3)],
+    [`${t('overview.tile.shippedT')} (t)`, num(s.shippedT, 3)],
     [`${t('overview.tile.receivedV20')} (L)`, litres(s.receivedV20)],
     [`${t('overview.tile.lossL')} (L)`, litres(s.lossL)],
     [`${t('overview.tile.lossRate')} (%)`, s.lossRatePct.toFixed(4)],
-    [`${t('overview.tile.km')} (km)`, s.km.toFixed(1)],
-    [t('overview.tile.tonKm'), s.tonKm.toFixed(1)],
+    [`${t('overview.tile.km')} (km)`, num(s.km, 1)],
+    [t('overview.tile.tonKm'), num(s.tonKm, 1)],
     [`${t('overview.tile.avgOutToArrival')} (min)`, s.avgOutToArrivalMin < 0 ? '—' : s.avgOutToArrivalMin.toFixed(1)],
     [t('overview.tile.overAllowance'), String(s.overAllowance)],
     [t('overview.tile.openings'), String(s.abnormalOpenings)],
@@ -97,7 +98,7 @@ function Paper({ r }: { r: Report }) {
     return `${t(`overview.sealKind.${d.sealKind}`)} ${d.sealNo}`;
   };
   return (
-    <div className="rp-paper" data-testid="report-paper">
+    <div className={print ? 'rp-paper rp-print' : 'rp-paper'} data-testid={print ? undefined : 'report-paper'}>
       <header className="rp-head">
         <h1>{reportTitle(r, kind, t('overview.report.title'))}</h1>
         <div className="rp-meta">
@@ -190,11 +191,11 @@ function Paper({ r }: { r: Report }) {
             <tbody>
               {r.differences.map((d, i) => (
                 <tr key={`${d.kind}-${d.waybillId}-${i}`}>
-                  <td>{fmtTime(d.t)}</td>
+                  <td>{formatServerTime(d.t)}</td>
                   <td className="rp-name">{t(`overview.diff.${d.kind}`)}</td>
                   <td className="rp-name">{d.waybillNo || '—'}</td>
                   <td className="rp-name">{d.plate || '—'}</td>
-                  <td className="rp-name">{detail(d)}</td>
+                  <td className="rp-name rp-wrap">{detail(d)}</td>
                 </tr>
               ))}
             </tbody>
@@ -282,6 +283,8 @@ export default function ReportPage() {
       {r && (
         <Spin spinning={q.isFetching}>
           <Paper r={r} />
+          {/* the printed copy: outside the console's layout, which print hides (report.css) */}
+          {createPortal(<Paper r={r} print />, document.body)}
         </Spin>
       )}
     </div>

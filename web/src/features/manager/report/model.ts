@@ -22,7 +22,12 @@ export function reportTitle(r: Pick<Report, 'company' | 'from' | 'to'>, kindText
   return `${r.company} ${kindText}${title} ${r.from === r.to ? r.from : `${r.from} ~ ${r.to}`}`;
 }
 
+/** A number for a printed table: grouped thousands, fixed digits. */
+export function num(v: number, digits: number): string {
+  return v.toLocaleString('zh-CN', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
 /** Litres for a printed table: grouped, one decimal. */
 export function litres(v: number): string {
-  return v.toLocaleString('zh-CN', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return num(v, 1);
 }
