@@ -16,7 +16,7 @@ import './report.css';
 type FormValues = { groupId?: number; kind: ReportKind; date?: Dayjs };
 
 /** A table of per-car or per-product figures with its totals row. */
-function FigureTable({ rows, nameTitle, testId }: { rows: Named[]; nameTitle: string; testId: string }) {
+function FigureTable({ rows, nameTitle, testId }: { rows: Named[]; nameTitle: string; testId?: string }) {
   const { t } = useTranslation();
   if (!rows.length) return <p className="rp-none">{t('overview.report.none')}</p>;
   const s = sumRows(rows);
@@ -100,14 +100,14 @@ function Paper({ r, print }: { r: Report; print?: boolean }) {
   return (
     <div className={print ? 'rp-paper rp-print' : 'rp-paper'} data-testid={print ? undefined : 'report-paper'}>
       <header className="rp-head">
-        <h1>{reportTitle(r, kind, t('overview.report.title'))}</h1>
+        <h1>{reportTitle(r, (period) => t('overview.report.heading', { company: r.company, kind, period }))}</h1>
         <div className="rp-meta">
-          <span data-testid="report-company">{r.company}</span>
+          <span data-testid={print ? undefined : 'report-company'}>{r.company}</span>
           <span>{t('overview.report.periodLine', { kind, from: r.from, to: r.to })}</span>
           <span>{t('overview.report.generatedAt', { t: r.generatedAt })}</span>
         </div>
       </header>
-      <section data-testid="report-summary">
+      <section data-testid={print ? undefined : 'report-summary'}>
         <h2>{t('overview.report.summary')}</h2>
         <table className="rp-table rp-kv">
           <tbody>
@@ -132,17 +132,17 @@ function Paper({ r, print }: { r: Report; print?: boolean }) {
       </section>
       <section>
         <h2>{t('overview.report.cars')}</h2>
-        <FigureTable rows={r.cars} nameTitle={t('overview.plate')} testId="report-cars" />
+        <FigureTable rows={r.cars} nameTitle={t('overview.plate')} testId={print ? undefined : 'report-cars'} />
       </section>
       <section>
         <h2>{t('overview.report.products')}</h2>
-        <FigureTable rows={r.products} nameTitle={t('overview.report.product')} testId="report-products" />
+        <FigureTable rows={r.products} nameTitle={t('overview.report.product')} testId={print ? undefined : 'report-products'} />
         {r.products.length > 0 && <p className="rp-note">{t('overview.report.productsNote')}</p>}
       </section>
       <section>
         <h2>{t('overview.report.stations')}</h2>
         {r.stations.length ? (
-          <table className="rp-table" data-testid="report-stations">
+          <table className="rp-table" data-testid={print ? undefined : 'report-stations'}>
             <thead>
               <tr>
                 <th>{t('overview.report.station')}</th>
@@ -178,7 +178,7 @@ function Paper({ r, print }: { r: Report; print?: boolean }) {
         <h2>{t('overview.report.diffs')}</h2>
         {r.truncated && <p className="rp-note">{t('overview.report.truncated', { n: r.differences.length })}</p>}
         {r.differences.length ? (
-          <table className="rp-table" data-testid="report-diffs">
+          <table className="rp-table" data-testid={print ? undefined : 'report-diffs'}>
             <thead>
               <tr>
                 <th>{t('overview.report.time')}</th>

@@ -16,8 +16,8 @@ describe('operations report', () => {
     expect(sumRows([]).lossRatePct).toBe(0);
   });
   it('titles the report', () => {
-    expect(reportTitle({ company: '华东分公司', from: '2026-11-01', to: '2026-11-30' }, '月', '运营报表')).toBe('华东分公司 月运营报表 2026-11-01 ~ 2026-11-30');
-    expect(reportTitle({ company: 'A', from: '2026-11-02', to: '2026-11-02' }, 'Daily ', 'report')).toBe('A Daily report 2026-11-02');
+    expect(reportTitle({ from: '2026-11-01', to: '2026-11-30' }, (p) => `华东分公司 月运营报表 ${p}`)).toBe('华东分公司 月运营报表 2026-11-01 ~ 2026-11-30');
+    expect(reportTitle({ from: '2026-11-02', to: '2026-11-02' }, (p) => `A daily report ${p}`)).toBe('A daily report 2026-11-02');
   });
   it('prints litres with one decimal', () => {
     expect(litres(1234.56)).toBe('1,234.6');

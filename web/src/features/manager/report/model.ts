@@ -17,9 +17,9 @@ export function sumRows(rows: Named[]) {
   return { ...out, lossRatePct: out.shippedV20 > 0 ? Math.round((out.lossL / out.shippedV20) * 100 * 10000) / 10000 : 0 };
 }
 
-/** The report's file-like title: company, kind and period (also the printed page's title). */
-export function reportTitle(r: Pick<Report, 'company' | 'from' | 'to'>, kindText: string, title: string): string {
-  return `${r.company} ${kindText}${title} ${r.from === r.to ? r.from : `${r.from} ~ ${r.to}`}`;
+/** The report's title: heading(period) with the period as one day or 'from ~ to'. */
+export function reportTitle(r: Pick<Report, 'from' | 'to'>, heading: (period: string) => string): string {
+  return heading(r.from === r.to ? r.from : `${r.from} ~ ${r.to}`);
 }
 
 /** A number for a printed table: grouped thousands, fixed digits. */
