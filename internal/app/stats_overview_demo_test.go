@@ -11,12 +11,12 @@ import (
 	"tankwatch/internal/waybill"
 )
 
-// TestOverviewDemoHistory: with --demo the past sixty days hold finished trips for the demo fleet,
+// TestOverviewDemoHistory: with --demo (and its fleet) the past sixty days hold finished trips for the demo fleet,
 // each consistent (a final state the loss rule gives, times in order, steps that end where the
 // waybill stands, a load record whose items add up to the shipped V20), and the trip rollup counts
 // exactly them; a second Bootstrap adds nothing.
 func TestOverviewDemoHistory(t *testing.T) {
-	e := apptest.New(t, "sqlite", config.Config{Demo: true})
+	e := apptest.New(t, "sqlite", historyCfg)
 	ctx := context.Background()
 	var ws []waybill.Row
 	if err := e.DB.NewSelect().Model(&ws).Where("remark = ?", "演示历史").OrderExpr("id").Scan(ctx); err != nil {
@@ -97,13 +97,18 @@ func TestOverviewDemoHistory(t *testing.T) {
 		t.Errorf("rollup %d trips %d over, want %d, %d", tot[0].Trips, tot[0].OverAllowance, len(ws), over)
 	}
 	// deterministic: a second instance at the same clock seeds the same trips
-	e2 := apptest.New(t, "sqlite", config.Config{Demo: true})
+	e2 := apptest.New(t, "sqlite", historyCfg)
 	var ws2 []waybill.Row
 	if err := e2.DB.NewSelect().Model(&ws2).Where("remark = ?", "演示历史").OrderExpr("id").Scan(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if len(ws2) != len(ws) || ws2[len(ws)-1].No != ws[len(ws)-1].No || ws2[len(ws)-1].LossL != ws[len(ws)-1].LossL {
 		t.Errorf("second seed differs: %d trips", len(ws2))
+	}
+	// a demo organisation without a fleet gets no history
+	bare := apptest.New(t, "sqlite", config.Config{Demo: true})
+	if n, _ := bare.DB.NewSelect().Table("waybills").Where("remark = ?", "演示历史").Count(ctx); n != 0 {
+		t.Errorf("a bare demo has %d past trips", n)
 	}
 	// once per data folder
 	if err := e.App.Bootstrap(ctx, nilWriter{}); err != nil {

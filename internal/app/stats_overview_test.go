@@ -10,6 +10,7 @@ import (
 
 	"tankwatch/internal/app/apptest"
 	"tankwatch/internal/platform/config"
+	"tankwatch/internal/platform/db/dbtest"
 	"tankwatch/internal/stats/overview"
 	"tankwatch/internal/waybill/views"
 )
@@ -18,7 +19,7 @@ import (
 // the period's finished trips, the previous period is the same length before it, every series adds up
 // to the tiles, and the drill-down behind a tile, a day and a company lists exactly that many trips.
 func TestOverviewStatistic(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+	eachWithHistory(t, func(t *testing.T, e *apptest.Env) {
 		admin := e.Login("admin", "admin123")
 		q := map[string]any{"start": "2026-02-01", "end": "2026-02-28"}
 		var o overview.Overview
@@ -116,7 +117,7 @@ func TestOverviewStatistic(t *testing.T) {
 // TestOverviewReport: the operations report of a company for February 2026 has the summary of its
 // trips, and its per-car, per-product and per-station sections add up to it; the xlsx has every section.
 func TestOverviewReport(t *testing.T) {
-	e := apptest.New(t, "sqlite", config.Config{Demo: true})
+	e := apptest.New(t, "sqlite", historyCfg)
 	admin := e.Login("admin", "admin123")
 	east := e.Groups(admin)["华东分公司"]
 	var rep overview.Report
@@ -178,6 +179,17 @@ func TestOverviewReport(t *testing.T) {
 	want := 1 + 1 + 1 + len(rep.Cars) + len(rep.Products) + len(rep.Stations) + len(rep.Differences) + 1
 	if r.Status != 200 || len(rows) != want || rows[1][1] != "华东分公司" || rows[2][2] != itoa64(sum.Trips) {
 		t.Errorf("report export: %d, %d rows (want %d): %v %v", r.Status, len(rows), want, rows[1], rows[2])
+	}
+}
+
+// historyCfg is a demo whose fleet is configured (the twelve named cars): Bootstrap seeds their past trips.
+var historyCfg = config.Config{Demo: true, DemoVehicles: 12}
+
+// eachWithHistory runs fn on a demo instance with the past trips per dialect.
+func eachWithHistory(t *testing.T, fn func(t *testing.T, e *apptest.Env)) {
+	t.Helper()
+	for _, d := range dbtest.Dialects() {
+		t.Run(d, func(t *testing.T) { fn(t, apptest.New(t, d, historyCfg)) })
 	}
 }
 
