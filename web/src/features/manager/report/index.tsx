@@ -1,15 +1,14 @@
-import { DownloadOutlined, FileSearchOutlined, PrinterOutlined } from '@ant-design/icons';
+import { FileSearchOutlined, PrinterOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, DatePicker, Empty, Form, Radio, Space, Spin } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { exportFile } from '../../../api/export';
 import { operationsReport, reportExport, type Named, type Report, type ReportKind, type ReportQuery } from '../../../api/overview';
-import { AuthButton } from '../../../components/AuthButton';
 import { GroupSelect } from '../../../components/GroupSelect';
 import { createPortal } from 'react-dom';
 import { formatServerTime } from '../../../lib/playback';
+import { ExportButton } from '../statistic/ExportButton';
 import { litres, num, reportTitle, sumRows } from './model';
 import './report.css';
 
@@ -223,7 +222,6 @@ export default function ReportPage() {
   const { t } = useTranslation();
   const [form] = Form.useForm<FormValues>();
   const [asked, setAsked] = useState<ReportQuery | null>(null);
-  const [exporting, setExporting] = useState(false);
   const q = useQuery({ queryKey: ['operationsReport', asked], enabled: !!asked, queryFn: () => operationsReport(asked!) });
   const r = q.data;
   return (
@@ -255,25 +253,7 @@ export default function ReportPage() {
             <Button icon={<PrinterOutlined />} disabled={!r} onClick={() => window.print()}>
               {t('overview.report.print')}
             </Button>
-            <AuthButton code="export">
-              <Button
-                icon={<DownloadOutlined />}
-                disabled={!asked}
-                loading={exporting}
-                data-testid="rp-export"
-                onClick={async () => {
-                  if (!asked) return;
-                  setExporting(true);
-                  try {
-                    await exportFile(reportExport(asked));
-                  } finally {
-                    setExporting(false);
-                  }
-                }}
-              >
-                {t('common.export')}
-              </Button>
-            </AuthButton>
+            <ExportButton request={asked ? () => reportExport(asked) : null} testId="rp-export" />
           </Space>
         </Form>
       </Card>

@@ -1,16 +1,15 @@
-import { ArrowDownOutlined, ArrowUpOutlined, DownloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { ArrowDownOutlined, ArrowUpOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Empty, Form, Row, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { exportFile } from '../../../api/export';
 import { selectTrafficStatistics, statesNow, statisticExport, type Named, type Overview, type OverviewQuery } from '../../../api/overview';
-import { AuthButton } from '../../../components/AuthButton';
 import { GroupSelect } from '../../../components/GroupSelect';
 import { TimeRangePicker, type TimeRangeValue } from '../../../components/TimeRangePicker';
 import { initialRange } from '../../../lib/presets';
 import { DayChart, NamedBars } from './Charts';
+import { ExportButton } from './ExportButton';
 import { change, fmt, TILES, tone, type TileDef } from './logic';
 import { TripsDrawer, type DrillAsk } from './TripsDrawer';
 import './statistic.css';
@@ -61,7 +60,6 @@ export default function StatisticPage() {
   const [form] = Form.useForm<{ range: TimeRangeValue; groupId?: number }>();
   const [asked, setAsked] = useState<OverviewQuery | null>(() => toQuery(initialRange(DEFAULTS, false)));
   const [drill, setDrill] = useState<DrillAsk | null>(null);
-  const [exporting, setExporting] = useState(false);
   const q = useQuery({ queryKey: ['overview', asked], enabled: !!asked, queryFn: () => selectTrafficStatistics(asked!), placeholderData: keepPreviousData });
   const states = useQuery({
     queryKey: ['overviewStates', asked?.groupId],
@@ -99,25 +97,7 @@ export default function StatisticPage() {
             <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="ov-query">
               {t('common.search')}
             </Button>
-            <AuthButton code="export">
-              <Button
-                icon={<DownloadOutlined />}
-                loading={exporting}
-                disabled={!asked}
-                data-testid="ov-export"
-                onClick={async () => {
-                  if (!asked) return;
-                  setExporting(true);
-                  try {
-                    await exportFile(statisticExport(asked));
-                  } finally {
-                    setExporting(false);
-                  }
-                }}
-              >
-                {t('common.export')}
-              </Button>
-            </AuthButton>
+            <ExportButton request={asked ? () => statisticExport(asked) : null} testId="ov-export" />
           </Space>
         </Form>
       </Card>
