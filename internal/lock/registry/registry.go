@@ -166,24 +166,24 @@ func (in *Input) Clean() error {
 
 // View is a lock as the list shows it.
 type View struct {
-	ID          int64   `json:"id"`
-	Serial      string  `json:"serial"`
-	Kind        int     `json:"kind"`
-	Model       string  `json:"model"`
-	Firmware    string  `json:"firmware"`
-	BatteryPct  *int    `json:"batteryPct"` // null: never reported
-	State       int     `json:"state"`
-	Online      *bool   `json:"online"` // null: no event yet
-	LastEventAt string  `json:"lastEventAt"`
-	CarID       *int64  `json:"carId"`
-	Plate       string  `json:"plate"`
-	Compartment int     `json:"compartment"`
-	Device      int     `json:"device"`
-	Comps       int     `json:"carCompartments,omitempty"`
-	GroupID     int64   `json:"groupId"`
-	GroupName   string  `json:"groupName"`
-	Remark      string  `json:"remark"`
-	UpdatedAt   string  `json:"updatedAt"`
+	ID          int64  `json:"id"`
+	Serial      string `json:"serial"`
+	Kind        int    `json:"kind"`
+	Model       string `json:"model"`
+	Firmware    string `json:"firmware"`
+	BatteryPct  *int   `json:"batteryPct"` // null: never reported
+	State       int    `json:"state"`
+	Online      *bool  `json:"online"` // null: no event yet
+	LastEventAt string `json:"lastEventAt"`
+	CarID       *int64 `json:"carId"`
+	Plate       string `json:"plate"`
+	Compartment int    `json:"compartment"`
+	Device      int    `json:"device"`
+	Comps       int    `json:"carCompartments,omitempty"`
+	GroupID     int64  `json:"groupId"`
+	GroupName   string `json:"groupName"`
+	Remark      string `json:"remark"`
+	UpdatedAt   string `json:"updatedAt"`
 }
 
 type lockRow struct {
