@@ -64,10 +64,11 @@ func (s *Service) SeedDemo(ctx context.Context, userID int64) error {
 		binds = append(binds, &BindRow{GroupID: car.GroupID, CarID: car.ID, Compartment: comp, Device: dev, Action: action,
 			UserID: userID, Reason: reason, T: at, LockID: pos[m]})
 	}
-	// moves: the cover lock of compartment 1 of car j came 30 days ago from car j-1's compartment 1
-	// discharge valve, which got a new lock that day
+	// moves: the cover lock of compartment 1 of car j came 30 days ago from the discharge valve of
+	// compartment 1 of car j-3 (the demo fleet's cars take turns between the companies: the same
+	// company's), which got a new lock that day
 	moved := map[int]bool{}
-	for j := 3; j < len(cars) && len(moved) < 4; j += 7 {
+	for j := 4; j < len(cars) && len(moved) < 4; j += 7 {
 		moved[j] = true
 	}
 	faultyCar := min(5, len(cars)-1)
@@ -83,14 +84,14 @@ func (s *Service) SeedDemo(ctx context.Context, userID int64) error {
 				at := t0 + int64(ci)*60_000
 				switch {
 				case moved[ci] && comp == 1 && dev == lock.DeviceCover:
-					prev := &cars[ci-1]
+					prev := &cars[ci-3]
 					m := add(k, c.GroupID, c, comp, dev, at)
 					m.UpdatedAt = tMove
 					bind(m, prev, 1, lock.DeviceDischargeValve, lock.BindBound, "", at)
 					bind(m, prev, 1, lock.DeviceDischargeValve, lock.BindUnbound, "移装到 "+c.Plate, tMove)
 					bind(m, c, comp, dev, lock.BindBound, "从 "+prev.Plate+" 移装", tMove)
 					continue
-				case moved[ci+1] && comp == 1 && dev == lock.DeviceDischargeValve:
+				case moved[ci+3] && comp == 1 && dev == lock.DeviceDischargeValve:
 					at = tMove // its first lock moved away that day
 				case ci == faultyCar && comp == 1 && dev == lock.DeviceDischargeValve:
 					f := add(k, top, nil, 0, 0, t0)
