@@ -284,7 +284,12 @@ func (s *Service) BindPage(ctx context.Context, p *httpx.Principal, q BindQuery)
 	if err != nil {
 		return zero, err
 	}
-	return db.ScanPage(ctx, sel, q.PageReq, order, "b.id DESC", func(r *bindRow) BindView { return r.view() })
+	// records of one moment (a move's unbind and bind) in the order they were written, whichever way
+	tie := "b.id DESC"
+	if q.SortOrder == "ascend" {
+		tie = "b.id"
+	}
+	return db.ScanPage(ctx, sel, q.PageReq, order, tie, func(r *bindRow) BindView { return r.view() })
 }
 
 // maxExport bounds an export (a registry of a fleet fits many times over).
