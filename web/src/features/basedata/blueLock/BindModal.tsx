@@ -53,7 +53,7 @@ export function BindModal({ lock, onClose, onDone }: { lock: Lock; onClose: () =
       {bound && <Alert style={{ marginBottom: 12 }} type="info" showIcon message={t('locks.boundNow', { place: placeText(t, lock) })} />}
       <Form<BindValues> form={form} name="bindForm" layout="horizontal" labelCol={{ flex: '100px' }} labelAlign="left" colon={false} initialValues={{ compartment: 1, device: 1, move: bound }}>
         <Form.Item name="carId" label={t('locks.car')} rules={[{ required: true, message: t('locks.carRequired') }]}>
-          <VehiclePicker placeholder={t('locks.carPlaceholder')} />
+          <VehiclePicker placeholder={t('locks.carPlaceholder')} style={{ width: '100%' }} />
         </Form.Item>
         <Form.Item name="compartment" label={t('locks.compartment')} extra={t('locks.compartmentHint')} rules={[{ required: true, message: t('locks.compartmentRequired') }]}>
           <InputNumber min={1} max={8} precision={0} style={{ width: 120 }} />

@@ -83,14 +83,14 @@ export default function BlueLockPage() {
           {dialog?.kind === 'import' && <ImportModal onClose={() => setDialog(null)} onSaved={reload} />}
         </>
       )}
-      tableProps={{ scroll: { x: 1560 }, locale: { emptyText: t('locks.empty') } }}
+      tableProps={{ scroll: { x: 1680 }, locale: { emptyText: t('locks.empty') } }}
       columns={({ reload }) => [
         { title: t('locks.serial'), dataIndex: 'serial', key: 'serial', sorter: true, width: 170, fixed: 'left' },
         { title: t('locks.kind'), dataIndex: 'kind', key: 'kind', sorter: true, width: 120, render: (k: number) => <Tag color={k === 2 ? 'geekblue' : 'cyan'}>{t(`locks.kindName.${k}`)}</Tag> },
         { title: t('locks.model'), dataIndex: 'model', key: 'model', sorter: true, width: 120, render: (v: string) => v || '—' },
         { title: t('locks.firmware'), dataIndex: 'firmware', key: 'firmware', sorter: true, width: 90, render: (v: string) => v || '—' },
         { title: t('locks.state'), dataIndex: 'state', key: 'state', sorter: true, width: 90, render: (s: number) => <Tag color={stateColour(s)}>{t(`locks.stateName.${s}`)}</Tag> },
-        { title: t('locks.placeTitle'), key: 'plate', sorter: true, width: 220, render: (_, l) => placeText(t, l) },
+        { title: t('locks.placeTitle'), key: 'plate', sorter: true, width: 270, render: (_, l) => placeText(t, l) },
         { title: t('locks.battery'), dataIndex: 'batteryPct', key: 'batteryPct', sorter: true, width: 80, align: 'right', render: batteryText },
         {
           title: t('locks.online'),
@@ -105,7 +105,7 @@ export default function BlueLockPage() {
           title: t('common.actions'),
           key: 'actions',
           fixed: 'right',
-          width: 200,
+          width: 240,
           render: (_, l) => (
             <Space size={0}>
               <AuthButton code="edit">

@@ -88,7 +88,7 @@ export default function CarBlacklistPage() {
           {adding && (
             <ActionModal<AddValues> title={t('locks.blackAdd')} name="blackForm" onClose={() => setAdding(false)} onDone={() => (setAdding(false), reload())} run={(v) => blackAdd(toBlackBody(v))}>
               <Form.Item name="carId" label={t('locks.car')} rules={[{ required: true, message: t('locks.carRequired') }]}>
-                <VehiclePicker placeholder={t('locks.carPlaceholder')} />
+                <VehiclePicker placeholder={t('locks.carPlaceholder')} style={{ width: '100%' }} />
               </Form.Item>
               <Form.Item name="reason" label={t('locks.blackReason')} rules={[{ required: true, whitespace: true, message: t('locks.blackReasonRequired') }]}>
                 <Input.TextArea maxLength={255} rows={2} />
@@ -114,11 +114,11 @@ export default function CarBlacklistPage() {
           )}
         </>
       )}
-      tableProps={{ scroll: { x: 1450 }, locale: { emptyText: t('locks.blackEmpty') } }}
+      tableProps={{ scroll: { x: 1320 }, locale: { emptyText: t('locks.blackEmpty') } }}
       columns={[
         { title: t('locks.plate'), dataIndex: 'plate', key: 'plate', sorter: true, width: 120, fixed: 'left' },
         { title: t('locks.blackState'), dataIndex: 'state', key: 'state', width: 90, render: (s: BlackEntry['state']) => <Tag color={blackColour(s)}>{t(`locks.blackStateName.${s}`)}</Tag> },
-        { title: t('locks.blackReason'), dataIndex: 'reason', key: 'reason', width: 240, ellipsis: true },
+        { title: t('locks.blackReason'), dataIndex: 'reason', key: 'reason', width: 220, ellipsis: true },
         { title: t('locks.blackStart'), dataIndex: 'startAt', key: 'startAt', sorter: true, width: 165 },
         { title: t('locks.blackEnd'), dataIndex: 'endAt', key: 'endAt', sorter: true, width: 165, render: (v: string) => v || t('locks.untilLifted') },
         { title: t('locks.decidedBy'), dataIndex: 'decidedBy', key: 'decidedBy', width: 100 },
@@ -126,8 +126,16 @@ export default function CarBlacklistPage() {
           title: t('locks.lifted'),
           key: 'liftedAt',
           sorter: true,
-          width: 320,
-          render: (_, e) => (e.liftedAt ? `${e.liftedAt} · ${e.liftedBy} · ${e.liftReason}` : '—'),
+          width: 230,
+          render: (_, e) =>
+            e.liftedAt ? (
+              <div data-testid="lifted">
+                <div>{e.liftedAt}</div>
+                <div className="tw-muted">{`${e.liftedBy} · ${e.liftReason}`}</div>
+              </div>
+            ) : (
+              '—'
+            ),
         },
         { title: t('locks.group'), dataIndex: 'groupName', key: 'groupName', sorter: true, width: 120, ellipsis: true },
         {
