@@ -81,6 +81,9 @@ func (s *Service) Bind(r *http.Request, in BindInput) (*View, error) {
 		if l, err = s.scopedLock(ctx, tx, p, in.LockID); err != nil {
 			return err
 		}
+		if err := l.carInScope(p); err != nil {
+			return err
+		}
 		if car, err = scopedCar(ctx, tx, p, in.CarID); err != nil {
 			return err
 		}
@@ -162,6 +165,9 @@ func (s *Service) Unbind(r *http.Request, in UnbindInput) (*View, error) {
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		if l, err = s.scopedLock(ctx, tx, p, in.LockID); err != nil {
+			return err
+		}
+		if err := l.carInScope(p); err != nil {
 			return err
 		}
 		if l.CarID == nil {

@@ -16,8 +16,8 @@ import (
 	"tankwatch/internal/platform/xlsx"
 )
 
-// The columns of the lock sheet (import), and the first columns of the export, so that an export can
-// be edited and imported back.
+// The columns of the lock sheet (import), and the first columns of the export, so that an export serves
+// as a template (its locks, being registered, would be refused as such).
 var sheetHead = []string{"field.blueLock.serial", "field.blueLock.kind", "field.blueLock.model", "field.blueLock.firmware",
 	"field.blueLock.group", "field.remark"}
 

@@ -192,6 +192,16 @@ type lockRow struct {
 	GroupPath string `bun:"group_path"`
 	Plate     string `bun:"plate"`
 	Comps     int    `bun:"car_comps"`
+	CarPath   string `bun:"car_path"` // the bound car's group ("" not bound)
+}
+
+// carInScope refuses a lock bound to a car outside the caller's scope: its binding is that group's
+// (unbinding or moving it writes that car's history).
+func (r *lockRow) carInScope(p *httpx.Principal) error {
+	if r.CarID != nil && !p.InScope(r.CarPath) {
+		return httpx.ErrScope
+	}
+	return nil
 }
 
 func (r *lockRow) view() View {
@@ -213,7 +223,9 @@ func (r *lockRow) view() View {
 func lockSel(idb bun.IDB) *bun.SelectQuery {
 	return idb.NewSelect().Model((*Lock)(nil)).ColumnExpr("l.*").
 		ColumnExpr("g.name AS group_name, g.path AS group_path, COALESCE(c.plate, '') AS plate, COALESCE(c.compartments, 0) AS car_comps").
-		Join("JOIN org_groups AS g ON g.id = l.group_id").Join("LEFT JOIN cars AS c ON c.id = l.car_id")
+		ColumnExpr("COALESCE(cg.path, '') AS car_path").
+		Join("JOIN org_groups AS g ON g.id = l.group_id").Join("LEFT JOIN cars AS c ON c.id = l.car_id").
+		Join("LEFT JOIN org_groups AS cg ON cg.id = c.group_id")
 }
 
 func (s *Service) scopedLock(ctx context.Context, idb bun.IDB, p *httpx.Principal, id int64) (*lockRow, error) {

@@ -236,6 +236,24 @@ func TestLocksAndBindings(t *testing.T) {
 		if err := f.s.Delete(req(f.eastP), a.ID); err != nil {
 			t.Fatal(err)
 		}
+		// an east lock that the top bound to the north car: east may not unbind or move it (that car's
+		// history is north's)
+		c := f.add(t, f.eastP, "TW-C001")
+		if err := bind(f.topP, c.ID, f.northCar, 1, lock.DeviceCover, false); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.s.Unbind(req(f.eastP), UnbindInput{LockID: c.ID, Reason: "x"}); !errors.Is(err, httpx.ErrScope) {
+			t.Errorf("east unbinds from the north car: %v", err)
+		}
+		if err := bind(f.eastP, c.ID, f.eastCar, 2, lock.DeviceCover, true); !errors.Is(err, httpx.ErrScope) {
+			t.Errorf("east moves from the north car: %v", err)
+		}
+		if _, err := f.s.Unbind(req(f.topP), UnbindInput{LockID: c.ID, Reason: "x"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.s.Delete(req(f.eastP), c.ID); err != nil {
+			t.Fatal(err)
+		}
 		// filters: bound / not bound, plate, kind; scope: the east caller sees no north lock
 		f.add(t, f.topP, "TW-TOP1")
 		yes, no := true, false
