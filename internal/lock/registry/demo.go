@@ -140,15 +140,29 @@ func (s *Service) SeedDemo(ctx context.Context, userID int64) error {
 	})
 }
 
-// seedBlacklist: the last car barred now for a month (the demo planner gives it no waybill), an
-// entry that expired a month ago and one lifted early.
+// seedBlacklist: a car of the last company barred now for a month — the one whose plate sorts last
+// there, late in the pickers' plate order and in the lists' company order, so that a script taking "the
+// first free car" does not meet it (the demo planner gives it no waybill) —, an entry of another car
+// that expired a month ago, and one lifted early.
 func (s *Service) seedBlacklist(ctx context.Context, tx bun.IDB, cars []carRef, userID, now int64) error {
-	pick := func(back int) *carRef { return &cars[max(len(cars)-back, 0)] }
-	entries := []*Entry{
-		{CarID: pick(1).ID, GroupID: pick(1).GroupID, Reason: "到站前铅封破损未报备，停运整改", StartAt: now - 3*demoDay, EndAt: now + 27*demoDay},
-		{CarID: pick(2).ID, GroupID: pick(2).GroupID, Reason: "一周内超速报警 3 次，停运参加安全培训", StartAt: now - 60*demoDay, EndAt: now - 30*demoDay},
-		{CarID: pick(3).ID, GroupID: pick(3).GroupID, Reason: "罐体年检过期", StartAt: now - 20*demoDay,
-			LiftedAt: now - 10*demoDay, LiftedBy: userID, LiftReason: "年检已完成，复查合格"},
+	barred := len(cars) - 1
+	for i := range cars {
+		if cars[i].GroupID == cars[len(cars)-1].GroupID && cars[i].Plate > cars[barred].Plate {
+			barred = i
+		}
+	}
+	var others []*carRef
+	for i := len(cars) - 1; i >= 0 && len(others) < 2; i-- {
+		if i != barred {
+			others = append(others, &cars[i])
+		}
+	}
+	entries := []*Entry{{CarID: cars[barred].ID, GroupID: cars[barred].GroupID, Reason: "到站前铅封破损未报备，停运整改", StartAt: now - 3*demoDay, EndAt: now + 27*demoDay}}
+	if len(others) == 2 {
+		entries = append(entries,
+			&Entry{CarID: others[0].ID, GroupID: others[0].GroupID, Reason: "一周内超速报警 3 次，停运参加安全培训", StartAt: now - 60*demoDay, EndAt: now - 30*demoDay},
+			&Entry{CarID: others[1].ID, GroupID: others[1].GroupID, Reason: "罐体年检过期", StartAt: now - 20*demoDay,
+				LiftedAt: now - 10*demoDay, LiftedBy: userID, LiftReason: "年检已完成，复查合格"})
 	}
 	for _, e := range entries {
 		e.DecidedBy, e.CreatedAt = userID, e.StartAt
