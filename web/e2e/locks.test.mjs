@@ -83,11 +83,9 @@ describe('locks and the car blacklist', () => {
       const strings = zipEntry(readFileSync(await download.path()), 'xl/sharedStrings.xml');
       assert.ok(strings.includes(serial) && strings.includes('锁编号'), 'the export holds the lock under its header');
 
-      // the binding record: bound, then unbound with the reason, by admin
-      await page.goto('/#/basedata/blueLockBindRecord');
+      // the binding record, from the lock's serial: bound, then unbound with the reason, by admin
+      await row.getByRole('link', { name: serial }).click();
       const records = await waitForPage(page, '/basedata/blueLockBindRecord');
-      await records.locator('.ant-form-item').filter({ hasText: zh('locks.serial') }).locator('input').fill(serial);
-      await records.getByRole('button', { name: /查\s*询/ }).click();
       const rows = records.locator('tr.ant-table-row').filter({ hasText: serial });
       await rows.filter({ hasText: 'E2E 返厂检测' }).filter({ hasText: zh('locks.actionName.2') }).waitFor();
       await rows.filter({ hasText: zh('locks.actionName.1') }).filter({ hasText: plate }).waitFor();

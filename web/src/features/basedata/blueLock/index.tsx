@@ -2,6 +2,7 @@ import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Form, Input, Select, Space, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { AuthButton } from '../../../components/AuthButton';
 import { ConfirmDelete } from '../../../components/ConfirmDelete';
 import { GroupSelect } from '../../../components/GroupSelect';
@@ -85,7 +86,19 @@ export default function BlueLockPage() {
       )}
       tableProps={{ scroll: { x: 1680 }, locale: { emptyText: t('locks.empty') } }}
       columns={({ reload }) => [
-        { title: t('locks.serial'), dataIndex: 'serial', key: 'serial', sorter: true, width: 170, fixed: 'left' },
+        {
+          title: t('locks.serial'),
+          dataIndex: 'serial',
+          key: 'serial',
+          sorter: true,
+          width: 170,
+          fixed: 'left',
+          render: (v: string) => (
+            <Tooltip title={t('locks.historyHint')}>
+              <Link to={`/basedata/blueLockBindRecord?serial=${encodeURIComponent(v)}`}>{v}</Link>
+            </Tooltip>
+          ),
+        },
         { title: t('locks.kind'), dataIndex: 'kind', key: 'kind', sorter: true, width: 120, render: (k: number) => <Tag color={k === 2 ? 'geekblue' : 'cyan'}>{t(`locks.kindName.${k}`)}</Tag> },
         { title: t('locks.model'), dataIndex: 'model', key: 'model', sorter: true, width: 120, render: (v: string) => v || '—' },
         { title: t('locks.firmware'), dataIndex: 'firmware', key: 'firmware', sorter: true, width: 90, render: (v: string) => v || '—' },

@@ -1,5 +1,6 @@
 import { Form, Input, Select, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { GroupSelect } from '../../../components/GroupSelect';
 import { ListPage } from '../../../components/ListPage';
 import { TimeRangePicker, type TimeRangeValue } from '../../../components/TimeRangePicker';
@@ -16,11 +17,14 @@ export function toBindFilters(values: Record<string, unknown>): Filters {
   return out;
 }
 
-/** 蓝牙锁绑定记录 (basedata/blueLockBindRecord, 03-06): every bind and unbind, who, when and why. */
+/** 蓝牙锁绑定记录 (basedata/blueLockBindRecord, 03-06): every bind and unbind, who, when and why; `?serial=` (a lock's history from the blueLock page) starts filtered. */
 export default function BlueLockBindRecordPage() {
   const { t } = useTranslation();
+  const serial = useSearchParams()[0].get('serial') ?? '';
   return (
     <ListPage<BindRecord, Filters>
+      key={serial}
+      initialFilters={serial ? { serial } : undefined}
       queryKey="blueLockBindRecord"
       rowKey="id"
       fetch={(q) => bindPage(q as BindQuery)}
