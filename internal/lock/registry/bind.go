@@ -302,8 +302,17 @@ func (s *Service) BindPage(ctx context.Context, p *httpx.Principal, q BindQuery)
 	return db.ScanPage(ctx, sel, q.PageReq, order, tie, func(r *bindRow) BindView { return r.view() })
 }
 
-// maxExport bounds an export (a registry of a fleet fits many times over).
-const maxExport = 50_000
+// maxExport bounds an export: the locks of a 10,000-car fleet (60,000) fit; a longer list is refused
+// with a message rather than cut short without a word.
+const maxExport = 100_000
+
+// tooMany refuses an export of more than maxExport rows (n is what the query read, at most maxExport+1).
+func tooMany(n int) error {
+	if n > maxExport {
+		return httpx.Biz("blueLock.exportTooMany", maxExport)
+	}
+	return nil
+}
 
 // BindExport writes the filtered binding history.
 func (s *Service) BindExport(r *http.Request, q BindQuery) (*xlsx.Sheet, error) {
@@ -313,7 +322,10 @@ func (s *Service) BindExport(r *http.Request, q BindQuery) (*xlsx.Sheet, error) 
 		return nil, err
 	}
 	var rows []bindRow
-	if err := sel.OrderExpr("b.t DESC, b.id DESC").Limit(maxExport).Scan(ctx, &rows); err != nil {
+	if err := sel.OrderExpr("b.t DESC, b.id DESC").Limit(maxExport+1).Scan(ctx, &rows); err != nil {
+		return nil, err
+	}
+	if err := tooMany(len(rows)); err != nil {
 		return nil, err
 	}
 	sh := &xlsx.Sheet{Name: "export.blueLockBind", ASCII: "lock-bindings", Head: []string{"field.blueLock.t", "field.blueLock.serial",

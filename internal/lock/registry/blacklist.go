@@ -332,7 +332,10 @@ func (s *Service) BlackExport(r *http.Request, q BlackQuery) (*xlsx.Sheet, error
 		return nil, err
 	}
 	var rows []entryRow
-	if err := sel.OrderExpr("k.start_at DESC, k.id DESC").Limit(maxExport).Scan(ctx, &rows); err != nil {
+	if err := sel.OrderExpr("k.start_at DESC, k.id DESC").Limit(maxExport+1).Scan(ctx, &rows); err != nil {
+		return nil, err
+	}
+	if err := tooMany(len(rows)); err != nil {
 		return nil, err
 	}
 	sh := &xlsx.Sheet{Name: "export.carBlacklist", ASCII: "car-blacklist", Head: []string{"field.carBlacklist.plate", "field.carBlacklist.group",

@@ -172,7 +172,10 @@ func (s *Service) Export(r *http.Request, q Query) (*xlsx.Sheet, error) {
 		return nil, err
 	}
 	var rows []lockRow
-	if err := sel.OrderExpr("l.serial, l.id").Limit(maxExport).Scan(ctx, &rows); err != nil {
+	if err := sel.OrderExpr("l.serial, l.id").Limit(maxExport+1).Scan(ctx, &rows); err != nil {
+		return nil, err
+	}
+	if err := tooMany(len(rows)); err != nil {
 		return nil, err
 	}
 	head := append(append([]string{}, sheetHead...), "field.blueLock.state", "field.blueLock.battery", "field.blueLock.online",

@@ -383,3 +383,12 @@ func TestBlacklist(t *testing.T) {
 		}
 	})
 }
+
+func TestExportLimit(t *testing.T) {
+	if err := tooMany(maxExport); err != nil {
+		t.Errorf("%d rows refused: %v", maxExport, err)
+	}
+	if got := msg(tooMany(maxExport + 1)); got != "导出超过 100000 行，请缩小筛选范围" {
+		t.Errorf("one row too many: %q", got)
+	}
+}

@@ -61,6 +61,7 @@ func init() {
 		"blueLock.importEmpty":     {"文件中没有锁", "檔案中沒有鎖", "The file holds no locks"},
 		"blueLock.importNotXlsx":   {"请上传 xlsx 格式的锁清单", "請上傳 xlsx 格式的鎖清單", "Upload the lock list as an xlsx file"},
 		"blueLock.importTooMany":   {"一次最多导入 %d 行", "一次最多匯入 %d 行", "At most %d rows per import"},
+		"blueLock.exportTooMany":   {"导出超过 %d 行，请缩小筛选范围", "匯出超過 %d 行，請縮小篩選範圍", "More than %d rows to export; narrow the filters"},
 		"blueLock.importRow":       {"第 %d 行：%s", "第 %d 行：%s", "Row %d: %s"},
 		"blueLock.importDuplicate": {"锁编号 %s 与第 %d 行重复", "鎖編號 %s 與第 %d 行重複", "Lock serial %s repeats row %d"},
 		"blueLock.importGroup":     {"没有名为“%s”的组织（或不在您的数据范围内）", "沒有名為「%s」的組織（或不在您的資料範圍內）", "There is no group named \"%s\" in your scope"},
