@@ -100,8 +100,6 @@ export default function BlueLockPage() {
           ),
         },
         { title: t('locks.kind'), dataIndex: 'kind', key: 'kind', sorter: true, width: 120, render: (k: number) => <Tag color={k === 2 ? 'geekblue' : 'cyan'}>{t(`locks.kindName.${k}`)}</Tag> },
-        { title: t('locks.model'), dataIndex: 'model', key: 'model', sorter: true, width: 120, render: (v: string) => v || '—' },
-        { title: t('locks.firmware'), dataIndex: 'firmware', key: 'firmware', sorter: true, width: 90, render: (v: string) => v || '—' },
         { title: t('locks.state'), dataIndex: 'state', key: 'state', sorter: true, width: 90, render: (s: number) => <Tag color={stateColour(s)}>{t(`locks.stateName.${s}`)}</Tag> },
         { title: t('locks.placeTitle'), key: 'plate', sorter: true, width: 270, render: (_, l) => placeText(t, l) },
         { title: t('locks.battery'), dataIndex: 'batteryPct', key: 'batteryPct', sorter: true, width: 80, align: 'right', render: batteryText },
@@ -113,6 +111,8 @@ export default function BlueLockPage() {
           render: (v: boolean | null) => (v == null ? '—' : <Tag color={v ? 'green' : 'default'}>{t(v ? 'locks.isOnline' : 'locks.isOffline')}</Tag>),
         },
         { title: t('locks.lastEventAt'), dataIndex: 'lastEventAt', key: 'lastEventAt', sorter: true, width: 160, render: (v: string) => v || '—' },
+        { title: t('locks.model'), dataIndex: 'model', key: 'model', sorter: true, width: 120, render: (v: string) => v || '—' },
+        { title: t('locks.firmware'), dataIndex: 'firmware', key: 'firmware', sorter: true, width: 90, render: (v: string) => v || '—' },
         { title: t('locks.group'), dataIndex: 'groupName', key: 'groupName', sorter: true, width: 120, ellipsis: true },
         {
           title: t('common.actions'),
