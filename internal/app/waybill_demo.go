@@ -201,6 +201,9 @@ func (a *App) planDemoTrip(ctx context.Context, phone, depot string, at time.Tim
 	if len(busy) > 0 {
 		return fmt.Errorf("the car is still on waybill %s", busy[0])
 	}
+	if a.demoCarBarred(ctx, car.ID) {
+		return nil // on the car blacklist (lock_registry.go): no waybill; the truck plans its own trip
+	}
 	// a waybill of the planner that could not be dispatched last time is dispatched now
 	var id int64
 	err = a.DB.NewSelect().Table("waybills").Column("id").Where("car_id = ? AND state = ? AND remark = ?", car.ID, waybill.Planned, demoRemark).

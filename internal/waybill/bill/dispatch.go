@@ -34,6 +34,9 @@ func (s *Service) dispatch(ctx context.Context, r *http.Request, p *httpx.Princi
 	if w.State != waybill.Planned {
 		return nil, httpx.Biz("waybillBills.notPlanned", w.No)
 	}
+	if err := s.barred(ctx, s.db, w.CarID); err != nil {
+		return nil, err
+	}
 	var other []string
 	if err := s.db.NewSelect().TableExpr("waybills").Column("no").Where("car_id = ? AND id <> ? AND state IN (?)", w.CarID, id, bun.In(active)).
 		Limit(1).Scan(ctx, &other); err != nil {

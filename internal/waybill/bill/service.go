@@ -49,6 +49,10 @@ type Service struct {
 	// Touch, when set, is told a car's waybill was created, dispatched, cancelled or changed (the
 	// process engine reloads it; wired by the lead, H4).
 	Touch func(carID int64)
+	// Blacklist, when set, is the car blacklist's check (internal/lock/registry.Refusal, set by the
+	// lock registry's wiring): nil when car carID may get a waybill at time at, else the refusal. A
+	// new waybill, a waybill's car changed and a dispatch ask it.
+	Blacklist func(ctx context.Context, idb bun.IDB, carID, at int64) error
 }
 
 // New returns the waybill service.
@@ -57,6 +61,14 @@ func New(d *db.DB, a *audit.Log, commands *telemetry.Commands, sender telemetry.
 }
 
 func (s *Service) nowMS() int64 { return s.Now().UnixMilli() }
+
+// barred is the blacklist's refusal of car carID now (nil: not barred, or no blacklist wired).
+func (s *Service) barred(ctx context.Context, idb bun.IDB, carID int64) error {
+	if s.Blacklist == nil {
+		return nil
+	}
+	return s.Blacklist(ctx, idb, carID, s.nowMS())
+}
 
 func (s *Service) touch(carID int64) {
 	if s.Touch != nil {
@@ -149,6 +161,11 @@ func (s *Service) check(ctx context.Context, idb bun.IDB, p *httpx.Principal, in
 	var err error
 	if out.car, err = s.scopedCar(ctx, idb, p, in.CarID); err != nil {
 		return nil, err
+	}
+	if in.ID == 0 { // a new waybill (an update asks only when its car changes)
+		if err := s.barred(ctx, idb, in.CarID); err != nil {
+			return nil, err
+		}
 	}
 	if out.depot, err = s.scopedStation(ctx, idb, p, in.DepotID, station.TypeDepot, "waybillBills.depot"); err != nil {
 		return nil, err
@@ -368,6 +385,11 @@ func (s *Service) Update(r *http.Request, in Input) (*Detail, error) {
 		chk, err := s.check(ctx, tx, p, &in)
 		if err != nil {
 			return err
+		}
+		if old.CarID != in.CarID {
+			if err := s.barred(ctx, tx, in.CarID); err != nil {
+				return err
+			}
 		}
 		now := s.nowMS()
 		if _, err := tx.NewUpdate().Table("waybills").Set("group_id = ?, sales_group_id = ?, car_id = ?, customer_id = ?, depot_id = ?", chk.car.GroupID, optID(in.SalesGroupID), in.CarID, optID(in.CustomerID), in.DepotID).
