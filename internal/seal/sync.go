@@ -144,6 +144,9 @@ func (h *history) end() (end, bool) {
 				arrived, arriveStep = s.StationID, s
 			}
 		case waybill.EvUnseal:
+			if s.Cause == waybill.CauseRecord && s.From == s.To {
+				continue // a seal check that found other numbers marks the waybill: the seal's end is not known
+			}
 			// the engine's unseal is inside the destination's fence (its station); the station's seal
 			// check (cause record) carries no place: it was done where the car had arrived
 			e := end{state: StateBrokenAtDest, t: s.T, station: s.StationID, lat: s.Lat, lon: s.Lon}

@@ -159,6 +159,7 @@ func (f *fixture) history() hist {
 			x.e, c.comp, c.exp, c.fnd, c.ok, f.usr, c.checkedAt).Exec(f.ctx)
 		f.must(err)
 	}
+	f.step(x.e, waybill.Arrived, waybill.Arrived, waybill.EvUnseal, waybill.CauseRecord, t0+9*h+60_000, 0, 0, 0, `{"mismatches":[]}`)
 	// G: loaded with S8, not left yet: applied, nothing else
 	x.g = f.waybill(waybill.Loaded, false)
 	f.record(x.g, t0+10*h, "S8")
