@@ -1,2 +1,307 @@
-// Placeholder until the page of issue 16 lands: the honest 'not available yet' state.
-export { default } from '../../common/NotReadyPage';
+import { Drawer, Form, Input, Select, Space, Tabs, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  INCIDENT_KINDS,
+  incidentExport,
+  incidentPage,
+  SEAL_STATES,
+  sealExport,
+  sealPage,
+  type IncidentRow,
+  type KindTotals,
+  type SealFilters,
+  type SealRow,
+  type SealTotals,
+} from '../../../api/leadSeal';
+import { GroupSelect } from '../../../components/GroupSelect';
+import { ListPage } from '../../../components/ListPage';
+import { TimeRangePicker } from '../../../components/TimeRangePicker';
+import { VehiclePicker } from '../../../components/VehiclePicker';
+import { initialRange } from '../../../lib/presets';
+import { TripPanel } from '../oilTransportProcess/TripTimeline';
+import { KIND_COLOR, placeOf, STATE_COLOR, toSealFilters } from './filters';
+
+const RANGE_DEFAULTS = { this_month: true } as const;
+const initialFilters = () => ({ range: initialRange(RANGE_DEFAULTS, true) }) as Partial<SealFilters>;
+
+/** The filters both tabs share; `extra` is the tab's own (state or kind). */
+function Filters({ rangeLabel, extra }: { rangeLabel: string; extra: React.ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Form.Item name="range" label={rangeLabel}>
+        <TimeRangePicker showTime includeOptional />
+      </Form.Item>
+      <Form.Item name="carId" label={t('leadSeal.plate')}>
+        <VehiclePicker placeholder={t('common.all')} />
+      </Form.Item>
+      <Form.Item name="groupId" label={t('leadSeal.group')}>
+        <GroupSelect filter />
+      </Form.Item>
+      <Form.Item name="sealNo" label={t('leadSeal.sealNo')}>
+        <Input allowClear style={{ width: 140 }} placeholder={t('common.all')} />
+      </Form.Item>
+      <Form.Item name="waybillNo" label={t('leadSeal.waybillNo')}>
+        <Input allowClear style={{ width: 170 }} placeholder={t('common.all')} />
+      </Form.Item>
+      {extra}
+    </>
+  );
+}
+
+/** The counts of the filtered set (every page), by state or kind. */
+function Counts({ items, testId }: { items: [string, number, string?][]; testId: string }) {
+  return (
+    <Space size={[4, 4]} wrap data-testid={testId}>
+      {items.map(([label, n, color], i) =>
+        i === 0 ? (
+          <Typography.Text strong key={label}>
+            {label}
+          </Typography.Text>
+        ) : (
+          <Tag key={label} color={color}>
+            {label} {n}
+          </Tag>
+        ),
+      )}
+    </Space>
+  );
+}
+
+function WaybillLink({ no, id, open }: { no: string; id: number; open: (id: number) => void }) {
+  return (
+    <Typography.Link onClick={() => open(id)} data-testid="waybill-link">
+      {no}
+    </Typography.Link>
+  );
+}
+
+function SealsTab({ open }: { open: (id: number) => void }) {
+  const { t } = useTranslation();
+  const [totals, setTotals] = useState<SealTotals>();
+  const columns = [
+    { title: t('leadSeal.sealNo'), dataIndex: 'sealNo', key: 'sealNo', width: 140, fixed: 'left' as const, sorter: true },
+    {
+      title: t('leadSeal.plate'),
+      dataIndex: 'plate',
+      key: 'plate',
+      width: 150,
+      sorter: true,
+      render: (v: string, r: SealRow) => (
+        <span>
+          {v}
+          <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+            {r.groupName}
+          </Typography.Text>
+        </span>
+      ),
+    },
+    { title: t('leadSeal.compartment'), dataIndex: 'compartment', key: 'compartment', width: 80, sorter: true, align: 'center' as const },
+    {
+      title: t('leadSeal.waybillNo'),
+      dataIndex: 'waybillNo',
+      key: 'waybillNo',
+      width: 200,
+      sorter: true,
+      render: (v: string, r: SealRow) => <WaybillLink no={v} id={r.waybillId} open={open} />,
+    },
+    { title: t('leadSeal.depot'), dataIndex: 'depotName', key: 'depotName', width: 140, sorter: true },
+    {
+      title: t('leadSeal.applied'),
+      dataIndex: 'appliedAt',
+      key: 'appliedAt',
+      width: 170,
+      sorter: true,
+      render: (v: string | null, r: SealRow) => (
+        <span>
+          {v ?? '—'}
+          <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+            {r.appliedBy || t('leadSeal.bySystem')}
+          </Typography.Text>
+        </span>
+      ),
+    },
+    {
+      title: t('leadSeal.broken'),
+      dataIndex: 'brokenAt',
+      key: 'brokenAt',
+      width: 200,
+      sorter: true,
+      render: (v: string | null, r: SealRow) =>
+        v ? (
+          <span>
+            {v}
+            <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+              {placeOf(r.brokenStationName, r.brokenLat, r.brokenLon)}
+            </Typography.Text>
+          </span>
+        ) : (
+          '—'
+        ),
+    },
+    {
+      title: t('leadSeal.state'),
+      dataIndex: 'state',
+      key: 'state',
+      width: 130,
+      sorter: true,
+      render: (v: number, r: SealRow) => (
+        <Space size={2} direction="vertical">
+          <Tag color={STATE_COLOR[v]}>{t(`leadSeal.states.${v}`)}</Tag>
+          {r.incidents > 0 && <Typography.Text type="danger">{t('leadSeal.incidentCount', { n: r.incidents })}</Typography.Text>}
+        </Space>
+      ),
+    },
+  ];
+  return (
+    <ListPage<SealRow, SealFilters>
+      queryKey="leadSealRecord"
+      rowKey="id"
+      fetch={async (q) => {
+        const r = await sealPage(q);
+        setTotals(r.totals);
+        return r;
+      }}
+      initialFilters={initialFilters()}
+      toFilters={toSealFilters}
+      exportCode="export"
+      exportRequest={sealExport}
+      title={
+        totals && (
+          <Counts
+            testId="seal-totals"
+            items={[
+              [t('leadSeal.totals', { n: totals.total }), totals.total],
+              ...SEAL_STATES.map((s): [string, number, string] => [t(`leadSeal.states.${s}`), [0, totals.applied, totals.brokenAtDest, totals.brokenAway][s], STATE_COLOR[s]]),
+            ]}
+          />
+        )
+      }
+      filters={
+        <Filters
+          rangeLabel={t('leadSeal.applied')}
+          extra={
+            <Form.Item name="state" label={t('leadSeal.state')}>
+              <Select allowClear placeholder={t('common.all')} style={{ width: 140 }} options={SEAL_STATES.map((s) => ({ value: s, label: t(`leadSeal.states.${s}`) }))} />
+            </Form.Item>
+          }
+        />
+      }
+      tableProps={{ locale: { emptyText: t('leadSeal.empty') } }}
+      columns={columns}
+    />
+  );
+}
+
+function IncidentsTab({ open }: { open: (id: number) => void }) {
+  const { t } = useTranslation();
+  const [totals, setTotals] = useState<KindTotals>();
+  const columns = [
+    {
+      title: t('leadSeal.kind'),
+      dataIndex: 'kind',
+      key: 'kind',
+      width: 150,
+      fixed: 'left' as const,
+      sorter: true,
+      render: (v: number) => <Tag color={KIND_COLOR[v]}>{t(`leadSeal.kinds.${v}`)}</Tag>,
+    },
+    { title: t('leadSeal.time'), dataIndex: 't', key: 't', width: 170, sorter: true },
+    {
+      title: t('leadSeal.plate'),
+      dataIndex: 'plate',
+      key: 'plate',
+      width: 150,
+      sorter: true,
+      render: (v: string, r: IncidentRow) => (
+        <span>
+          {v}
+          <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+            {r.groupName}
+          </Typography.Text>
+        </span>
+      ),
+    },
+    {
+      title: t('leadSeal.waybillNo'),
+      dataIndex: 'waybillNo',
+      key: 'waybillNo',
+      width: 200,
+      sorter: true,
+      render: (v: string, r: IncidentRow) => <WaybillLink no={v} id={r.waybillId} open={open} />,
+    },
+    {
+      title: t('leadSeal.sealNo'),
+      dataIndex: 'sealNo',
+      key: 'sealNo',
+      width: 150,
+      sorter: true,
+      render: (v: string, r: IncidentRow) => (v ? `${v}${r.compartment ? ` · ${t('leadSeal.compartmentN', { n: r.compartment })}` : ''}` : '—'),
+    },
+    { title: t('leadSeal.place'), key: 'place', width: 180, render: (_: unknown, r: IncidentRow) => placeOf(r.stationName, r.lat, r.lon) || '—' },
+    { title: t('leadSeal.detail'), dataIndex: 'detailText', key: 'detail', width: 280, render: (v: string) => v || '—' },
+  ];
+  return (
+    <ListPage<IncidentRow, SealFilters>
+      queryKey="leadSealIncidents"
+      rowKey="id"
+      fetch={async (q) => {
+        const r = await incidentPage(q);
+        setTotals(r.totals);
+        return r;
+      }}
+      initialFilters={initialFilters()}
+      toFilters={toSealFilters}
+      exportCode="export"
+      exportRequest={incidentExport}
+      title={
+        totals && (
+          <Counts
+            testId="incident-totals"
+            items={[
+              [t('leadSeal.incidentTotals', { n: totals.total }), totals.total],
+              ...INCIDENT_KINDS.map((k): [string, number, string] => [
+                t(`leadSeal.kinds.${k}`),
+                [0, totals.reused, totals.brokenAway, totals.noSeals, totals.mismatch][k],
+                KIND_COLOR[k],
+              ]),
+            ]}
+          />
+        )
+      }
+      filters={
+        <Filters
+          rangeLabel={t('leadSeal.time')}
+          extra={
+            <Form.Item name="kind" label={t('leadSeal.kind')}>
+              <Select allowClear placeholder={t('common.all')} style={{ width: 150 }} options={INCIDENT_KINDS.map((k) => ({ value: k, label: t(`leadSeal.kinds.${k}`) }))} />
+            </Form.Item>
+          }
+        />
+      }
+      tableProps={{ locale: { emptyText: t('leadSeal.noIncidents') } }}
+      columns={columns}
+    />
+  );
+}
+
+/** 铅封记录 (04-23): the lead seals the load records applied, how each ended, and the incidents (D53). */
+export default function LeadSealRecordPage() {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(0);
+  return (
+    <>
+      <Tabs
+        destroyOnHidden
+        items={[
+          { key: 'seals', label: t('leadSeal.tabSeals'), children: <SealsTab open={setOpen} /> },
+          { key: 'incidents', label: t('leadSeal.tabIncidents'), children: <IncidentsTab open={setOpen} /> },
+        ]}
+      />
+      <Drawer open={open > 0} width="min(1280px, 96vw)" onClose={() => setOpen(0)} title={t('leadSeal.timeline')} destroyOnHidden>
+        {open > 0 && <TripPanel waybillId={open} />}
+      </Drawer>
+    </>
+  );
+}
