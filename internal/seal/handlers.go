@@ -38,7 +38,7 @@ func DetailText(lang i18n.Lang, v *IncidentView) string {
 			return i18n.T(lang, "leadSeal.detail.reused", d.WaybillNo, httpx.Time(d.AppliedAt).String())
 		}
 	case IncidentBrokenAway:
-		return i18n.T(lang, "leadSeal.detail.brokenAway", float64(v.Lat)/1e6, float64(v.Lon)/1e6)
+		return i18n.T(lang, "leadSeal.detail.brokenAway")
 	case IncidentNoSeals:
 		var d NoSealsDetail
 		if json.Unmarshal([]byte(v.Detail), &d) != nil {

@@ -15,7 +15,7 @@ func init() {
 		"leadSeal.kind.4":  {"铅封号不符", "鉛封號不符", "Number mismatch"},
 
 		"leadSeal.detail.reused":       {"该号已于 %[2]s 用于运单 %[1]s", "該號已於 %[2]s 用於運單 %[1]s", "Already applied on waybill %s at %s"},
-		"leadSeal.detail.brokenAway":   {"在途破封，位置 %.6f, %.6f", "在途破封，位置 %.6f, %.6f", "Broken on the way at %.6f, %.6f"},
+		"leadSeal.detail.brokenAway":   {"在目的站围栏外破封", "在目的站圍欄外破封", "Broken outside the destination's fence"},
 		"leadSeal.detail.leftUnsealed": {"未施封即离开油库", "未施封即離開油庫", "Left the depot before it was sealed"},
 		"leadSeal.detail.noRecord":     {"无装油记录，无铅封号", "無裝油記錄，無鉛封號", "No load record, no seal numbers"},
 		"leadSeal.detail.unsealed":     {"仓 %s 无铅封号", "倉 %s 無鉛封號", "Compartment %s without a seal number"},

@@ -81,12 +81,12 @@ function SealsTab({ open }: { open: (id: number) => void }) {
   const { t } = useTranslation();
   const [totals, setTotals] = useState<SealTotals>();
   const columns = [
-    { title: t('leadSeal.sealNo'), dataIndex: 'sealNo', key: 'sealNo', width: 140, fixed: 'left' as const, sorter: true },
+    { title: t('leadSeal.sealNo'), dataIndex: 'sealNo', key: 'sealNo', width: 130, fixed: 'left' as const, sorter: true },
     {
       title: t('leadSeal.plate'),
       dataIndex: 'plate',
       key: 'plate',
-      width: 150,
+      width: 140,
       sorter: true,
       render: (v: string, r: SealRow) => (
         <span>
@@ -97,21 +97,21 @@ function SealsTab({ open }: { open: (id: number) => void }) {
         </span>
       ),
     },
-    { title: t('leadSeal.compartment'), dataIndex: 'compartment', key: 'compartment', width: 80, sorter: true, align: 'center' as const },
+    { title: t('leadSeal.compartment'), dataIndex: 'compartment', key: 'compartment', width: 70, sorter: true, align: 'center' as const },
     {
       title: t('leadSeal.waybillNo'),
       dataIndex: 'waybillNo',
       key: 'waybillNo',
-      width: 200,
+      width: 190,
       sorter: true,
       render: (v: string, r: SealRow) => <WaybillLink no={v} id={r.waybillId} open={open} />,
     },
-    { title: t('leadSeal.depot'), dataIndex: 'depotName', key: 'depotName', width: 140, sorter: true },
+    { title: t('leadSeal.depot'), dataIndex: 'depotName', key: 'depotName', width: 150, sorter: true },
     {
       title: t('leadSeal.applied'),
       dataIndex: 'appliedAt',
       key: 'appliedAt',
-      width: 170,
+      width: 165,
       sorter: true,
       render: (v: string | null, r: SealRow) => (
         <span>
@@ -126,7 +126,7 @@ function SealsTab({ open }: { open: (id: number) => void }) {
       title: t('leadSeal.broken'),
       dataIndex: 'brokenAt',
       key: 'brokenAt',
-      width: 200,
+      width: 195,
       sorter: true,
       render: (v: string | null, r: SealRow) =>
         v ? (
@@ -144,7 +144,7 @@ function SealsTab({ open }: { open: (id: number) => void }) {
       title: t('leadSeal.state'),
       dataIndex: 'state',
       key: 'state',
-      width: 130,
+      width: 120,
       sorter: true,
       render: (v: number, r: SealRow) => (
         <Space size={2} direction="vertical">
@@ -180,7 +180,7 @@ function SealsTab({ open }: { open: (id: number) => void }) {
       }
       filters={
         <Filters
-          rangeLabel={t('leadSeal.applied')}
+          rangeLabel={t('leadSeal.appliedAt')}
           extra={
             <Form.Item name="state" label={t('leadSeal.state')}>
               <Select allowClear placeholder={t('common.all')} style={{ width: 140 }} options={SEAL_STATES.map((s) => ({ value: s, label: t(`leadSeal.states.${s}`) }))} />
@@ -202,17 +202,17 @@ function IncidentsTab({ open }: { open: (id: number) => void }) {
       title: t('leadSeal.kind'),
       dataIndex: 'kind',
       key: 'kind',
-      width: 150,
+      width: 130,
       fixed: 'left' as const,
       sorter: true,
       render: (v: number) => <Tag color={KIND_COLOR[v]}>{t(`leadSeal.kinds.${v}`)}</Tag>,
     },
-    { title: t('leadSeal.time'), dataIndex: 't', key: 't', width: 170, sorter: true },
+    { title: t('leadSeal.time'), dataIndex: 't', key: 't', width: 165, sorter: true },
     {
       title: t('leadSeal.plate'),
       dataIndex: 'plate',
       key: 'plate',
-      width: 150,
+      width: 140,
       sorter: true,
       render: (v: string, r: IncidentRow) => (
         <span>
@@ -227,7 +227,7 @@ function IncidentsTab({ open }: { open: (id: number) => void }) {
       title: t('leadSeal.waybillNo'),
       dataIndex: 'waybillNo',
       key: 'waybillNo',
-      width: 200,
+      width: 190,
       sorter: true,
       render: (v: string, r: IncidentRow) => <WaybillLink no={v} id={r.waybillId} open={open} />,
     },
@@ -235,12 +235,12 @@ function IncidentsTab({ open }: { open: (id: number) => void }) {
       title: t('leadSeal.sealNo'),
       dataIndex: 'sealNo',
       key: 'sealNo',
-      width: 150,
+      width: 160,
       sorter: true,
       render: (v: string, r: IncidentRow) => (v ? `${v}${r.compartment ? ` · ${t('leadSeal.compartmentN', { n: r.compartment })}` : ''}` : '—'),
     },
-    { title: t('leadSeal.place'), key: 'place', width: 180, render: (_: unknown, r: IncidentRow) => placeOf(r.stationName, r.lat, r.lon) || '—' },
-    { title: t('leadSeal.detail'), dataIndex: 'detailText', key: 'detail', width: 280, render: (v: string) => v || '—' },
+    { title: t('leadSeal.place'), key: 'place', width: 170, render: (_: unknown, r: IncidentRow) => placeOf(r.stationName, r.lat, r.lon) || '—' },
+    { title: t('leadSeal.detail'), dataIndex: 'detailText', key: 'detail', width: 220, render: (v: string) => v || '—' },
   ];
   return (
     <ListPage<IncidentRow, SealFilters>
@@ -294,6 +294,7 @@ export default function LeadSealRecordPage() {
     <>
       <Tabs
         destroyOnHidden
+        tabBarStyle={{ padding: '0 16px', marginBottom: 8, background: 'var(--ant-color-bg-container, #fff)' }}
         items={[
           { key: 'seals', label: t('leadSeal.tabSeals'), children: <SealsTab open={setOpen} /> },
           { key: 'incidents', label: t('leadSeal.tabIncidents'), children: <IncidentsTab open={setOpen} /> },

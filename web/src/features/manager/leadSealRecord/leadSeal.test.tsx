@@ -20,7 +20,7 @@ const seal = (over: Partial<SealRow>): SealRow => ({
 const incident: IncidentRow = {
   id: 4, kind: 2, t: '2026-11-25 09:10:00', carId: 3, plate: '沪A·12345', groupName: '上海车队', waybillId: 9, waybillNo: 'G0001YD202611250009',
   sealId: 2, compartment: 2, sealNo: 'QF10000002', stationId: 0, stationName: '', lat: 31_150_000, lon: 121_150_000, detail: '',
-  detailText: '在途破封，位置 31.150000, 121.150000',
+  detailText: '在目的站围栏外破封',
 };
 
 beforeEach(() => {
@@ -72,7 +72,7 @@ describe('lead seal page', { timeout: 150_000 }, () => {
     await screen.findByText('QF10000001', {}, SLOW);
     expect(screen.queryByRole('button', { name: /导\s*出/ })).toBeNull();
     fireEvent.click(screen.getByRole('tab', { name: '铅封异常' }));
-    const row = (await screen.findByText('在途破封，位置 31.150000, 121.150000', {}, SLOW)).closest('tr')!;
+    const row = (await screen.findByText('在目的站围栏外破封', {}, SLOW)).closest('tr')!;
     expect(within(row).getByText('QF10000002 · 2 号仓')).toBeTruthy();
     expect(within(screen.getByTestId('incident-totals')).getByText('合计 1 条异常')).toBeTruthy();
   });
