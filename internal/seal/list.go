@@ -2,8 +2,6 @@ package seal
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -67,16 +65,13 @@ func (s *Service) filter(ctx context.Context, p *httpx.Principal, sel *bun.Selec
 		sel = sel.Where(tcol+" <= ?", q.EndTime.Through())
 	}
 	if q.CarID > 0 {
-		var path string
-		err := s.db.NewSelect().TableExpr("cars AS c").ColumnExpr("g.path").Join("JOIN org_groups AS g ON g.id = c.group_id").
-			Where("c.id = ?", q.CarID).Scan(ctx, &path)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, httpx.ErrNotFound
-		} else if err != nil {
+		car := s.db.NewSelect().TableExpr("cars AS c").ColumnExpr("g.path").Join("JOIN org_groups AS g ON g.id = c.group_id").Where("c.id = ?", q.CarID)
+		if _, err := db.ScopedRow(ctx, car, p, func(r *struct {
+			Path string `bun:"path"`
+		}) string {
+			return r.Path
+		}); err != nil {
 			return nil, err
-		}
-		if !p.InScope(path) {
-			return nil, httpx.ErrScope
 		}
 		sel = sel.Where(alias+".car_id = ?", q.CarID)
 	}

@@ -39,18 +39,19 @@ type MismatchDetail struct {
 	Found string `json:"found"`
 }
 
+// wbHist is the waybill as Sync reads it.
+type wbHist struct {
+	ID           int64 `bun:"id"`
+	GroupID      int64 `bun:"group_id"`
+	CarID        int64 `bun:"car_id"`
+	DepotID      int64 `bun:"depot_id"`
+	LeftUnsealed bool  `bun:"left_unsealed"`
+	DepartAt     int64 `bun:"depart_at"`
+}
+
 // history is what Sync reads of one waybill.
 type history struct {
-	w struct {
-		ID           int64         `bun:"id"`
-		No           string        `bun:"no"`
-		GroupID      int64         `bun:"group_id"`
-		CarID        int64         `bun:"car_id"`
-		DepotID      int64         `bun:"depot_id"`
-		State        waybill.State `bun:"state"`
-		LeftUnsealed bool          `bun:"left_unsealed"`
-		DepartAt     int64         `bun:"depart_at"`
-	}
+	w   wbHist
 	rec []struct {
 		ID        int64  `bun:"id"`
 		DepotID   int64  `bun:"depot_id"`
@@ -71,17 +72,8 @@ type history struct {
 
 func load(ctx context.Context, idb bun.IDB, id int64) (*history, bool, error) {
 	h := &history{}
-	var ws []struct {
-		ID           int64         `bun:"id"`
-		No           string        `bun:"no"`
-		GroupID      int64         `bun:"group_id"`
-		CarID        int64         `bun:"car_id"`
-		DepotID      int64         `bun:"depot_id"`
-		State        waybill.State `bun:"state"`
-		LeftUnsealed bool          `bun:"left_unsealed"`
-		DepartAt     int64         `bun:"depart_at"`
-	}
-	if err := idb.NewSelect().Table("waybills").Column("id", "no", "group_id", "car_id", "depot_id", "state", "left_unsealed", "depart_at").
+	var ws []wbHist
+	if err := idb.NewSelect().Table("waybills").Column("id", "group_id", "car_id", "depot_id", "left_unsealed", "depart_at").
 		Where("id = ?", id).Scan(ctx, &ws); err != nil || len(ws) == 0 {
 		return nil, false, err
 	}

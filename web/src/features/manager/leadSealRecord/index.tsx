@@ -1,4 +1,5 @@
 import { Drawer, Form, Input, Select, Space, Tabs, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table/interface';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -11,9 +12,12 @@ import {
   type IncidentRow,
   type KindTotals,
   type SealFilters,
+  type SealQuery,
   type SealRow,
   type SealTotals,
 } from '../../../api/leadSeal';
+import type { ExportRequest } from '../../../api/export';
+import type { Page } from '../../../api/types';
 import { GroupSelect } from '../../../components/GroupSelect';
 import { ListPage } from '../../../components/ListPage';
 import { TimeRangePicker } from '../../../components/TimeRangePicker';
@@ -51,7 +55,9 @@ function Filters({ rangeLabel, extra }: { rangeLabel: string; extra: React.React
 }
 
 /** The counts of the filtered set (every page), by state or kind. */
-function Counts({ items, testId }: { items: [string, number, string?][]; testId: string }) {
+type Count = [string, number, string?];
+
+function Counts({ items, testId }: { items: Count[]; testId: string }) {
   return (
     <Space size={[4, 4]} wrap data-testid={testId}>
       {items.map(([label, n, color], i) =>
@@ -69,6 +75,54 @@ function Counts({ items, testId }: { items: [string, number, string?][]; testId:
   );
 }
 
+interface TabListProps<R, Tot> {
+  queryKey: string;
+  fetch: (q: SealQuery) => Promise<Page<R> & { totals: Tot }>;
+  exportRequest: (f: SealFilters) => ExportRequest;
+  testId: string;
+  /** The totals as counts: the first is the whole set, the others tags. */
+  counts: (totals: Tot) => Count[];
+  rangeLabel: string;
+  /** The tab's own choice filter (state or kind). */
+  choice: { name: string; label: string; options: { value: number; label: string }[] };
+  emptyText: string;
+  columns: ColumnsType<R>;
+}
+
+/** One tab: the shared filters and the tab's choice, the counts of the filtered set above the table, export. */
+function TabList<R extends { id: number }, Tot>(p: TabListProps<R, Tot>) {
+  const { t } = useTranslation();
+  const [totals, setTotals] = useState<Tot>();
+  return (
+    <ListPage<R, SealFilters>
+      queryKey={p.queryKey}
+      rowKey="id"
+      fetch={async (q) => {
+        const r = await p.fetch(q);
+        setTotals(r.totals);
+        return r;
+      }}
+      initialFilters={initialFilters()}
+      toFilters={toSealFilters}
+      exportCode="export"
+      exportRequest={p.exportRequest}
+      title={totals && <Counts testId={p.testId} items={p.counts(totals)} />}
+      filters={
+        <Filters
+          rangeLabel={p.rangeLabel}
+          extra={
+            <Form.Item name={p.choice.name} label={p.choice.label}>
+              <Select allowClear placeholder={t('common.all')} style={{ width: 150 }} options={p.choice.options} />
+            </Form.Item>
+          }
+        />
+      }
+      tableProps={{ locale: { emptyText: p.emptyText } }}
+      columns={p.columns}
+    />
+  );
+}
+
 function WaybillLink({ no, id, open }: { no: string; id: number; open: (id: number) => void }) {
   return (
     <Typography.Link onClick={() => open(id)} data-testid="waybill-link">
@@ -79,14 +133,13 @@ function WaybillLink({ no, id, open }: { no: string; id: number; open: (id: numb
 
 function SealsTab({ open }: { open: (id: number) => void }) {
   const { t } = useTranslation();
-  const [totals, setTotals] = useState<SealTotals>();
   const columns = [
     { title: t('leadSeal.sealNo'), dataIndex: 'sealNo', key: 'sealNo', width: 130, fixed: 'left' as const, sorter: true },
     {
       title: t('leadSeal.plate'),
       dataIndex: 'plate',
       key: 'plate',
-      width: 140,
+      width: 130,
       sorter: true,
       render: (v: string, r: SealRow) => (
         <span>
@@ -97,7 +150,7 @@ function SealsTab({ open }: { open: (id: number) => void }) {
         </span>
       ),
     },
-    { title: t('leadSeal.compartment'), dataIndex: 'compartment', key: 'compartment', width: 70, sorter: true, align: 'center' as const },
+    { title: t('leadSeal.compartment'), dataIndex: 'compartment', key: 'compartment', width: 80, sorter: true, align: 'center' as const },
     {
       title: t('leadSeal.waybillNo'),
       dataIndex: 'waybillNo',
@@ -106,7 +159,7 @@ function SealsTab({ open }: { open: (id: number) => void }) {
       sorter: true,
       render: (v: string, r: SealRow) => <WaybillLink no={v} id={r.waybillId} open={open} />,
     },
-    { title: t('leadSeal.depot'), dataIndex: 'depotName', key: 'depotName', width: 150, sorter: true },
+    { title: t('leadSeal.depot'), dataIndex: 'depotName', key: 'depotName', width: 140, sorter: true },
     {
       title: t('leadSeal.applied'),
       dataIndex: 'appliedAt',
@@ -126,7 +179,7 @@ function SealsTab({ open }: { open: (id: number) => void }) {
       title: t('leadSeal.broken'),
       dataIndex: 'brokenAt',
       key: 'brokenAt',
-      width: 195,
+      width: 190,
       sorter: true,
       render: (v: string | null, r: SealRow) =>
         v ? (
@@ -144,7 +197,7 @@ function SealsTab({ open }: { open: (id: number) => void }) {
       title: t('leadSeal.state'),
       dataIndex: 'state',
       key: 'state',
-      width: 120,
+      width: 150,
       sorter: true,
       render: (v: number, r: SealRow) => (
         <Space size={2} direction="vertical">
@@ -155,40 +208,18 @@ function SealsTab({ open }: { open: (id: number) => void }) {
     },
   ];
   return (
-    <ListPage<SealRow, SealFilters>
+    <TabList<SealRow, SealTotals>
       queryKey="leadSealRecord"
-      rowKey="id"
-      fetch={async (q) => {
-        const r = await sealPage(q);
-        setTotals(r.totals);
-        return r;
-      }}
-      initialFilters={initialFilters()}
-      toFilters={toSealFilters}
-      exportCode="export"
+      fetch={sealPage}
       exportRequest={sealExport}
-      title={
-        totals && (
-          <Counts
-            testId="seal-totals"
-            items={[
-              [t('leadSeal.totals', { n: totals.total }), totals.total],
-              ...SEAL_STATES.map((s): [string, number, string] => [t(`leadSeal.states.${s}`), [0, totals.applied, totals.brokenAtDest, totals.brokenAway][s], STATE_COLOR[s]]),
-            ]}
-          />
-        )
-      }
-      filters={
-        <Filters
-          rangeLabel={t('leadSeal.appliedAt')}
-          extra={
-            <Form.Item name="state" label={t('leadSeal.state')}>
-              <Select allowClear placeholder={t('common.all')} style={{ width: 140 }} options={SEAL_STATES.map((s) => ({ value: s, label: t(`leadSeal.states.${s}`) }))} />
-            </Form.Item>
-          }
-        />
-      }
-      tableProps={{ locale: { emptyText: t('leadSeal.empty') } }}
+      testId="seal-totals"
+      counts={(x) => [
+        [t('leadSeal.totals', { n: x.total }), x.total],
+        ...SEAL_STATES.map((s): Count => [t(`leadSeal.states.${s}`), [0, x.applied, x.brokenAtDest, x.brokenAway][s], STATE_COLOR[s]]),
+      ]}
+      rangeLabel={t('leadSeal.appliedAt')}
+      choice={{ name: 'state', label: t('leadSeal.state'), options: SEAL_STATES.map((s) => ({ value: s, label: t(`leadSeal.states.${s}`) })) }}
+      emptyText={t('leadSeal.empty')}
       columns={columns}
     />
   );
@@ -196,7 +227,6 @@ function SealsTab({ open }: { open: (id: number) => void }) {
 
 function IncidentsTab({ open }: { open: (id: number) => void }) {
   const { t } = useTranslation();
-  const [totals, setTotals] = useState<KindTotals>();
   const columns = [
     {
       title: t('leadSeal.kind'),
@@ -243,44 +273,18 @@ function IncidentsTab({ open }: { open: (id: number) => void }) {
     { title: t('leadSeal.detail'), dataIndex: 'detailText', key: 'detail', width: 220, render: (v: string) => v || '—' },
   ];
   return (
-    <ListPage<IncidentRow, SealFilters>
+    <TabList<IncidentRow, KindTotals>
       queryKey="leadSealIncidents"
-      rowKey="id"
-      fetch={async (q) => {
-        const r = await incidentPage(q);
-        setTotals(r.totals);
-        return r;
-      }}
-      initialFilters={initialFilters()}
-      toFilters={toSealFilters}
-      exportCode="export"
+      fetch={incidentPage}
       exportRequest={incidentExport}
-      title={
-        totals && (
-          <Counts
-            testId="incident-totals"
-            items={[
-              [t('leadSeal.incidentTotals', { n: totals.total }), totals.total],
-              ...INCIDENT_KINDS.map((k): [string, number, string] => [
-                t(`leadSeal.kinds.${k}`),
-                [0, totals.reused, totals.brokenAway, totals.noSeals, totals.mismatch][k],
-                KIND_COLOR[k],
-              ]),
-            ]}
-          />
-        )
-      }
-      filters={
-        <Filters
-          rangeLabel={t('leadSeal.time')}
-          extra={
-            <Form.Item name="kind" label={t('leadSeal.kind')}>
-              <Select allowClear placeholder={t('common.all')} style={{ width: 150 }} options={INCIDENT_KINDS.map((k) => ({ value: k, label: t(`leadSeal.kinds.${k}`) }))} />
-            </Form.Item>
-          }
-        />
-      }
-      tableProps={{ locale: { emptyText: t('leadSeal.noIncidents') } }}
+      testId="incident-totals"
+      counts={(x) => [
+        [t('leadSeal.incidentTotals', { n: x.total }), x.total],
+        ...INCIDENT_KINDS.map((k): Count => [t(`leadSeal.kinds.${k}`), [0, x.reused, x.brokenAway, x.noSeals, x.mismatch][k], KIND_COLOR[k]]),
+      ]}
+      rangeLabel={t('leadSeal.time')}
+      choice={{ name: 'kind', label: t('leadSeal.kind'), options: INCIDENT_KINDS.map((k) => ({ value: k, label: t(`leadSeal.kinds.${k}`) })) }}
+      emptyText={t('leadSeal.noIncidents')}
       columns={columns}
     />
   );
