@@ -93,6 +93,11 @@ func (s *Service) Export(r *http.Request, q Query) (*xlsx.Sheet, error) {
 	if err := sel.OrderExpr(order+", s.id").Limit(maxExportRows).Scan(ctx, &rows); err != nil {
 		return nil, err
 	}
+	for i := 0; i < len(rows); i += 1000 {
+		if err := s.countIncidents(ctx, rows[i:min(i+1000, len(rows))]); err != nil {
+			return nil, err
+		}
+	}
 	sh := &xlsx.Sheet{Name: "export.leadSeal", ASCII: "lead-seals"}
 	for _, k := range []string{"sealNo", "plate", "group", "compartment", "waybillNo", "depot", "appliedAt", "appliedBy", "brokenAt",
 		"brokenPlace", "state", "incidents"} {

@@ -39,22 +39,25 @@ type Query struct {
 	Kind      int        `json:"kind"`  // incidents: Incident* (0 all)
 }
 
-// scope joins the waybill's carrier group and sales company: a sales company's users follow the
-// seals of what they sold, as on the process views (D46).
-func scoped(sel *bun.SelectQuery, alias string) *bun.SelectQuery {
+// named joins what a listed row shows by name: its waybill, its car's company, its car.
+func named(sel *bun.SelectQuery, alias string) *bun.SelectQuery {
 	return sel.Join("JOIN waybills AS w ON w.id = " + alias + ".waybill_id").
 		Join("JOIN org_groups AS g ON g.id = " + alias + ".group_id").
-		Join("LEFT JOIN org_groups AS sg ON sg.id = w.sales_group_id").
 		Join("JOIN cars AS c ON c.id = " + alias + ".car_id")
 }
 
-// filter applies the scope and the filters common to both tabs; tcol is the time column filtered.
+// filter applies the scope — the waybill's carrier group or its sales company in the caller's subtree:
+// a sales company's users follow the seals of what they sold, as on the process views (D46) — and the
+// filters common to both tabs; tcol is the time column filtered. It
+// names only the table's own columns (alias) and sub-selects, so that the totals count the table alone
+// (a count of every row of a period joined to waybills, groups and cars is what made a page slow).
 func (s *Service) filter(ctx context.Context, p *httpx.Principal, sel *bun.SelectQuery, q *Query, alias, tcol string) (*bun.SelectQuery, error) {
 	under, err := db.ScopeUnder(ctx, s.db, p, q.GroupID)
 	if err != nil {
 		return nil, err
 	}
-	sel = sel.Where("(g.path LIKE ? OR sg.path LIKE ?)", under+"%", under+"%")
+	sel = sel.Where("("+alias+".group_id IN (SELECT id FROM org_groups WHERE path LIKE ?) OR EXISTS (SELECT 1 FROM waybills AS sw "+
+		"JOIN org_groups AS ssg ON ssg.id = sw.sales_group_id WHERE sw.id = "+alias+".waybill_id AND ssg.path LIKE ?))", under+"%", under+"%")
 	if q.StartTime != 0 && q.EndTime != 0 && q.EndTime < q.StartTime {
 		return nil, httpx.Biz("leadSeal.rangeReversed")
 	}
@@ -78,14 +81,15 @@ func (s *Service) filter(ctx context.Context, p *httpx.Principal, sel *bun.Selec
 	if q.WaybillID > 0 {
 		sel = sel.Where(alias+".waybill_id = ?", q.WaybillID)
 	}
+	if len([]rune(q.SealNo)) > 64 || len([]rune(q.WaybillNo)) > 64 {
+		return nil, httpx.Biz("field.maxLen", httpx.Field("leadSeal.sealNo"), 64)
+	}
 	if v := cleanNo(q.SealNo); v != "" {
 		sel = sel.Where(db.Contains(alias+".seal_no", v))
 	}
 	if v := strings.TrimSpace(q.WaybillNo); v != "" {
-		sel = sel.Where(db.Contains("w.no", v))
-	}
-	if len([]rune(q.SealNo)) > 64 || len([]rune(q.WaybillNo)) > 64 {
-		return nil, httpx.Biz("field.maxLen", httpx.Field("leadSeal.sealNo"), 64)
+		expr, arg := db.Contains("wn.no", v)
+		sel = sel.Where(alias+".waybill_id IN (SELECT wn.id FROM waybills AS wn WHERE "+expr+")", arg)
 	}
 	return sel, nil
 }
@@ -110,15 +114,14 @@ type View struct {
 	BrokenStationName string     `json:"brokenStationName" bun:"broken_station_name"`
 	BrokenLat         int64      `json:"brokenLat" bun:"broken_lat"`
 	BrokenLon         int64      `json:"brokenLon" bun:"broken_lon"`
-	Incidents         int        `json:"incidents" bun:"incidents"`
+	Incidents         int        `json:"incidents" bun:"-"`
 }
 
 func (s *Service) sealSelect() *bun.SelectQuery {
-	return scoped(s.db.NewSelect().TableExpr("seal_records AS s"), "s").
+	return named(s.db.NewSelect().TableExpr("seal_records AS s"), "s").
 		ColumnExpr("s.id, s.seal_no, s.car_id, c.plate, g.name AS group_name, s.compartment, s.waybill_id, w.no AS waybill_no").
 		ColumnExpr("s.depot_id, COALESCE(d.name, '') AS depot_name, s.applied_at, COALESCE(NULLIF(u.nick_name, ''), u.name, '') AS applied_by").
 		ColumnExpr("s.state, s.broken_at, s.broken_station_id, COALESCE(bs.name, '') AS broken_station_name, s.broken_lat, s.broken_lon").
-		ColumnExpr("(SELECT COUNT(*) FROM seal_incidents AS x WHERE x.seal_id = s.id) AS incidents").
 		Join("LEFT JOIN stations AS d ON d.id = s.depot_id").
 		Join("LEFT JOIN stations AS bs ON bs.id = s.broken_station_id").
 		Join("LEFT JOIN users AS u ON u.id = s.applied_by")
@@ -126,6 +129,31 @@ func (s *Service) sealSelect() *bun.SelectQuery {
 
 var sealSort = map[string]string{"appliedAt": "s.applied_at", "brokenAt": "s.broken_at", "sealNo": "s.seal_no", "plate": "c.plate",
 	"waybillNo": "w.no", "state": "s.state", "compartment": "s.compartment", "depotName": "depot_name"}
+
+// countIncidents fills the incidents of each listed seal (one query for the rows shown: a count per
+// row of the whole set would be computed before the sort).
+func (s *Service) countIncidents(ctx context.Context, list []View) error {
+	if len(list) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(list))
+	at := map[int64]int{}
+	for i := range list {
+		ids[i], at[list[i].ID] = list[i].ID, i
+	}
+	var rows []struct {
+		SealID int64 `bun:"seal_id"`
+		N      int   `bun:"n"`
+	}
+	if err := s.db.NewSelect().Table("seal_incidents").ColumnExpr("seal_id, COUNT(*) AS n").Where("seal_id IN (?)", bun.In(ids)).
+		GroupExpr("seal_id").Scan(ctx, &rows); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		list[at[r.SealID]].Incidents = r.N
+	}
+	return nil
+}
 
 // Totals are the filtered seals (not the page) by state.
 type Totals struct {
@@ -168,23 +196,27 @@ func (s *Service) Page(ctx context.Context, p *httpx.Principal, q Query) (*SealP
 	if err != nil {
 		return nil, err
 	}
-	page, err := db.ScanPage(ctx, sel, q.PageReq, order, "s.id", func(v *View) View { return *v })
+	// the totals are the whole filtered set, not the page; their total is the page's
+	tot, err := s.seals(ctx, p, &q, s.db.NewSelect().TableExpr("seal_records AS s"))
 	if err != nil {
 		return nil, err
 	}
-	out := &SealPage{Page: page}
-	// the totals are the whole filtered set, not the page
-	tot, err := s.seals(ctx, p, &q, scoped(s.db.NewSelect().TableExpr("seal_records AS s"), "s"))
-	if err != nil {
-		return nil, err
-	}
-	tot = tot.ColumnExpr("COUNT(*) AS total").
+	out := &SealPage{}
+	if err := tot.ColumnExpr("COUNT(*) AS total").
 		ColumnExpr("COALESCE(SUM(CASE WHEN s.state = ? THEN 1 ELSE 0 END), 0) AS applied", StateApplied).
 		ColumnExpr("COALESCE(SUM(CASE WHEN s.state = ? THEN 1 ELSE 0 END), 0) AS broken_at_dest", StateBrokenAtDest).
-		ColumnExpr("COALESCE(SUM(CASE WHEN s.state = ? THEN 1 ELSE 0 END), 0) AS broken_away", StateBrokenAway)
-	if err := tot.Scan(ctx, &out.Totals); err != nil {
+		ColumnExpr("COALESCE(SUM(CASE WHEN s.state = ? THEN 1 ELSE 0 END), 0) AS broken_away", StateBrokenAway).
+		Scan(ctx, &out.Totals); err != nil {
 		return nil, err
 	}
+	var rows []View
+	if err := sel.OrderExpr(order+", s.id").Limit(q.Limit()).Offset(q.Offset()).Scan(ctx, &rows); err != nil {
+		return nil, err
+	}
+	if err := s.countIncidents(ctx, rows); err != nil {
+		return nil, err
+	}
+	out.Page = httpx.NewPage(rows, int64(out.Totals.Total), q.PageReq)
 	return out, nil
 }
 
@@ -211,7 +243,7 @@ type IncidentView struct {
 }
 
 func (s *Service) incidentSelect() *bun.SelectQuery {
-	return scoped(s.db.NewSelect().TableExpr("seal_incidents AS x"), "x").
+	return named(s.db.NewSelect().TableExpr("seal_incidents AS x"), "x").
 		ColumnExpr("x.id, x.kind, x.t, x.car_id, c.plate, g.name AS group_name, x.waybill_id, w.no AS waybill_no, x.seal_id").
 		ColumnExpr("x.compartment, x.seal_no, x.station_id, COALESCE(st.name, '') AS station_name, x.lat, x.lon, x.detail").
 		Join("LEFT JOIN stations AS st ON st.id = x.station_id")
@@ -261,25 +293,26 @@ func (s *Service) IncidentsPage(ctx context.Context, p *httpx.Principal, q Query
 	if err != nil {
 		return nil, err
 	}
-	page, err := db.ScanPage(ctx, sel, q.PageReq, order, "x.id", func(v *IncidentView) IncidentView {
-		v.DetailText = text(v)
-		return *v
-	})
+	tot, err := s.incidents(ctx, p, &q, s.db.NewSelect().TableExpr("seal_incidents AS x"))
 	if err != nil {
 		return nil, err
 	}
-	out := &IncidentPage{Page: page}
-	tot, err := s.incidents(ctx, p, &q, scoped(s.db.NewSelect().TableExpr("seal_incidents AS x"), "x"))
-	if err != nil {
-		return nil, err
-	}
-	tot = tot.ColumnExpr("COUNT(*) AS total").
+	out := &IncidentPage{}
+	if err := tot.ColumnExpr("COUNT(*) AS total").
 		ColumnExpr("COALESCE(SUM(CASE WHEN x.kind = ? THEN 1 ELSE 0 END), 0) AS reused", IncidentReused).
 		ColumnExpr("COALESCE(SUM(CASE WHEN x.kind = ? THEN 1 ELSE 0 END), 0) AS broken_away", IncidentBrokenAway).
 		ColumnExpr("COALESCE(SUM(CASE WHEN x.kind = ? THEN 1 ELSE 0 END), 0) AS no_seals", IncidentNoSeals).
-		ColumnExpr("COALESCE(SUM(CASE WHEN x.kind = ? THEN 1 ELSE 0 END), 0) AS mismatch", IncidentMismatch)
-	if err := tot.Scan(ctx, &out.Totals); err != nil {
+		ColumnExpr("COALESCE(SUM(CASE WHEN x.kind = ? THEN 1 ELSE 0 END), 0) AS mismatch", IncidentMismatch).
+		Scan(ctx, &out.Totals); err != nil {
 		return nil, err
 	}
+	var rows []IncidentView
+	if err := sel.OrderExpr(order+", x.id").Limit(q.Limit()).Offset(q.Offset()).Scan(ctx, &rows); err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		rows[i].DetailText = text(&rows[i])
+	}
+	out.Page = httpx.NewPage(rows, int64(out.Totals.Total), q.PageReq)
 	return out, nil
 }

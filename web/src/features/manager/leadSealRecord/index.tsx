@@ -123,6 +123,25 @@ function TabList<R extends { id: number }, Tot>(p: TabListProps<R, Tot>) {
   );
 }
 
+/** The plate with the car's company under it. */
+function plateColumn<R extends { plate: string; groupName: string }>(title: string, width: number) {
+  return {
+    title,
+    dataIndex: 'plate',
+    key: 'plate',
+    width,
+    sorter: true,
+    render: (v: string, r: R) => (
+      <span>
+        {v}
+        <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+          {r.groupName}
+        </Typography.Text>
+      </span>
+    ),
+  };
+}
+
 function WaybillLink({ no, id, open }: { no: string; id: number; open: (id: number) => void }) {
   return (
     <Typography.Link onClick={() => open(id)} data-testid="waybill-link">
@@ -135,21 +154,7 @@ function SealsTab({ open }: { open: (id: number) => void }) {
   const { t } = useTranslation();
   const columns = [
     { title: t('leadSeal.sealNo'), dataIndex: 'sealNo', key: 'sealNo', width: 130, fixed: 'left' as const, sorter: true },
-    {
-      title: t('leadSeal.plate'),
-      dataIndex: 'plate',
-      key: 'plate',
-      width: 130,
-      sorter: true,
-      render: (v: string, r: SealRow) => (
-        <span>
-          {v}
-          <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
-            {r.groupName}
-          </Typography.Text>
-        </span>
-      ),
-    },
+    plateColumn<SealRow>(t('leadSeal.plate'), 130),
     { title: t('leadSeal.compartment'), dataIndex: 'compartment', key: 'compartment', width: 80, sorter: true, align: 'center' as const },
     {
       title: t('leadSeal.waybillNo'),
@@ -238,21 +243,7 @@ function IncidentsTab({ open }: { open: (id: number) => void }) {
       render: (v: number) => <Tag color={KIND_COLOR[v]}>{t(`leadSeal.kinds.${v}`)}</Tag>,
     },
     { title: t('leadSeal.time'), dataIndex: 't', key: 't', width: 165, sorter: true },
-    {
-      title: t('leadSeal.plate'),
-      dataIndex: 'plate',
-      key: 'plate',
-      width: 140,
-      sorter: true,
-      render: (v: string, r: IncidentRow) => (
-        <span>
-          {v}
-          <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
-            {r.groupName}
-          </Typography.Text>
-        </span>
-      ),
-    },
+    plateColumn<IncidentRow>(t('leadSeal.plate'), 140),
     {
       title: t('leadSeal.waybillNo'),
       dataIndex: 'waybillNo',
