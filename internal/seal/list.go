@@ -56,8 +56,10 @@ func (s *Service) filter(ctx context.Context, p *httpx.Principal, sel *bun.Selec
 	if err != nil {
 		return nil, err
 	}
-	sel = sel.Where("("+alias+".group_id IN (SELECT id FROM org_groups WHERE path LIKE ?) OR EXISTS (SELECT 1 FROM waybills AS sw "+
-		"JOIN org_groups AS ssg ON ssg.id = sw.sales_group_id WHERE sw.id = "+alias+".waybill_id AND ssg.path LIKE ?))", under+"%", under+"%")
+	// CASE, not OR: PostgreSQL may run an OR's costlier side first, and the sales company's look-up per
+	// row is only needed for rows outside the caller's own groups
+	sel = sel.Where("(CASE WHEN "+alias+".group_id IN (SELECT id FROM org_groups WHERE path LIKE ?) THEN TRUE ELSE EXISTS (SELECT 1 FROM waybills AS sw "+
+		"JOIN org_groups AS ssg ON ssg.id = sw.sales_group_id WHERE sw.id = "+alias+".waybill_id AND ssg.path LIKE ?) END)", under+"%", under+"%")
 	if q.StartTime != 0 && q.EndTime != 0 && q.EndTime < q.StartTime {
 		return nil, httpx.Biz("leadSeal.rangeReversed")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -107,6 +108,19 @@ func TestSealFiguresPerf(t *testing.T) {
 	s := New(d)
 	p := &httpx.Principal{UserID: 1, GroupPath: "/1/"}
 	month := Query{StartTime: httpx.Time(day0 + 60*86_400_000), EndTime: httpx.Time(day0 + 90*86_400_000 - 1)}
+	if os.Getenv("TANKWATCH_SEAL_EXPLAIN") == "1" { // the plans, for whoever tunes the queries
+		q := month
+		_ = q.Normalize()
+		tot, _ := s.seals(ctx, p, &q, s.db.NewSelect().TableExpr("seal_records AS s"))
+		page, _ := s.seals(ctx, p, &q, s.sealSelect())
+		for _, sel := range []string{tot.ColumnExpr("COUNT(*)").String(), page.OrderExpr("s.applied_at DESC, s.id").Limit(10).String()} {
+			var plan []string
+			if err := d.NewRaw("EXPLAIN ANALYZE "+sel).Scan(ctx, &plan); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s\n%s", sel, strings.Join(plan, "\n"))
+		}
+	}
 	measure := func(name string, fn func() error) {
 		var ds []time.Duration
 		for range 30 {
