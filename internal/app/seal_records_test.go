@@ -154,5 +154,14 @@ func TestLeadSealRecords(t *testing.T) {
 			t.Errorf("export without 04-23-01: %d", r.Status)
 		}
 		e.MustOK("POST", "/monitor-app/leadSealRecord/page", viewer, map[string]any{})
+
+		// a sales company's users follow the seals of what they sold, whoever carried it (D46's rule)
+		if _, err := e.DB.NewRaw("UPDATE waybills SET sales_group_id = ? WHERE id = ?", f.group, wn).Exec(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		e.MustOK("POST", "/monitor-app/leadSealRecord/page", east, map[string]any{"sortField": "sealNo", "sortOrder": "ascend"}).Decode(&p)
+		if p.Total != 4 || p.Totals.Total != 4 || p.List[3].SealNo != "QFN-1" {
+			t.Errorf("east with what it sold: %+v", p)
+		}
 	})
 }

@@ -46,6 +46,30 @@ func named(sel *bun.SelectQuery, alias string) *bun.SelectQuery {
 		Join("JOIN cars AS c ON c.id = " + alias + ".car_id")
 }
 
+// scopeWhere is the scope as a condition on the table's own columns: the caller's groups as a list (an
+// index condition with the time), and the sales company's look-up only when some waybill sold by a
+// group of the scope was carried by a group outside it (never for a caller who sees every group).
+func (s *Service) scopeWhere(ctx context.Context, under, alias string) (string, []any, error) {
+	var ids []int64
+	if err := s.db.NewSelect().Table("org_groups").Column("id").Where("path LIKE ?", under+"%").Scan(ctx, &ids); err != nil {
+		return "", nil, err
+	}
+	if len(ids) == 0 {
+		return "1 = 0", nil, nil
+	}
+	own := alias + ".group_id IN (?)"
+	outside, err := s.db.NewSelect().Table("org_groups").Where("path NOT LIKE ?", under+"%").Exists(ctx)
+	if err != nil || !outside {
+		return own, []any{bun.In(ids)}, err
+	}
+	sold, err := s.db.NewSelect().Table("waybills").Where("sales_group_id IN (?) AND group_id NOT IN (?)", bun.In(ids), bun.In(ids)).Exists(ctx)
+	if err != nil || !sold {
+		return own, []any{bun.In(ids)}, err
+	}
+	return "(" + own + " OR " + alias + ".waybill_id IN (SELECT id FROM waybills WHERE sales_group_id IN (?) AND group_id NOT IN (?)))",
+		[]any{bun.In(ids), bun.In(ids), bun.In(ids)}, nil
+}
+
 // filter applies the scope — the waybill's carrier group or its sales company in the caller's subtree:
 // a sales company's users follow the seals of what they sold, as on the process views (D46) — and the
 // filters common to both tabs; tcol is the time column filtered. It
@@ -56,10 +80,11 @@ func (s *Service) filter(ctx context.Context, p *httpx.Principal, sel *bun.Selec
 	if err != nil {
 		return nil, err
 	}
-	// CASE, not OR: PostgreSQL may run an OR's costlier side first, and the sales company's look-up per
-	// row is only needed for rows outside the caller's own groups
-	sel = sel.Where("(CASE WHEN "+alias+".group_id IN (SELECT id FROM org_groups WHERE path LIKE ?) THEN TRUE ELSE EXISTS (SELECT 1 FROM waybills AS sw "+
-		"JOIN org_groups AS ssg ON ssg.id = sw.sales_group_id WHERE sw.id = "+alias+".waybill_id AND ssg.path LIKE ?) END)", under+"%", under+"%")
+	scope, args, err := s.scopeWhere(ctx, under, alias)
+	if err != nil {
+		return nil, err
+	}
+	sel = sel.Where(scope, args...)
 	if q.StartTime != 0 && q.EndTime != 0 && q.EndTime < q.StartTime {
 		return nil, httpx.Biz("leadSeal.rangeReversed")
 	}
