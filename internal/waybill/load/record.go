@@ -29,6 +29,10 @@ type Service struct {
 	// OnChange, when set, is told the car of a waybill whose load record or seal check changed it
 	// (the process engine reloads that car's waybill); called after the commit.
 	OnChange func(carID int64)
+	// OnSeals, when set, is told inside the transaction of every load record written, edited,
+	// imported or deleted and of every seal check, with the waybill concerned (the lead seals keep
+	// their records from it, D53); an error rolls the change back.
+	OnSeals func(ctx context.Context, tx bun.Tx, waybillID int64) error
 }
 
 // New returns the service.
@@ -41,6 +45,13 @@ func (s *Service) log(r *http.Request, action, target string, id int64, detail s
 		return
 	}
 	s.audit.Record(r.Context(), r, nil, audit.Entry{Module: ModuleLoadRecord, Action: action, Target: target, TargetID: id, Detail: detail})
+}
+
+func (s *Service) sealsChanged(ctx context.Context, tx bun.Tx, waybillID int64) error {
+	if s.OnSeals == nil {
+		return nil
+	}
+	return s.OnSeals(ctx, tx, waybillID)
 }
 
 func (s *Service) changed(carID int64) {
@@ -310,7 +321,7 @@ func (s *Service) store(ctx context.Context, tx bun.Tx, userID int64, source int
 		UserID: userID, T: c.in.LoadedAt, StationID: wb.DepotID, VolumeL: c.v20, Detail: string(detail)}, now); err != nil {
 		return 0, err
 	}
-	return rec.ID, nil
+	return rec.ID, s.sealsChanged(ctx, tx, wb.ID)
 }
 
 // Record stores a load record for the depot's system or the demo (no caller scope): the same checks
@@ -396,7 +407,7 @@ func (s *Service) Delete(r *http.Request, id int64) error {
 				return err
 			}
 		}
-		return nil
+		return s.sealsChanged(ctx, tx, wb.ID)
 	})
 	if err != nil {
 		return err

@@ -114,7 +114,7 @@ func (s *Service) SealCheck(r *http.Request, in SealCheckInput) (*SealCheckResul
 				return err
 			}
 			res.State = row.State.String()
-			return nil
+			return s.sealsChanged(ctx, tx, wb.ID)
 		}
 		ev, _ := json.Marshal(map[string]any{"mismatches": res.Mismatches})
 		row, err := waybill.Mark(ctx, tx, wb.ID, waybill.Move{Evidence: waybill.EvUnseal, Cause: waybill.CauseRecord, UserID: p.UserID,
@@ -123,8 +123,11 @@ func (s *Service) SealCheck(r *http.Request, in SealCheckInput) (*SealCheckResul
 			return err
 		}
 		res.State = row.State.String()
-		return waybill.AddDiff(ctx, tx, &waybill.DiffRow{WaybillID: wb.ID, GroupID: wb.GroupID, CarID: wb.CarID, Kind: waybill.DiffSealMismatch,
-			T: now, Evidence: string(ev)})
+		if err := waybill.AddDiff(ctx, tx, &waybill.DiffRow{WaybillID: wb.ID, GroupID: wb.GroupID, CarID: wb.CarID, Kind: waybill.DiffSealMismatch,
+			T: now, Evidence: string(ev)}); err != nil {
+			return err
+		}
+		return s.sealsChanged(ctx, tx, wb.ID)
 	})
 	if err != nil {
 		return nil, err

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/tank"
 	"tankwatch/internal/telemetry"
@@ -70,6 +72,12 @@ type Engine struct {
 
 	done chan struct{}
 	stop context.CancelFunc
+
+	// OnSeals, when set (before Start), is told inside the transaction that stores a batch of every
+	// waybill whose seals the batch may have ended or found missing (a departure, an unseal, an
+	// opening on the way): the lead seals keep their records from the stored steps (D53). It decides
+	// nothing here; an error rolls the batch back like any failure to store it.
+	OnSeals func(ctx context.Context, tx bun.Tx, waybillID int64) error
 }
 
 // NewEngine returns a stopped engine.

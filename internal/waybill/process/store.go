@@ -302,7 +302,7 @@ func (e *Engine) apply(ctx context.Context, work []action) {
 			}
 			n++
 		}
-		return nil
+		return e.sealsChanged(ctx, tx, work)
 	})
 	// the stored truth wins: reload the cars whose waybills moved (a correction or a load record may
 	// have moved them meanwhile, a loss may have closed them)
@@ -318,6 +318,30 @@ func (e *Engine) apply(ctx context.Context, work []action) {
 		return
 	}
 	e.moved.Add(n)
+}
+
+// sealsChanged tells OnSeals of the waybills whose stored steps say something about their seals.
+func (e *Engine) sealsChanged(ctx context.Context, tx bun.Tx, work []action) error {
+	if e.OnSeals == nil {
+		return nil
+	}
+	var done []int64
+	for i := range work {
+		a := &work[i]
+		switch a.move.Evidence {
+		case waybill.EvDepotExit, waybill.EvUnseal, waybill.EvOpeningOnWay:
+		default:
+			continue
+		}
+		if a.kind == 0 || slices.Contains(done, a.w.id) {
+			continue
+		}
+		done = append(done, a.w.id)
+		if err := e.OnSeals(ctx, tx, a.w.id); err != nil {
+			return fmt.Errorf("waybill %d seals: %w", a.w.id, err)
+		}
+	}
+	return nil
 }
 
 func (e *Engine) applyOne(ctx context.Context, tx bun.Tx, a *action, now int64) error {
