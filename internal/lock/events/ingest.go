@@ -84,8 +84,12 @@ func (in *Ingest) Store(ctx context.Context, reports []telemetry.Report) (int, e
 			if !r.TankOnly && (r.Lat != 0 || r.Lon != 0) {
 				car.Lat, car.Lon, car.Located = r.Lat, r.Lon, true
 			}
+			recv := r.Received.UnixMilli()
+			if r.Received.IsZero() {
+				recv = 0
+			}
 			for _, ev := range r.Locks {
-				ok, err := in.file(ctx, tx, r.CarID, car, ev, now().UnixMilli())
+				ok, err := in.file(ctx, tx, r.CarID, car, ev, recv, now().UnixMilli())
 				if err != nil {
 					return err
 				}
@@ -112,8 +116,9 @@ func (in *Ingest) car(ctx context.Context, idb bun.IDB, carID int64) (Car, error
 	return c, err
 }
 
-// file writes one event; false when it was filed before.
-func (in *Ingest) file(ctx context.Context, tx bun.IDB, carID int64, car Car, ev tank.LockEvent, now int64) (bool, error) {
+// file writes one event (recv: when the platform read its report, 0 unknown); false when it was filed
+// before.
+func (in *Ingest) file(ctx context.Context, tx bun.IDB, carID int64, car Car, ev tank.LockEvent, recv, now int64) (bool, error) {
 	t := ev.Time.UnixMilli()
 	row := &lock.EventRow{Serial: ev.Serial, GroupID: car.GroupID, CarID: carID, Compartment: int(ev.Compartment),
 		Device: lock.Device(ev.Device), Event: lock.Event(ev.Event), Method: lock.Method(ev.Method), BatteryPct: -1, T: t, RecordedAt: now}
@@ -136,7 +141,7 @@ func (in *Ingest) file(ctx context.Context, tx bun.IDB, carID int64, car Car, ev
 		return false, err
 	}
 	if row.Method == lock.MethodRemote && (row.Event == lock.EventOpened || row.Event == lock.EventClosed) {
-		if row.CommandID, err = explainingCommand(ctx, tx, carID, row.Event, row.Compartment, t); err != nil {
+		if row.CommandID, err = explainingCommand(ctx, tx, carID, row.Event, row.Compartment, t, recv); err != nil {
 			return false, err
 		}
 	}
@@ -180,7 +185,13 @@ func activeWaybill(ctx context.Context, idb bun.IDB, carID, t int64) (int64, err
 
 // explainingCommand is the newest lock command (an unlock for an opening, a lock for a closing) sent to
 // the car around t that reached the terminal or may still (pending, ok) and names the compartment.
-func explainingCommand(ctx context.Context, idb bun.IDB, carID int64, ev lock.Event, compartment int, t int64) (int64, error) {
+// "Around" is measured on the lock's clock and, when known, on the platform's (recv): a remote
+// operation is reported at once, while a terminal's clock may be off.
+func explainingCommand(ctx context.Context, idb bun.IDB, carID int64, ev lock.Event, compartment int, t, recv int64) (int64, error) {
+	from, to := t, t
+	if recv > 0 {
+		from, to = min(t, recv), max(t, recv)
+	}
 	kind := telemetry.KindUnlock
 	if ev == lock.EventClosed {
 		kind = telemetry.KindLock
@@ -191,7 +202,7 @@ func explainingCommand(ctx context.Context, idb bun.IDB, carID int64, ev lock.Ev
 	}
 	err := idb.NewSelect().Table("commands").Column("id", "params").Where("car_id = ? AND kind = ?", carID, kind).
 		Where("status IN (?, ?)", telemetry.CommandPending, telemetry.CommandOK).
-		Where("created_at >= ? AND created_at <= ?", t-CommandBefore.Milliseconds(), t+CommandAfter.Milliseconds()).
+		Where("created_at >= ? AND created_at <= ?", from-CommandBefore.Milliseconds(), to+CommandAfter.Milliseconds()).
 		OrderExpr("created_at DESC, id DESC").Limit(20).Scan(ctx, &rows)
 	for _, r := range rows {
 		if CommandCovers(r.Params, compartment) {

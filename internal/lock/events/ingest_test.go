@@ -208,3 +208,28 @@ func TestCommandCovers(t *testing.T) {
 		}
 	}
 }
+
+// TestIngestCommandOnPlatformClock: a terminal whose clock runs an hour ahead still has its remote
+// opening tied to the unlock the platform sent a minute before it read the report.
+func TestIngestCommandOnPlatformClock(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		f := setup(t, d)
+		in := &events.Ingest{DB: d}
+		e := ev(lock.EventOpened, lock.MethodRemote, 2, f.t0.Add(time.Hour), "BL-0001")
+		if _, err := in.Store(context.Background(), []telemetry.Report{{CarID: f.car, Received: f.t0, Time: e.Time, Lat: 1, Lon: 1,
+			Locks: []tank.LockEvent{e}}}); err != nil {
+			t.Fatal(err)
+		}
+		if g := rows(t, d)[0]; g.CommandID != f.cmd {
+			t.Errorf("command %d, want %d", g.CommandID, f.cmd)
+		}
+		// without the platform's time the lock's clock alone is too far off
+		e.Time = e.Time.Add(time.Second)
+		if _, err := in.Store(context.Background(), []telemetry.Report{{CarID: f.car, Time: e.Time, Lat: 1, Lon: 1, Locks: []tank.LockEvent{e}}}); err != nil {
+			t.Fatal(err)
+		}
+		if g := rows(t, d)[1]; g.CommandID != 0 {
+			t.Errorf("command %d tied on a clock an hour off", g.CommandID)
+		}
+	})
+}
