@@ -11,11 +11,15 @@ import (
 // and at the stations and closes again, always in turn, with the vehicle's serial; openings at a
 // depot or station happen there; a remote unlock answers with remote-method events.
 func TestVehicleLockEvents(t *testing.T) {
-	for idx := range 3 {
-		v := newVehicle(idx, 7, testEpoch, 10*time.Second, 0, 0)
-		open := map[int]bool{}
+	for idx := range 6 {
+		start := testEpoch.Add(time.Duration(idx) * 5 * time.Hour) // some start resting, some loading, some on the way
+		v := newVehicle(idx, 7, start, 10*time.Second, 0, 0)
+		open := map[int]bool{} // as the locks were when the simulation started (that is not reported)
+		for c := range Compartments {
+			open[c+1] = v.locks.isOpen[c]
+		}
 		opened, closed := 0, 0
-		for v.now.Before(testEpoch.Add(48 * time.Hour)) {
+		for v.now.Before(start.Add(48 * time.Hour)) {
 			s := v.step()
 			if s.body == nil {
 				continue

@@ -274,6 +274,7 @@ func newVehicle(idx int, seed int64, epoch time.Time, interval time.Duration, mi
 		v.pos = v.walk.pos()
 	}
 	v.next = epoch.Add(time.Duration(rng.Float64() * float64(interval)))
+	v.locks.pending = v.locks.pending[:0] // what the locks did before the simulation started is not reported
 	return v
 }
 
