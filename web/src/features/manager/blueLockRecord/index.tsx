@@ -52,9 +52,9 @@ function useEventColumns() {
       title: t('lockEvents.serial'),
       dataIndex: 'serial',
       key: 'serial',
-      width: 140,
+      width: 190,
       sorter: true,
-      render: (s: string, r: LockEvent) => (r.lockId ? s : <Tooltip title={t('lockEvents.unregistered')}><span>{s} <Tag>{t('lockEvents.unregisteredShort')}</Tag></span></Tooltip>),
+      render: (s: string, r: LockEvent) => (r.lockId ? s : <Tooltip title={t('lockEvents.unregistered')}><span style={{ whiteSpace: 'nowrap' }}>{s} <Tag>{t('lockEvents.unregisteredShort')}</Tag></span></Tooltip>),
     },
     {
       title: t('lockEvents.where'),
@@ -103,14 +103,14 @@ function Events() {
         return p;
       }}
       toFilters={(v) => toTimeFilters<EventFilters>(v)}
-      initialFilters={{ range: initialRange(RANGE_DEFAULTS, true) } as Partial<EventFilters>}
+      initialFilters={{ range: initialRange(RANGE_DEFAULTS, false) } as Partial<EventFilters>}
       exportCode="export"
       exportRequest={lockEventExport}
       title={<Counts c={counts} />}
       filters={
         <>
           <Form.Item name="range" label={t('lockEvents.time')}>
-            <TimeRangePicker showTime includeOptional />
+            <TimeRangePicker includeOptional />
           </Form.Item>
           <Form.Item name="carId" label={t('lockEvents.plate')}>
             <VehiclePicker placeholder={t('common.all')} />
@@ -173,11 +173,11 @@ function Commands() {
       rowKey="id"
       fetch={(q) => lockCommandPage(q)}
       toFilters={(v) => toTimeFilters<CommandFilters>(v)}
-      initialFilters={{ range: initialRange(RANGE_DEFAULTS, true) } as Partial<CommandFilters>}
+      initialFilters={{ range: initialRange(RANGE_DEFAULTS, false) } as Partial<CommandFilters>}
       filters={
         <>
           <Form.Item name="range" label={t('lockEvents.sentAt')}>
-            <TimeRangePicker showTime includeOptional />
+            <TimeRangePicker includeOptional />
           </Form.Item>
           <Form.Item name="carId" label={t('lockEvents.plate')}>
             <VehiclePicker placeholder={t('common.all')} />
