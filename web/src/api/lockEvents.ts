@@ -36,7 +36,7 @@ export interface LockEvent {
   method: number;
   /** -1 unknown. */
   batteryPct: number;
-  time: number;
+  time: string;
   lat: number;
   lon: number;
   /** 0: outside every fence. */
@@ -46,7 +46,7 @@ export interface LockEvent {
   waybillId: number;
   waybillNo: string;
   commandId: number;
-  recordedAt: number;
+  recordedAt: string;
 }
 
 export interface LockEventCounts {
@@ -84,8 +84,8 @@ export interface LockCommand {
   status: CommandStatus;
   result: number | null;
   reply: string;
-  createdAt: number;
-  doneAt?: number;
+  createdAt: string;
+  doneAt?: string;
   /** Lock events this command explains. */
   events: number;
 }

@@ -15,13 +15,13 @@ vi.mock('../../../api/history', async (orig) => ({ ...(await orig<typeof import(
 
 const base: LockEvent = {
   id: 1, lockId: 4, serial: 'TWL00005-1', groupId: 3, groupName: '华东分公司', carId: 5, plate: '沪A·6N337', compartment: 1, device: 1, event: 1, method: 2,
-  batteryPct: 87, time: 1772330400000, lat: 31.2, lon: 121.4, stationId: 7, stationName: '上海石化油库', address: '', waybillId: 9, waybillNo: 'YD9',
-  commandId: 0, recordedAt: 1772330400000,
+  batteryPct: 87, time: '2026-03-01 10:00:00', lat: 31.2, lon: 121.4, stationId: 7, stationName: '上海石化油库', address: '', waybillId: 9, waybillNo: 'YD9',
+  commandId: 0, recordedAt: '2026-03-01 10:00:00',
 };
 const away: LockEvent = { ...base, id: 2, lockId: 0, serial: 'X-99', event: 1, method: 3, batteryPct: -1, stationId: 0, stationName: '', address: '上海市嘉定区', waybillId: 0, waybillNo: '' };
 const cmd: LockCommand = {
   id: 11, carId: 5, plate: '沪A·6N337', kind: 'unlock', params: 'compartments [1]', paramsText: '仓 1', userId: 1, userName: 'admin', status: 'ok', result: 0,
-  reply: '成功', createdAt: 1772330400000, doneAt: 1772330401000, events: 1,
+  reply: '成功', createdAt: '2026-03-01 10:00:00', doneAt: '2026-03-01 10:00:01', events: 1,
 };
 
 beforeEach(() => {

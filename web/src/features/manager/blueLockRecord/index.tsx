@@ -1,7 +1,6 @@
 import { ApiOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Input, Select, Space, Table, Tabs, Tag, Tooltip } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -25,7 +24,8 @@ import { EVENT_COLORS, EVENTS, isAlarming, METHODS, placeOf, STATUS_COLORS, STAT
 
 type CommandFilters = Omit<LockCommandQuery, 'pageNum' | 'pageSize'>;
 const RANGE_DEFAULTS = { last_7_days: true } as const;
-const at = (v?: number) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '');
+// times come as 'YYYY-MM-DD HH:mm:ss' (GMT+8, httpx.Time)
+const at = (v?: string) => v ?? '';
 
 function Counts({ c }: { c?: LockEventCounts }) {
   const { t } = useTranslation();
@@ -45,7 +45,7 @@ function Counts({ c }: { c?: LockEventCounts }) {
 function useEventColumns() {
   const { t } = useTranslation();
   return [
-    { title: t('lockEvents.time'), dataIndex: 'time', key: 'time', width: 165, sorter: true, render: (v: number) => at(v) },
+    { title: t('lockEvents.time'), dataIndex: 'time', key: 'time', width: 165, sorter: true, render: (v: string) => at(v) },
     { title: t('lockEvents.plate'), dataIndex: 'plate', key: 'plate', width: 110, sorter: true },
     { title: t('lockEvents.group'), dataIndex: 'groupName', key: 'groupName', width: 120, sorter: true },
     {
@@ -210,7 +210,7 @@ function Commands() {
       )}
       tableProps={{ size: 'small', locale: { emptyText: t('lockEvents.noCommands') }, expandable: { expandedRowRender: (r) => <CommandEvents id={r.id} /> } }}
       columns={[
-        { title: t('lockEvents.sentAt'), dataIndex: 'createdAt', key: 'createdAt', width: 165, sorter: true, render: (v: number) => at(v) },
+        { title: t('lockEvents.sentAt'), dataIndex: 'createdAt', key: 'createdAt', width: 165, sorter: true, render: (v: string) => at(v) },
         { title: t('lockEvents.plate'), dataIndex: 'plate', key: 'plate', width: 110, sorter: true },
         { title: t('lockEvents.action'), dataIndex: 'kind', key: 'kind', width: 90, sorter: true, render: (k: string) => <Tag color={k === 'unlock' ? 'blue' : 'green'}>{t(`lockEvents.${k}`)}</Tag> },
         { title: t('lockEvents.compartments'), dataIndex: 'paramsText', key: 'paramsText', width: 220 },
@@ -224,7 +224,7 @@ function Commands() {
           render: (s: LockCommand['status']) => <Tag color={STATUS_COLORS[s]}>{t(`lockEvents.status.${s}`)}</Tag>,
         },
         { title: t('lockEvents.reply'), dataIndex: 'reply', key: 'reply', width: 160 },
-        { title: t('lockEvents.doneAt'), dataIndex: 'doneAt', key: 'doneAt', width: 165, render: (v?: number) => at(v) || '—' },
+        { title: t('lockEvents.doneAt'), dataIndex: 'doneAt', key: 'doneAt', width: 165, render: (v?: string) => at(v) || '—' },
         { title: t('lockEvents.caused'), dataIndex: 'events', key: 'events', width: 100, align: 'right', sorter: true },
       ]}
     />
