@@ -60,13 +60,22 @@ func (l *vehicleLocks) open(at time.Time, c int, method uint8) {
 	l.event(at, c, lockOpened, method)
 }
 
-// close reports the lock closed the way it was opened (nothing when it is closed).
-func (l *vehicleLocks) close(at time.Time, c int) {
+// close reports the lock closed by method (nothing when it is closed).
+func (l *vehicleLocks) close(at time.Time, c int, method uint8) {
 	if !l.isOpen[c] {
 		return
 	}
 	l.isOpen[c] = false
-	l.event(at, c, lockClosed, l.how[c])
+	l.event(at, c, lockClosed, method)
+}
+
+// byHand is how the driver closes a lock: the way it was opened, except that a lock the platform
+// opened is closed from the phone (only the platform's command is "remote").
+func (l *vehicleLocks) byHand(c int) uint8 {
+	if l.how[c] == lockMethodRemote {
+		return lockMethodBLE
+	}
+	return l.how[c]
 }
 
 // tamper reports the lock forced.

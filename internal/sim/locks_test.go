@@ -66,4 +66,11 @@ func TestVehicleLockEvents(t *testing.T) {
 	if d := decodeBody(t, v.body(at)); len(d.ext.Locks) != 1 || d.ext.Locks[0].Event != lockClosed || d.ext.Locks[0].Method != lockMethodRemote {
 		t.Fatalf("remote lock: %+v", d.ext.Locks)
 	}
+	// opened by the platform, closed by the driver: that closing is not remote
+	v.applyLock(tank.HelpUnlock, 0b001, at)
+	v.body(at)
+	v.lockAll(0)
+	if d := decodeBody(t, v.body(at)); len(d.ext.Locks) != 1 || d.ext.Locks[0].Event != lockClosed || d.ext.Locks[0].Method != lockMethodBLE {
+		t.Fatalf("closed by hand after a remote unlock: %+v", d.ext.Locks)
+	}
 }

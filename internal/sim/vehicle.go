@@ -421,7 +421,7 @@ func (v *vehicle) finishLoad(t time.Time) {
 }
 
 func (v *vehicle) lockAll(c int) {
-	v.locks.close(v.now, c)
+	v.locks.close(v.now, c, v.locks.byHand(c))
 	for k := range tank.Kinds {
 		v.dev[c][k] = v.dev[c][k]&^tank.DevOpen | tank.DevLocked
 	}
@@ -792,8 +792,7 @@ func (v *vehicle) applyLock(action, mask byte, at time.Time) {
 			continue
 		}
 		if action == tank.HelpLock {
-			v.locks.how[c] = lockMethodRemote
-			v.locks.close(at, c)
+			v.locks.close(at, c, lockMethodRemote)
 			v.lockAll(c)
 		} else {
 			v.locks.open(at, c, lockMethodRemote)

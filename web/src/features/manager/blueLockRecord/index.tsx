@@ -213,7 +213,7 @@ function Commands() {
         { title: t('lockEvents.sentAt'), dataIndex: 'createdAt', key: 'createdAt', width: 165, sorter: true, render: (v: string) => at(v) },
         { title: t('lockEvents.plate'), dataIndex: 'plate', key: 'plate', width: 110, sorter: true },
         { title: t('lockEvents.action'), dataIndex: 'kind', key: 'kind', width: 90, sorter: true, render: (k: string) => <Tag color={k === 'unlock' ? 'blue' : 'green'}>{t(`lockEvents.${k}`)}</Tag> },
-        { title: t('lockEvents.compartments'), dataIndex: 'paramsText', key: 'paramsText', width: 220 },
+        { title: t('lockEvents.compartments'), dataIndex: 'paramsText', key: 'paramsText', width: 150 },
         { title: t('lockEvents.who'), dataIndex: 'userName', key: 'userName', width: 110, sorter: true },
         {
           title: t('lockEvents.statusLabel'),
@@ -223,7 +223,7 @@ function Commands() {
           sorter: true,
           render: (s: LockCommand['status']) => <Tag color={STATUS_COLORS[s]}>{t(`lockEvents.status.${s}`)}</Tag>,
         },
-        { title: t('lockEvents.reply'), dataIndex: 'reply', key: 'reply', width: 160 },
+        { title: t('lockEvents.reply'), dataIndex: 'reply', key: 'reply', width: 120 },
         { title: t('lockEvents.doneAt'), dataIndex: 'doneAt', key: 'doneAt', width: 165, render: (v?: string) => at(v) || '—' },
         { title: t('lockEvents.caused'), dataIndex: 'events', key: 'events', width: 100, align: 'right', sorter: true },
       ]}
