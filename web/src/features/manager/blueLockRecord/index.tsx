@@ -119,7 +119,7 @@ function Events() {
             <GroupSelect allowClear placeholder={t('common.all')} style={{ width: 170 }} />
           </Form.Item>
           <Form.Item name="event" label={t('lockEvents.eventLabel')}>
-            <Select allowClear placeholder={t('common.all')} style={{ width: 120 }} options={EVENTS.map((e) => ({ value: e, label: t(`lockEvents.event.${e}`) }))} />
+            <Select data-testid="lock-event-filter" allowClear placeholder={t('common.all')} style={{ width: 120 }} options={EVENTS.map((e) => ({ value: e, label: t(`lockEvents.event.${e}`) }))} />
           </Form.Item>
           <Form.Item name="method" label={t('lockEvents.methodLabel')}>
             <Select allowClear placeholder={t('common.all')} style={{ width: 140 }} options={METHODS.map((m) => ({ value: m, label: t(`lockEvents.method.${m}`) }))} />
