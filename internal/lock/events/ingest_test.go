@@ -39,7 +39,7 @@ type fixture struct {
 	t0                    time.Time
 }
 
-func setup(t *testing.T, d *db.DB) fixture {
+func setup(t testing.TB, d *db.DB) fixture {
 	t.Helper()
 	ctx := context.Background()
 	id := func(q string, args ...any) int64 {
