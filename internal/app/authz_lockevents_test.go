@@ -75,6 +75,20 @@ func TestLockEventsAuthorization(t *testing.T) {
 		if page.Total != 1 {
 			t.Errorf("华东's own car: %d events", page.Total)
 		}
+		// the time range is the lock's time, both ends included
+		for _, c := range []struct {
+			from, to int64
+			want     int
+		}{{now, now, 1}, {now - 1000, now - 1, 0}, {now + 1, now + 1000, 0}} {
+			e.MustOK("POST", "/lock-app/blueLockRecord/page", f.eastTok, map[string]any{"serial": "AUTHZ", "startTime": c.from, "endTime": c.to}).Decode(&page)
+			if page.Total != c.want {
+				t.Errorf("range %d–%d: %d events, want %d", c.from, c.to, page.Total, c.want)
+			}
+		}
+		var cmds struct {
+			Total int `json:"total"`
+		}
+		e.MustOK("POST", "/lock-app/blueLockRecord/commands", f.eastTok, map[string]any{"carId": f.eastCar, "startTime": now - 1000, "endTime": now}).Decode(&cmds)
 	})
 }
 

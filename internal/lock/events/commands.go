@@ -3,7 +3,6 @@ package events
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
@@ -81,20 +80,9 @@ func (s *Service) Commands(ctx context.Context, p *httpx.Principal, lang i18n.La
 		Join("JOIN cars AS c ON c.id = cmd.car_id").Join("JOIN org_groups AS g ON g.id = c.group_id").
 		Join("LEFT JOIN users AS u ON u.id = cmd.user_id").
 		Where("cmd.kind IN (?, ?)", telemetry.KindLock, telemetry.KindUnlock).Where("g.path LIKE ?", under+"%")
-	if q.StartTime != 0 {
-		sel = sel.Where("cmd.created_at >= ?", int64(q.StartTime))
-	}
-	if q.EndTime != 0 {
-		sel = sel.Where("cmd.created_at <= ?", q.EndTime.Through())
-	}
-	if q.CarID > 0 {
-		if err := carInScope(ctx, s.db, p, q.CarID); err != nil {
-			return zero, err
-		}
-		sel = sel.Where("cmd.car_id = ?", q.CarID)
-	}
-	if v := strings.TrimSpace(q.Plate); v != "" {
-		sel = sel.Where(db.Contains("c.plate", v))
+	sel, err = carAndTime(ctx, s.db, p, sel, carFilter{"cmd.created_at", q.StartTime, q.EndTime, "cmd.car_id", q.CarID, q.Plate})
+	if err != nil {
+		return zero, err
 	}
 	if q.Status != "" {
 		sel = sel.Where("cmd.status = ?", q.Status)

@@ -12,7 +12,9 @@ func (s *Service) Routes() []httpx.Route {
 	const prefix = "/lock-app/blueLockRecord/"
 	return []httpx.Route{
 		{Method: "POST", Path: prefix + "page", Access: httpx.Needs(CodePage), Scoped: true,
-			Handler: httpx.JSON(func(r *http.Request, q Query) (any, error) { return s.List(r.Context(), httpx.Caller(r), httpx.Lang(r), q) })},
+			Handler: httpx.JSON(func(r *http.Request, q Query) (any, error) {
+				return s.List(r.Context(), httpx.Caller(r), httpx.Lang(r), q)
+			})},
 		{Method: "POST", Path: prefix + "export", Access: httpx.Needs(CodeExport), Scoped: true, Handler: xlsx.Handler(s.Export)},
 		{Method: "POST", Path: prefix + "commands", Access: httpx.Needs(CodePage), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, q CommandQuery) (any, error) {

@@ -135,20 +135,9 @@ func (s *Service) where(ctx context.Context, p *httpx.Principal, q *Query) (*bun
 		Join("JOIN org_groups AS g ON g.id = e.group_id").Join("LEFT JOIN cars AS c ON c.id = e.car_id").
 		Join("LEFT JOIN stations AS st ON st.id = e.station_id").Join("LEFT JOIN waybills AS w ON w.id = e.waybill_id").
 		Where("g.path LIKE ?", under+"%")
-	if q.StartTime != 0 {
-		sel = sel.Where("e.t >= ?", int64(q.StartTime))
-	}
-	if q.EndTime != 0 {
-		sel = sel.Where("e.t <= ?", q.EndTime.Through())
-	}
-	if q.CarID > 0 {
-		if err := carInScope(ctx, s.db, p, q.CarID); err != nil {
-			return nil, err
-		}
-		sel = sel.Where("e.car_id = ?", q.CarID)
-	}
-	if v := strings.TrimSpace(q.Plate); v != "" {
-		sel = sel.Where(db.Contains("c.plate", v))
+	sel, err = carAndTime(ctx, s.db, p, sel, carFilter{"e.t", q.StartTime, q.EndTime, "e.car_id", q.CarID, q.Plate})
+	if err != nil {
+		return nil, err
 	}
 	if v := strings.TrimSpace(q.Serial); v != "" {
 		sel = sel.Where(db.Contains("e.serial", v))
@@ -170,6 +159,35 @@ func (s *Service) where(ctx context.Context, p *httpx.Principal, q *Query) (*bun
 	}
 	if q.CommandID > 0 {
 		sel = sel.Where("e.command_id = ?", q.CommandID)
+	}
+	return sel, nil
+}
+
+// carFilter is the filters both tabs share: a time range on a column, a car (in scope), a plate
+// (c.plate contains).
+type carFilter struct {
+	timeCol    string
+	start, end httpx.Time
+	carCol     string
+	carID      int64
+	plate      string
+}
+
+func carAndTime(ctx context.Context, d *db.DB, p *httpx.Principal, sel *bun.SelectQuery, f carFilter) (*bun.SelectQuery, error) {
+	if f.start != 0 {
+		sel = sel.Where("? >= ?", bun.Ident(f.timeCol), int64(f.start))
+	}
+	if f.end != 0 {
+		sel = sel.Where("? <= ?", bun.Ident(f.timeCol), f.end.Through())
+	}
+	if f.carID > 0 {
+		if err := carInScope(ctx, d, p, f.carID); err != nil {
+			return nil, err
+		}
+		sel = sel.Where("? = ?", bun.Ident(f.carCol), f.carID)
+	}
+	if v := strings.TrimSpace(f.plate); v != "" {
+		sel = sel.Where(db.Contains("c.plate", v))
 	}
 	return sel, nil
 }

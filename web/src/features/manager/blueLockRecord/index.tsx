@@ -27,6 +27,24 @@ const RANGE_DEFAULTS = { last_7_days: true } as const;
 // times come as 'YYYY-MM-DD HH:mm:ss' (GMT+8, httpx.Time)
 const at = (v?: string) => v ?? '';
 
+/** The filters both tabs share: the period (whole days), the vehicle and the group. */
+function CarAndTime({ rangeLabel }: { rangeLabel: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Form.Item name="range" label={rangeLabel}>
+        <TimeRangePicker includeOptional />
+      </Form.Item>
+      <Form.Item name="carId" label={t('lockEvents.plate')}>
+        <VehiclePicker placeholder={t('common.all')} />
+      </Form.Item>
+      <Form.Item name="groupId" label={t('lockEvents.group')}>
+        <GroupSelect allowClear placeholder={t('common.all')} style={{ width: 170 }} />
+      </Form.Item>
+    </>
+  );
+}
+
 function Counts({ c }: { c?: LockEventCounts }) {
   const { t } = useTranslation();
   if (!c) return null;
@@ -109,15 +127,7 @@ function Events() {
       title={<Counts c={counts} />}
       filters={
         <>
-          <Form.Item name="range" label={t('lockEvents.time')}>
-            <TimeRangePicker includeOptional />
-          </Form.Item>
-          <Form.Item name="carId" label={t('lockEvents.plate')}>
-            <VehiclePicker placeholder={t('common.all')} />
-          </Form.Item>
-          <Form.Item name="groupId" label={t('lockEvents.group')}>
-            <GroupSelect allowClear placeholder={t('common.all')} style={{ width: 170 }} />
-          </Form.Item>
+          <CarAndTime rangeLabel={t('lockEvents.time')} />
           <Form.Item name="event" label={t('lockEvents.eventLabel')}>
             <Select data-testid="lock-event-filter" allowClear placeholder={t('common.all')} style={{ width: 120 }} options={EVENTS.map((e) => ({ value: e, label: t(`lockEvents.event.${e}`) }))} />
           </Form.Item>
@@ -176,15 +186,7 @@ function Commands() {
       initialFilters={{ range: initialRange(RANGE_DEFAULTS, false) } as Partial<CommandFilters>}
       filters={
         <>
-          <Form.Item name="range" label={t('lockEvents.sentAt')}>
-            <TimeRangePicker includeOptional />
-          </Form.Item>
-          <Form.Item name="carId" label={t('lockEvents.plate')}>
-            <VehiclePicker placeholder={t('common.all')} />
-          </Form.Item>
-          <Form.Item name="groupId" label={t('lockEvents.group')}>
-            <GroupSelect allowClear placeholder={t('common.all')} style={{ width: 170 }} />
-          </Form.Item>
+          <CarAndTime rangeLabel={t('lockEvents.sentAt')} />
           <Form.Item name="status" label={t('lockEvents.statusLabel')}>
             <Select allowClear placeholder={t('common.all')} style={{ width: 140 }} options={STATUSES.map((s) => ({ value: s, label: t(`lockEvents.status.${s}`) }))} />
           </Form.Item>
