@@ -3,17 +3,18 @@ package app
 import (
 	"context"
 	"fmt"
-	"time"
+
+	"github.com/uptrace/bun"
 
 	"tankwatch/internal/lock"
-	"tankwatch/internal/tank"
-	"tankwatch/internal/telemetry"
+	"tankwatch/internal/stats"
 	"tankwatch/internal/waybill"
 )
 
 // demoTrip is a finished waybill of the demo history with the times its lock events follow.
 type demoTrip struct {
 	ID         int64 `bun:"id"`
+	GroupID    int64 `bun:"group_id"`
 	CarID      int64 `bun:"car_id"`
 	DepotID    int64 `bun:"depot_id"`
 	Dispatched int64 `bun:"dispatched_at"`
@@ -36,11 +37,13 @@ type demoStop struct {
 // seedLockEventsDemo files the lock events of the demo's past trips (the finished waybills the
 // overview part seeded): at the depot each compartment's lock opens for loading and closes when
 // sealed, at each destination it opens (BLE, now and then the local key) and closes after unloading;
-// now and then a lock reports low battery. They go through the ingest, so they get the lock, the
-// fence, the waybill and the lock-stats dirty mark as live events do. No finished trips: nothing.
+// now and then a lock reports low battery. Each row names its trip, the station it happened at (the
+// station's centre, inside its fence) and the registered lock bound there, and marks the lock-stats
+// rollup's (car, day) dirty — what the ingest does for live events, written in bulk because a year of
+// history is many rows. Seeding again adds nothing (the idempotency key). No finished trips: nothing.
 func (a *App) seedLockEventsDemo(ctx context.Context) error {
 	var trips []demoTrip
-	if err := a.DB.NewSelect().Table("waybills").Column("id", "car_id", "depot_id", "dispatched_at", "load_start_at", "loaded_at",
+	if err := a.DB.NewSelect().Table("waybills").Column("id", "group_id", "car_id", "depot_id", "dispatched_at", "load_start_at", "loaded_at",
 		"sealed_at", "depart_at", "closed_at").Where("state IN (?, ?)", int(waybill.Closed), int(waybill.DiffFlagged)).
 		Where("dispatched_at > 0").Order("id").Scan(ctx, &trips); err != nil {
 		return err
@@ -80,14 +83,29 @@ func (a *App) seedLockEventsDemo(ctx context.Context) error {
 	for _, c := range comps {
 		compsOf[c.WaybillID] = append(compsOf[c.WaybillID], c.No)
 	}
-	serials, err := a.demoLockSerials(ctx)
+	locks, err := a.demoLocks(ctx)
 	if err != nil {
 		return err
 	}
-	var batch []telemetry.Report
+	now := a.now().UnixMilli()
+	var rows []lock.EventRow
+	dirty := map[[2]int64]bool{} // (car, day)
 	flush := func() error {
-		_, err := a.lockEvents.Ingest.Store(ctx, batch)
-		batch = batch[:0]
+		if len(rows) == 0 {
+			return nil
+		}
+		err := a.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			if _, err := tx.NewInsert().Model(&rows).On("CONFLICT (serial, t, event) DO NOTHING").Returning("NULL").Exec(ctx); err != nil {
+				return err
+			}
+			for k := range dirty {
+				if err := stats.MarkDirty(ctx, tx, stats.DirtyLock, k[0], int(k[1]), now); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		rows, dirty = rows[:0], map[[2]int64]bool{}
 		return err
 	}
 	for _, tr := range trips {
@@ -95,22 +113,20 @@ func (a *App) seedLockEventsDemo(ctx context.Context) error {
 		if len(cs) == 0 {
 			cs = []int{1}
 		}
-		serial := func(c int) string {
-			if s, ok := serials[[2]int64{tr.CarID, int64(c)}]; ok {
-				return s
-			}
-			return fmt.Sprintf("DEMO-%d-%d", tr.CarID, c)
-		}
-		battery := uint8(95 - tr.ID%60)
-		clamp := func(t int64) int64 { return min(max(t, tr.Dispatched), tr.Closed) }
-		add := func(station int64, t int64, e lock.Event, m lock.Method, b uint8) {
+		battery := int(95 - tr.ID%60)
+		clamp := func(t int64) int64 { return min(max(t, tr.Dispatched), tr.Closed) / 1000 * 1000 }
+		add := func(station int64, t int64, e lock.Event, m lock.Method, b int) {
 			pos := at[station]
-			r := telemetry.Report{CarID: tr.CarID, Time: time.UnixMilli(t), Received: time.UnixMilli(t), Lat: pos[0], Lon: pos[1]}
 			for _, c := range cs {
-				r.Locks = append(r.Locks, tank.LockEvent{Event: uint8(e), Method: uint8(m), Compartment: uint8(c), Device: uint8(lock.DeviceCover),
-					Battery: b, Time: time.UnixMilli(t).Truncate(time.Second), Serial: serial(c)})
+				l, ok := locks[[2]int64{tr.CarID, int64(c)}]
+				if !ok {
+					l.Serial = fmt.Sprintf("DEMO-%d-%d", tr.CarID, c)
+				}
+				rows = append(rows, lock.EventRow{LockID: l.ID, Serial: l.Serial, GroupID: tr.GroupID, CarID: tr.CarID, Compartment: c,
+					Device: lock.DeviceCover, Event: e, Method: m, BatteryPct: b, T: t, Lat: int64(pos[0]), Lon: int64(pos[1]),
+					StationID: station, WaybillID: tr.ID, RecordedAt: now})
 			}
-			batch = append(batch, r)
+			dirty[[2]int64{tr.CarID, int64(stats.Day(t))}] = true
 		}
 		open := clamp(first(tr.LoadStart, tr.Loaded-20*60_000, tr.Depart-40*60_000))
 		shut := clamp(first(tr.Sealed, tr.Depart-5*60_000, open+30*60_000))
@@ -128,7 +144,7 @@ func (a *App) seedLockEventsDemo(ctx context.Context) error {
 			add(s.StationID, o, lock.EventOpened, m, battery)
 			add(s.StationID, clamp(first(s.UnloadEnd+5*60_000, s.Received, o+40*60_000)), lock.EventClosed, m, battery)
 		}
-		if len(batch) >= 200 {
+		if len(rows) >= 500 {
 			if err := flush(); err != nil {
 				return err
 			}
@@ -147,20 +163,27 @@ func first(ts ...int64) int64 {
 	return 0
 }
 
-// demoLockSerials maps (car, compartment) to the serial of a registered lock bound there.
-func (a *App) demoLockSerials(ctx context.Context) (map[[2]int64]string, error) {
+// demoLock is a registered lock bound to a car's compartment.
+type demoLock struct {
+	ID     int64  `bun:"id"`
+	Serial string `bun:"serial"`
+}
+
+// demoLocks maps (car, compartment) to a registered lock bound there (the manhole cover's when there
+// are several).
+func (a *App) demoLocks(ctx context.Context) (map[[2]int64]demoLock, error) {
 	var rows []struct {
-		CarID       int64  `bun:"car_id"`
-		Compartment int64  `bun:"compartment"`
-		Serial      string `bun:"serial"`
+		demoLock
+		CarID       int64 `bun:"car_id"`
+		Compartment int64 `bun:"compartment"`
 	}
-	if err := a.DB.NewSelect().Table("locks").Column("car_id", "compartment", "serial").Where("car_id IS NOT NULL").
-		OrderExpr("device DESC").Scan(ctx, &rows); err != nil {
+	if err := a.DB.NewSelect().Table("locks").Column("id", "car_id", "compartment", "serial").Where("car_id IS NOT NULL").
+		OrderExpr("ABS(device - ?) DESC", int(lock.DeviceCover)).Scan(ctx, &rows); err != nil {
 		return nil, err
 	}
-	out := map[[2]int64]string{}
+	out := map[[2]int64]demoLock{}
 	for _, r := range rows {
-		out[[2]int64{r.CarID, r.Compartment}] = r.Serial
+		out[[2]int64{r.CarID, r.Compartment}] = r.demoLock
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"testing"
@@ -18,8 +19,14 @@ import (
 // destination, inside its times, filed on it and marked for the lock-stats rollup; seeding again
 // adds nothing; no finished trip, no events.
 func TestSeedLockEventsDemo(t *testing.T) {
+	for _, dialect := range dbtest.Dialects() {
+		t.Run(dialect, func(t *testing.T) { seedLockEventsDemoOn(t, dialect) })
+	}
+}
+
+func seedLockEventsDemoOn(t *testing.T, dialect string) {
 	ctx := context.Background()
-	d := dbtest.Open(t, "sqlite")
+	d := dbtest.Open(t, dialect)
 	a := New(config.Config{Demo: true, DemoVehicles: 2}, d, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err := a.Bootstrap(ctx, io.Discard); err != nil {
 		t.Fatal(err)
@@ -58,6 +65,12 @@ func TestSeedLockEventsDemo(t *testing.T) {
 	if err := waybill.Insert(ctx, d, &r, dests, comps); err != nil {
 		t.Fatal(err)
 	}
+	// compartment 1 has a registered lock on its manhole cover; compartment 2 none
+	var lockID int64
+	if err := d.NewRaw(`INSERT INTO locks (group_id, serial, kind, state, car_id, compartment, device, created_at, updated_at)
+		VALUES (?, 'SEED-L1', 1, 2, ?, 1, 1, 1, 1) RETURNING id`, group, car).Scan(ctx, &lockID); err != nil {
+		t.Fatal(err)
+	}
 	if err := a.seedLockEventsDemo(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -80,6 +93,9 @@ func TestSeedLockEventsDemo(t *testing.T) {
 			g := rows[2*i+c]
 			if g.T != w.t || g.Event != w.e || g.Compartment != c+1 || g.WaybillID != r.ID || g.CarID != car || g.GroupID != group {
 				t.Errorf("event %d/%d: %+v, want %+v", i, c, g, w)
+			}
+			if wantLock, wantSerial := map[int]int64{0: lockID}[c], map[int]string{0: "SEED-L1", 1: fmt.Sprintf("DEMO-%d-2", car)}[c]; g.LockID != wantLock || g.Serial != wantSerial {
+				t.Errorf("event %d/%d: lock %d %q, want %d %q", i, c, g.LockID, g.Serial, wantLock, wantSerial)
 			}
 			if g.StationID != w.station {
 				t.Errorf("event %d/%d at station %d, want %d (lat %d lon %d)", i, c, g.StationID, w.station, g.Lat, g.Lon)
