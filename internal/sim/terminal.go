@@ -680,11 +680,11 @@ func (t *terminal) command(h jt808.Header, body []byte, now time.Time) {
 			return
 		}
 		if h.Version != jt808.V2019 {
-			t.v.applyLock(lockAction(c.Flag&jt808.ControlLockDoors != 0), 0)
+			t.v.applyLock(lockAction(c.Flag&jt808.ControlLockDoors != 0), 0, t.f.simNow())
 		}
 		for _, e := range c.Entries {
 			if e.ID == jt808.ControlTypeDoor && len(e.Param) == 1 {
-				t.v.applyLock(lockAction(e.Param[0] == 0), 0)
+				t.v.applyLock(lockAction(e.Param[0] == 0), 0, t.f.simNow())
 			}
 		}
 		var r jt808.ControlReply
@@ -740,7 +740,7 @@ func (t *terminal) passTank(h jt808.Header, data []byte, now time.Time) {
 		t.password.Store(string(pw))
 	}
 	if lock {
-		t.v.applyLock(cmd.Action, cmd.Mask)
+		t.v.applyLock(cmd.Action, cmd.Mask, t.f.simNow())
 	}
 	t.reply(h, jt808.ResultOK, now)
 	if lock {

@@ -160,6 +160,8 @@ type vehicle struct {
 	weepLeft float64
 	weepPerM float64
 	forceInc Incident // Config.FirstTripIncident + 1 on the first loaded trip; 0 none
+
+	locks vehicleLocks // the electronic locks and the events they report (item 0xE6, locks.go)
 }
 
 // LoadedCompartment is one line of a depot's loading ticket (Config.OnLoaded): the compartment
@@ -253,6 +255,7 @@ func newVehicle(idx int, seed int64, epoch time.Time, interval time.Duration, mi
 			v.dev[c][k] = tank.DevInstalled | tank.DevLocked
 		}
 	}
+	v.locks.init(seed, idx)
 	v.now = epoch
 	v.setDay(epoch)
 	switch {
@@ -271,6 +274,7 @@ func newVehicle(idx int, seed int64, epoch time.Time, interval time.Duration, mi
 		v.pos = v.walk.pos()
 	}
 	v.next = epoch.Add(time.Duration(rng.Float64() * float64(interval)))
+	v.locks.pending = v.locks.pending[:0] // what the locks did before the simulation started is not reported
 	return v
 }
 
@@ -336,7 +340,9 @@ func (v *vehicle) startLoad(t time.Time) {
 	v.phaseEnd = t.Add(v.loadFor)
 	v.pos = DemoPlaces[v.home].point()
 	v.fill = v.vol
+	v.locks.newDay(t)
 	for c := range Compartments {
+		v.locks.open(t, c, lockMethodBLE)
 		v.goal[c] = 9000 + float64(v.rng.IntN(601))
 		v.dev[c][tank.SmallManholeCover] &^= tank.DevLocked
 		v.dev[c][tank.ManholeCover] &^= tank.DevLocked
@@ -415,6 +421,7 @@ func (v *vehicle) finishLoad(t time.Time) {
 }
 
 func (v *vehicle) lockAll(c int) {
+	v.locks.close(v.now, c, v.locks.byHand(c))
 	for k := range tank.Kinds {
 		v.dev[c][k] = v.dev[c][k]&^tank.DevOpen | tank.DevLocked
 	}
@@ -680,7 +687,9 @@ func (v *vehicle) drive(t time.Time, dt float64) (inc uint16) {
 	if due(IncidentSeal) && v.seal == tank.SealSealed {
 		v.plan[IncidentSeal] = -1
 		v.seal = tank.SealBroken
-		v.dev[v.rng.IntN(Compartments)][tank.ManholeCover] &^= tank.DevLocked
+		broken := v.rng.IntN(Compartments)
+		v.dev[broken][tank.ManholeCover] &^= tank.DevLocked
+		v.locks.tamper(t, broken)
 		inc |= 1 << IncidentSeal
 	}
 	if due(IncidentOffline) {
@@ -696,6 +705,7 @@ func (v *vehicle) drive(t time.Time, dt float64) (inc uint16) {
 		}
 		v.valveAt = c
 		v.dev[c][tank.DischargeValve] = v.dev[c][tank.DischargeValve]&^tank.DevLocked | tank.DevOpen
+		v.locks.open(t, c, lockMethodKey)
 		v.stop(t, time.Duration(8+v.rng.IntN(8))*time.Minute)
 		inc |= 1 << IncidentValve
 	}
@@ -708,6 +718,7 @@ func (v *vehicle) drive(t time.Time, dt float64) (inc uint16) {
 		v.theftAt, v.theftLeft, v.theftCover = c, 200+float64(v.probeRng.IntN(301)), v.probeRng.Float64() < 0.5
 		if v.theftCover {
 			v.dev[c][tank.ManholeCover] = v.dev[c][tank.ManholeCover]&^tank.DevLocked | tank.DevOpen
+			v.locks.open(t, c, lockMethodKey)
 		}
 		v.stop(t, time.Duration(15+v.probeRng.IntN(11))*time.Minute)
 		inc |= 1 << IncidentTheft
@@ -736,7 +747,9 @@ func (v *vehicle) arrive(t time.Time) (inc uint16) {
 		v.unload = v.tripMasks[0]
 		v.fill = v.vol
 		v.seal = tank.SealUnsealed
+		how := v.locks.stationMethod()
 		for c := range Compartments {
+			v.locks.open(t, c, how)
 			for k := range tank.Kinds {
 				v.dev[c][k] &^= tank.DevLocked
 			}
@@ -772,14 +785,17 @@ func (v *vehicle) arrive(t time.Time) (inc uint16) {
 
 // applyLock carries out a lock command (0xE4, or 0x8500 door lock) on the compartments in mask
 // (0 = all): unlocking opens the locks and ends the seal, locking closes and locks the devices.
-func (v *vehicle) applyLock(action, mask byte) {
+// The locks answer with remote-method events at the terminal's time at.
+func (v *vehicle) applyLock(action, mask byte, at time.Time) {
 	for c := range Compartments {
 		if mask != 0 && mask&(1<<c) == 0 {
 			continue
 		}
 		if action == tank.HelpLock {
+			v.locks.close(at, c, lockMethodRemote)
 			v.lockAll(c)
 		} else {
+			v.locks.open(at, c, lockMethodRemote)
 			for k := range tank.Kinds {
 				v.dev[c][k] &^= tank.DevLocked
 			}
@@ -892,5 +908,5 @@ func (v *vehicle) body(t time.Time) []byte {
 		b = v.help.AppendItem(b)
 		v.helpPending = false
 	}
-	return b
+	return v.locks.appendItems(b)
 }

@@ -197,7 +197,7 @@ func TestVehicleDeterministic(t *testing.T) {
 func TestApplyLock(t *testing.T) {
 	v := newVehicle(0, 1, testEpoch.Add(6*time.Hour), 10*time.Second, 0, 0)
 	v.seal = tank.SealSealed
-	v.applyLock(tank.HelpUnlock, 0b010)
+	v.applyLock(tank.HelpUnlock, 0b010, v.now)
 	for c := range 3 {
 		if got := v.dev[c][tank.ManholeCover]&tank.DevLocked != 0; got != (c != 1) {
 			t.Errorf("compartment %d locked %v after unlocking compartment 2", c+1, got)
@@ -206,7 +206,7 @@ func TestApplyLock(t *testing.T) {
 	if v.seal != tank.SealUnsealed || v.allLocked() {
 		t.Errorf("seal %d, all locked %v after an unlock", v.seal, v.allLocked())
 	}
-	v.applyLock(tank.HelpLock, 0)
+	v.applyLock(tank.HelpLock, 0, v.now)
 	if !v.allLocked() {
 		t.Error("not all locked after locking all")
 	}

@@ -272,10 +272,13 @@ type Extract struct {
 	Tank   *State
 	Levels *Levels
 	Help   *Help
+	Locks  []LockEvent // items 0xE6, in the order sent (a message may carry several)
 }
 
 // Empty reports whether nothing of the extension was found.
-func (e *Extract) Empty() bool { return e.Tank == nil && e.Levels == nil && e.Help == nil }
+func (e *Extract) Empty() bool {
+	return e.Tank == nil && e.Levels == nil && e.Help == nil && len(e.Locks) == 0
+}
 
 // Add decodes one item into e; IDs outside the extension are ignored.
 func (e *Extract) Add(id byte, v []byte) error {
@@ -298,6 +301,12 @@ func (e *Extract) Add(id byte, v []byte) error {
 			return err
 		}
 		e.Help = h
+	case ItemLockEvent:
+		var l LockEvent
+		if err := l.Decode(v); err != nil {
+			return err
+		}
+		e.Locks = append(e.Locks, l)
 	}
 	return nil
 }

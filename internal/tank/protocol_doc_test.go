@@ -52,16 +52,31 @@ func docFrames(t *testing.T) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lockEvent, err := docLockEvent().AppendItem(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lockLoc := &jt808.Location{Status: jt808.StatusACC | jt808.StatusPositioned, Lat: 31230416, Lon: 121473701,
+		Altitude: 12, Direction: 90, Time: time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)}
+	lockLoc.AddItem(lockEvent[0], lockEvent[2:])
+	tampered := tank.LockEvent{Event: 3, Compartment: 2, Device: 3, Battery: tank.BatteryUnknown,
+		Time: time.Date(2026, 3, 1, 8, 5, 0, 0, time.UTC), Serial: "BL-0002"}
+	tamperedItem, err := tampered.AppendItem(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return map[string]string{
-		"slightlyWrong": frame(0x0028, slightlyWrong(t, loc)),
-		"passwordDown":  frame(0x0107, &jt808.PassThrough{Down: true, Type: tank.PassTank, Data: password}),
-		"passwordReply": frame(0x0026, &jt808.GeneralReply{Serial: 0x0107, ReplyID: jt808.MsgDownPassThrough, Result: 0}),
-		"passwordBad":   frame(0x0027, &jt808.GeneralReply{Serial: 0x0108, ReplyID: jt808.MsgDownPassThrough, Result: 2}),
-		"location":      frame(0x0021, loc),
-		"passTank":      frame(0x0022, &jt808.PassThrough{Type: tank.PassTank, Data: append(append([]byte{}, stateItem...), help...)}),
-		"lockDown":      frame(0x0105, &jt808.PassThrough{Down: true, Type: tank.PassTank, Data: lock}),
-		"lockReply":     frame(0x0023, &jt808.GeneralReply{Serial: 0x0105, ReplyID: jt808.MsgDownPassThrough, Result: 0}),
-		"doorLock":      frame(0x0106, &jt808.VehicleControl{Flag: jt808.ControlLockDoors}),
+		"lockEventLocation": frame(0x0029, lockLoc),
+		"lockEventPass":     frame(0x002A, &jt808.PassThrough{Type: tank.PassTank, Data: tamperedItem}),
+		"slightlyWrong":     frame(0x0028, slightlyWrong(t, loc)),
+		"passwordDown":      frame(0x0107, &jt808.PassThrough{Down: true, Type: tank.PassTank, Data: password}),
+		"passwordReply":     frame(0x0026, &jt808.GeneralReply{Serial: 0x0107, ReplyID: jt808.MsgDownPassThrough, Result: 0}),
+		"passwordBad":       frame(0x0027, &jt808.GeneralReply{Serial: 0x0108, ReplyID: jt808.MsgDownPassThrough, Result: 2}),
+		"location":          frame(0x0021, loc),
+		"passTank":          frame(0x0022, &jt808.PassThrough{Type: tank.PassTank, Data: append(append([]byte{}, stateItem...), help...)}),
+		"lockDown":          frame(0x0105, &jt808.PassThrough{Down: true, Type: tank.PassTank, Data: lock}),
+		"lockReply":         frame(0x0023, &jt808.GeneralReply{Serial: 0x0105, ReplyID: jt808.MsgDownPassThrough, Result: 0}),
+		"doorLock":          frame(0x0106, &jt808.VehicleControl{Flag: jt808.ControlLockDoors}),
 		"serialLevel": frame(0x0024, &jt808.PassThrough{Type: tank.PassSerial1,
 			Data: hx(t, "A1 01 05F0 000048DA 00EB")}),
 		"serialLock": frame(0x0025, &jt808.PassThrough{Type: tank.PassSerial2, Data: hx(t, "B0 02 03 03")}),

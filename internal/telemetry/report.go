@@ -40,6 +40,8 @@ type Report struct {
 	// them. Nil when no level item or no converter.
 	Readings []tank.Reading
 	Help     *tank.Help // non-nil when the driver asked for unlock / lock
+	// Locks are the lock events (item 0xE6) the report carried; the lock-events ingest stores them.
+	Locks []tank.LockEvent
 
 	// TankOnly marks a report made from a 0x0900 pass-through: it carries tank data and no position;
 	// only its tank state is stored and live state keeps the last position.

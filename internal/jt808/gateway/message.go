@@ -152,7 +152,7 @@ func (s *session) report(now time.Time, loc *jt808.Location, blind bool) telemet
 	if err != nil {
 		s.tankError(tank.Dropped(err), err) // the malformed items only: the others are kept (docs/PROTOCOL.md §1)
 	}
-	r.Tank, r.Levels, r.Help = ext.Tank, ext.Levels, ext.Help
+	r.Tank, r.Levels, r.Help, r.Locks = ext.Tank, ext.Levels, ext.Help, ext.Locks
 	if ext.Tank != nil && !blind {
 		full := *ext.Tank
 		s.lastTank = &full
@@ -219,7 +219,7 @@ func (s *session) passThrough(now time.Time, p *jt808.PassThrough) (telemetry.Re
 		return telemetry.Report{}, false
 	}
 	return telemetry.Report{TerminalID: s.term.ID, CarID: s.term.CarID, Phone: s.term.Phone, Received: now, Time: now,
-		Tank: ext.Tank, Levels: ext.Levels, Help: ext.Help, TankOnly: true}, true
+		Tank: ext.Tank, Levels: ext.Levels, Help: ext.Help, Locks: ext.Locks, TankOnly: true}, true
 }
 
 func resultText(r byte) string {
