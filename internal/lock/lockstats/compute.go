@@ -159,7 +159,9 @@ func ComputeLock(day int, carID int64, events []Event, intervals []Interval, now
 	}
 	out := make([]LockDaily, 0, len(sums))
 	for _, r := range sums {
-		out = append(out, *r)
+		if r.LockFigures != (LockFigures{}) { // an online report alone counts nothing: no row
+			out = append(out, *r)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].GroupID != out[j].GroupID {

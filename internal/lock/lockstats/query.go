@@ -177,7 +177,12 @@ func (s *Service) grouped(sc *scope) *bun.SelectQuery {
 	case "lock":
 		k, sr = "0", "s.serial"
 	}
-	inner := s.base(sc).ColumnExpr(p + " AS p").ColumnExpr(k + " AS k").ColumnExpr(sr + " AS sr").GroupExpr(p + ", " + k + ", " + sr)
+	inner := s.base(sc).ColumnExpr(p + " AS p").ColumnExpr(k + " AS k").ColumnExpr(sr + " AS sr")
+	for _, g := range []string{p, k, sr} {
+		if strings.HasPrefix(g, "s.") { // a constant in GROUP BY would be read as a column position
+			inner = inner.GroupExpr(g)
+		}
+	}
 	outer := s.DB.NewSelect().TableExpr("(?) AS a", inner).ColumnExpr("a.*")
 	switch sc.by {
 	case "car":
