@@ -40,3 +40,13 @@ func (a *App) seedLockStatsDemo(ctx context.Context) error {
 	_, err = lockstats.Rebuild(ctx, a.DB, stats.Day(first[0]), stats.Day(now), now)
 	return err
 }
+
+// DrainLockStats recomputes the rollup rows of every lock/seal mark waiting now (what the worker does
+// every few seconds; tests call it directly).
+func (a *App) DrainLockStats(ctx context.Context) (int, error) { return a.lockStats.worker.Drain(ctx) }
+
+// RebuildLockStats recomputes the lock and seal rollups of the days from..to (YYYYMMDD) from the
+// records; it returns the (car, day) pairs written.
+func (a *App) RebuildLockStats(ctx context.Context, from, to int) (int, error) {
+	return lockstats.Rebuild(ctx, a.DB, from, to, a.now().UnixMilli())
+}
