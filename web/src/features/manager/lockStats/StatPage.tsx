@@ -18,6 +18,20 @@ type Row = StatRow & { key: string };
 
 const RANGE_DEFAULTS = { this_month: true } as const;
 
+/** A week's label on two lines: "2026-W48" over its days. */
+function PeriodLabel({ label }: { label: string }) {
+  const [head, days] = label.split(' (');
+  if (!days) return <>{label}</>;
+  return (
+    <span>
+      {head}
+      <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+        {days.replace(/\)$/, '')}
+      </Typography.Text>
+    </span>
+  );
+}
+
 /**
  * The lock and seal statistics pages (D54): period × car / company (or per lock) with every figure,
  * the totals of the filtered set, a chart by period, and each number opening the rows behind it.
@@ -58,7 +72,7 @@ export function StatPage({ page }: { page: StatPageName }) {
     title: label(c.key),
     dataIndex: ['figures', c.key],
     key: c.key,
-    width: c.duration ? 130 : c.group ? 92 : 96,
+    width: c.duration ? 124 : c.group ? 86 : 98,
     align: 'right' as const,
     sorter: true,
     render: cell(c.key, c.duration),
@@ -66,12 +80,22 @@ export function StatPage({ page }: { page: StatPageName }) {
   const columns: ColumnsType<Row> = [
     ...(period === 'all'
       ? []
-      : [{ title: t(`lockStats.period.${period}`), dataIndex: 'label', key: 'period', width: period === 'week' ? 190 : 110, fixed: 'left' as const, sorter: true }]),
+      : [
+          {
+            title: t(`lockStats.period.${period}`),
+            dataIndex: 'label',
+            key: 'period',
+            width: period === 'week' ? 120 : 104,
+            fixed: 'left' as const,
+            sorter: true,
+            render: (v: string) => <PeriodLabel label={v} />,
+          },
+        ]),
     {
       title: t(`lockStats.by.${by}`),
       dataIndex: 'name',
       key: 'name',
-      width: 150,
+      width: 132,
       fixed: 'left' as const,
       sorter: true,
       render: (v: string, r: Row) => (
@@ -153,7 +177,7 @@ export function StatPage({ page }: { page: StatPageName }) {
         exportRequest={(f) => statExport(page, { ...f })}
         title={
           <span>
-            {t(`lockStats.title.${page}`)}
+            {t(`menu.${page}`)}
             {result && (period === 'week' || period === 'month') && (
               <Typography.Text type="secondary" style={{ marginLeft: 12, fontSize: 13, fontWeight: 'normal' }}>
                 {t(`lockStats.whole.${period}`, { from: result.from, to: result.to })}
@@ -191,13 +215,15 @@ export function StatPage({ page }: { page: StatPageName }) {
         }}
         columns={columns}
       />
-      <Card variant="borderless" style={{ margin: '12px 0 0' }} title={t(period === 'all' ? 'lockStats.chartTopLocks' : `lockStats.chart.${kind}`)}>
+      <div className="tw-page">
+      <Card variant="borderless" title={t(period === 'all' ? 'lockStats.chartTopLocks' : `lockStats.chart.${kind}`)}>
         {anyFigure(result?.totals) ? (
           <Chart option={option} height={300} testId="lockstats-chart" />
         ) : (
           <Typography.Text type="secondary">{t(`lockStats.empty.${kind}`)}</Typography.Text>
         )}
       </Card>
+      </div>
       <DrillDrawer target={drill} onClose={() => setDrill(undefined)} />
     </>
   );
