@@ -1,4 +1,4 @@
-import { useQuery, keepPreviousData } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Drawer, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
@@ -21,8 +21,8 @@ export function DrillDrawer({ target, onClose }: { target?: DrillTarget; onClose
   const query = useQuery({
     queryKey: ['lockStatRows', q, paging],
     queryFn: () => statRows({ ...(q as DrillQuery), ...paging }),
+    // no placeholder from another figure: the sum shown is always this figure's
     enabled: !!target,
-    placeholderData: keepPreviousData,
   });
   const data = query.data;
   const shape = data?.shape ?? (q.column === 'offlineS' ? 'offline' : q.kind === 'seal' ? 'seals' : 'events');
@@ -71,7 +71,7 @@ export function DrillDrawer({ target, onClose }: { target?: DrillTarget; onClose
       ...common,
       { title: t('lockStats.waybillNo'), dataIndex: 'waybillNo', key: 'waybillNo', width: 190 },
       { title: t('lockStats.sealNo'), dataIndex: 'sealNo', key: 'sealNo', width: 120, render: (v?: string) => dash(v) },
-      { title: t('lockStats.place'), key: 'stationName', width: 150, render: (_, r) => where(r) },
+      { title: t('lockStats.fence'), key: 'stationName', width: 150, render: (_, r) => where(r) },
       { title: t('lockStats.detailText'), dataIndex: 'detail', key: 'detail', width: 200, render: (v?: string) => dash(v) },
     ],
   };

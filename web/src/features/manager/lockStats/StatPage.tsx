@@ -16,7 +16,8 @@ import { FIGURES, PAGES, anyFigure, chartOption, groupings, rowKey, toStatFilter
 type Filters = Omit<StatQuery, 'pageNum' | 'pageSize'>;
 type Row = StatRow & { key: string };
 
-const RANGE_DEFAULTS = { this_month: true } as const;
+/** The month pages open on the last year; the others on this month. */
+const rangeDefaults = (period: string) => (period === 'month' ? { last_1_year: true } : { this_month: true });
 
 /** A week's label on two lines: "2026-W48" over its days. */
 function PeriodLabel({ label }: { label: string }) {
@@ -172,7 +173,7 @@ export function StatPage({ page }: { page: StatPageName }) {
           setFilters(q);
           return { ...r, list: r.list.map((x) => ({ ...x, key: rowKey(x) })) };
         }}
-        initialFilters={{ range: initialRange(RANGE_DEFAULTS, false), by: opts[0] } as Partial<Filters>}
+        initialFilters={{ range: initialRange(rangeDefaults(period), false), by: opts[0] } as Partial<Filters>}
         toFilters={toStatFilters}
         exportRequest={(f) => statExport(page, { ...f })}
         title={
@@ -188,7 +189,7 @@ export function StatPage({ page }: { page: StatPageName }) {
         filters={
           <>
             <Form.Item name="range" label={t('lockStats.range')}>
-              <TimeRangePicker includeOptional defaults={RANGE_DEFAULTS} />
+              <TimeRangePicker includeOptional defaults={rangeDefaults(period)} />
             </Form.Item>
             {opts.length > 1 && (
               <Form.Item name="by" label={t('lockStats.grouping')}>

@@ -105,8 +105,9 @@ export function chartOption(kind: StatKind, period: StatPeriod, chart: StatRow[]
     grid: { left: 48, right: 16, top: 40, bottom: 28, containLabel: true },
     xAxis: { type: 'category', data: cats },
     yAxis: { type: 'value', minInterval: 1 },
-    series: chartSeries(kind).map((s) => ({
-      name: `${stackName(s.stack)} · ${label(s.key)}`,
+    series: chartSeries(kind).map((s, _, all) => ({
+      // a stack of one figure needs no stack name
+      name: all.filter((o) => o.stack === s.stack).length > 1 ? `${stackName(s.stack)} · ${label(s.key)}` : label(s.key),
       type: 'bar',
       stack: s.stack,
       barMaxWidth: 28,
