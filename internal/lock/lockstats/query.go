@@ -149,10 +149,20 @@ func carInScope(ctx context.Context, idb bun.IDB, p *httpx.Principal, carID int6
 	return nil
 }
 
-// base selects the rollup rows of sc.
+// wholeMonths: the days of sc are whole calendar months (always so on the month pages), which the
+// monthly rollup answers with a thirtieth of the rows.
+func (sc *scope) wholeMonths() bool {
+	return sc.from%100 == 1 && sc.to == lastOfMonth(sc.to) && sc.period != PerDay && sc.period != PerWeek
+}
+
+// base selects the rollup rows of sc: the monthly rows for whole months, else the daily ones.
 func (s *Service) base(sc *scope) *bun.SelectQuery {
-	sel := s.DB.NewSelect().TableExpr(table[sc.kind]+" AS s").Join("JOIN org_groups AS g ON g.id = s.group_id").
-		Where("s.day BETWEEN ? AND ?", sc.from, sc.to).Where("g.path LIKE ?", sc.under+"%")
+	sel := s.DB.NewSelect().Join("JOIN org_groups AS g ON g.id = s.group_id").Where("g.path LIKE ?", sc.under+"%")
+	if sc.wholeMonths() {
+		sel = sel.TableExpr(strings.Replace(table[sc.kind], "_daily", "_monthly", 1)+" AS s").Where("s.month BETWEEN ? AND ?", sc.from/100, sc.to/100)
+	} else {
+		sel = sel.TableExpr(table[sc.kind]+" AS s").Where("s.day BETWEEN ? AND ?", sc.from, sc.to)
+	}
 	if sc.carID > 0 {
 		sel = sel.Where("s.car_id = ?", sc.carID)
 	}

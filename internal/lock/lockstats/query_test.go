@@ -3,6 +3,7 @@ package lockstats
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"tankwatch/internal/lock"
@@ -96,6 +97,26 @@ func TestPagesByHand(t *testing.T) {
 		}
 		if pl.Total != 2 || pl.List[0].Serial != "L1" || pl.List[0].Figures["opened"] != 3 || pl.List[0].Figures["offlineS"] != 14400 || pl.List[0].Figures["tampered"] != 1 {
 			t.Errorf("per lock = %+v", pl.List)
+		}
+
+		// whole months are read from the monthly rows: the same as the daily rows of the same days
+		mo, err := s.Page(ctx, root, KindLock, PerAll, Query{Start: day(20261101), End: day(20261130), PageReq: q.PageReq})
+		if err != nil {
+			t.Fatal(err)
+		}
+		da, err := s.Page(ctx, root, KindLock, PerAll, Query{Start: day(20261101), End: day(20261201), PageReq: q.PageReq})
+		if err != nil {
+			t.Fatal(err)
+		}
+		figs := func(r *Result) string {
+			out := fmt.Sprint(r.Totals)
+			for _, x := range r.List {
+				out += x.Serial + fmt.Sprint(x.Figures)
+			}
+			return out
+		}
+		if figs(mo) != figs(da) || mo.Totals["opened"] != 4 {
+			t.Errorf("monthly path %v %v\ndaily path %v %v", mo.List, mo.Totals, da.List, da.Totals)
 		}
 
 		// a subsidiary sees its own cars only; another group's car or group is refused

@@ -29,8 +29,15 @@ func overlapping(sel *bun.SelectQuery, from, to int64) *bun.SelectQuery {
 }
 
 // RefreshLock recomputes the lock rollup rows of car on day from its lock events, replacing what was
-// there; now ends the offline intervals still open.
+// there, and the car's month; now ends the offline intervals still open.
 func RefreshLock(ctx context.Context, idb bun.IDB, carID int64, day int, now int64) error {
+	if err := refreshLockDay(ctx, idb, carID, day, now); err != nil {
+		return err
+	}
+	return refreshMonths(ctx, idb, KindLock, carID, []int{stats.Month(day)})
+}
+
+func refreshLockDay(ctx context.Context, idb bun.IDB, carID int64, day int, now int64) error {
 	from, to := stats.DayStart(day), stats.DayEnd(day)
 	var evs []Event
 	err := idb.NewSelect().Table("lock_events").Column("id", "lock_id", "serial", "group_id", "car_id", "event", "method", "station_id", "t").
@@ -53,8 +60,16 @@ func RefreshLock(ctx context.Context, idb bun.IDB, carID int64, day int, now int
 	return err
 }
 
-// RefreshSeal recomputes the seal rollup rows of car on day from its seal records and incidents.
+// RefreshSeal recomputes the seal rollup rows of car on day from its seal records and incidents, and
+// the car's month.
 func RefreshSeal(ctx context.Context, idb bun.IDB, carID int64, day int) error {
+	if err := refreshSealDay(ctx, idb, carID, day); err != nil {
+		return err
+	}
+	return refreshMonths(ctx, idb, KindSeal, carID, []int{stats.Month(day)})
+}
+
+func refreshSealDay(ctx context.Context, idb bun.IDB, carID int64, day int) error {
 	from, to := stats.DayStart(day), stats.DayEnd(day)
 	var recs, incs []SealMark
 	err := idb.NewSelect().Table("seal_records").Column("group_id", "applied_at", "state", "broken_at").
@@ -165,16 +180,28 @@ func Rebuild(ctx context.Context, idb bun.IDB, from, to int, now int64) (int, er
 			return n, err
 		}
 		for car := range pairs[day] {
-			if err := RefreshLock(ctx, idb, car, day, now); err != nil {
+			if err := refreshLockDay(ctx, idb, car, day, now); err != nil {
 				return n, err
 			}
 			n++
 		}
 		for car := range seal[day] {
-			if err := RefreshSeal(ctx, idb, car, day); err != nil {
+			if err := refreshSealDay(ctx, idb, car, day); err != nil {
 				return n, err
 			}
 			n++
+		}
+	}
+	// the months of those days, whole, from their daily rows (days outside from..to included)
+	var months []int
+	for _, day := range stats.Days(from, to) {
+		if len(months) == 0 || months[len(months)-1] != stats.Month(day) {
+			months = append(months, stats.Month(day))
+		}
+	}
+	for _, k := range []Kind{KindLock, KindSeal} {
+		if err := refreshMonths(ctx, idb, k, 0, months); err != nil {
+			return n, err
 		}
 	}
 	return n, nil

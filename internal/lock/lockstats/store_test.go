@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -155,11 +156,15 @@ func TestLiveRollupEqualsRebuild(t *testing.T) {
 			t.Fatal(err)
 		}
 		liveL, liveS := snapshot(t, d)
+		liveM := monthlySnapshot(t, d)
 		n, err := Rebuild(ctx, d, 20261101, stats.Day(clock)+3, clock)
 		if err != nil || n == 0 {
 			t.Fatalf("Rebuild = %d, %v", n, err)
 		}
 		fullL, fullS := snapshot(t, d)
+		if fullM := monthlySnapshot(t, d); fullM != liveM || fullM == "" {
+			t.Fatalf("monthly rows: live\n%s\nrebuilt\n%s", liveM, fullM)
+		}
 		if len(liveL) < 30 || len(liveS) < 10 {
 			t.Fatalf("too little data to prove anything: %d lock rows, %d seal rows", len(liveL), len(liveS))
 		}
@@ -186,4 +191,36 @@ func TestLiveRollupEqualsRebuild(t *testing.T) {
 			t.Errorf("marks left: %+v", left)
 		}
 	})
+}
+
+// monthlySnapshot is the monthly rows, checked to be the sums of the daily rows, as text.
+func monthlySnapshot(t *testing.T, d *db.DB) string {
+	t.Helper()
+	ctx := context.Background()
+	out := ""
+	for _, k := range []Kind{KindLock, KindSeal} {
+		keys := "month, car_id, group_id"
+		if k == KindLock {
+			keys += ", serial"
+		}
+		var got, want []map[string]any
+		q := "SELECT " + keys + ", " + sumCols(k) + " FROM " + strings.Replace(table[k], "_daily", "_monthly", 1) + " ORDER BY " + keys
+		if err := d.NewRaw(q).Scan(ctx, &got); err != nil {
+			t.Fatal(err)
+		}
+		var cast []string
+		for _, c := range Columns[k] {
+			cast = append(cast, "CAST(SUM("+c[1]+") AS BIGINT) AS "+c[1])
+		}
+		q = "SELECT " + keys + ", " + strings.Join(cast, ", ") + " FROM " + table[k] + " GROUP BY " + keys + " ORDER BY " + keys
+		if err := d.NewRaw(q).Scan(ctx, &want); err != nil {
+			t.Fatal(err)
+		}
+		g, w := fmt.Sprint(got), fmt.Sprint(want)
+		if g != w {
+			t.Fatalf("%s monthly rows are not the sums of the daily rows:\n%s\n%s", k, g, w)
+		}
+		out += g
+	}
+	return out
 }
