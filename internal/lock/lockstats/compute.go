@@ -34,20 +34,6 @@ func (f LockFigures) Opened() int64 {
 	return f.OpenedRemote + f.OpenedBLE + f.OpenedKey + f.OpenedOther
 }
 
-func (f *LockFigures) add(o LockFigures) {
-	f.OpenedRemote += o.OpenedRemote
-	f.OpenedBLE += o.OpenedBLE
-	f.OpenedKey += o.OpenedKey
-	f.OpenedOther += o.OpenedOther
-	f.OpenedInside += o.OpenedInside
-	f.OpenedOutside += o.OpenedOutside
-	f.Closed += o.Closed
-	f.Tampered += o.Tampered
-	f.LowBattery += o.LowBattery
-	f.OfflineEvents += o.OfflineEvents
-	f.OfflineS += o.OfflineS
-}
-
 // LockDaily is one row of stat_lock_daily.
 type LockDaily struct {
 	bun.BaseModel `bun:"table:stat_lock_daily"`
@@ -180,15 +166,6 @@ type SealFigures struct {
 	Reused     int64 `bun:"reused" json:"reused"`
 	NoSeals    int64 `bun:"no_seals" json:"noSeals"`
 	Mismatch   int64 `bun:"mismatch" json:"mismatch"`
-}
-
-func (f *SealFigures) add(o SealFigures) {
-	f.Applied += o.Applied
-	f.BrokenDest += o.BrokenDest
-	f.BrokenAway += o.BrokenAway
-	f.Reused += o.Reused
-	f.NoSeals += o.NoSeals
-	f.Mismatch += o.Mismatch
 }
 
 // SealDaily is one row of stat_seal_daily.
