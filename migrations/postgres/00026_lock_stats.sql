@@ -95,6 +95,69 @@ CREATE TABLE stat_seal_monthly (
 CREATE INDEX stat_seal_monthly_group_month ON stat_seal_monthly (group_id, month);
 CREATE INDEX stat_seal_monthly_month ON stat_seal_monthly (month);
 
+-- The same per carrier group (sums over its cars), recomputed with them: the company rows, the totals
+-- rows and the charts read a few thousand rows instead of the cars'.
+CREATE TABLE stat_lock_group_daily (
+    day           INTEGER NOT NULL,
+    week          INTEGER NOT NULL,
+    month         INTEGER NOT NULL,
+    group_id      BIGINT NOT NULL,
+    opened_remote   INTEGER NOT NULL DEFAULT 0,
+    opened_ble      INTEGER NOT NULL DEFAULT 0,
+    opened_key      INTEGER NOT NULL DEFAULT 0,
+    opened_other    INTEGER NOT NULL DEFAULT 0,
+    opened_inside   INTEGER NOT NULL DEFAULT 0,
+    opened_outside  INTEGER NOT NULL DEFAULT 0,
+    closed          INTEGER NOT NULL DEFAULT 0,
+    tampered        INTEGER NOT NULL DEFAULT 0,
+    low_battery     INTEGER NOT NULL DEFAULT 0,
+    offline_events  INTEGER NOT NULL DEFAULT 0,
+    offline_s       BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (group_id, day)
+);
+CREATE INDEX stat_lock_group_daily_day ON stat_lock_group_daily (day);
+CREATE TABLE stat_lock_group_monthly (
+    month         INTEGER NOT NULL,
+    group_id      BIGINT NOT NULL,
+    opened_remote   INTEGER NOT NULL DEFAULT 0,
+    opened_ble      INTEGER NOT NULL DEFAULT 0,
+    opened_key      INTEGER NOT NULL DEFAULT 0,
+    opened_other    INTEGER NOT NULL DEFAULT 0,
+    opened_inside   INTEGER NOT NULL DEFAULT 0,
+    opened_outside  INTEGER NOT NULL DEFAULT 0,
+    closed          INTEGER NOT NULL DEFAULT 0,
+    tampered        INTEGER NOT NULL DEFAULT 0,
+    low_battery     INTEGER NOT NULL DEFAULT 0,
+    offline_events  INTEGER NOT NULL DEFAULT 0,
+    offline_s       BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (group_id, month)
+);
+CREATE TABLE stat_seal_group_daily (
+    day           INTEGER NOT NULL,
+    week          INTEGER NOT NULL,
+    month         INTEGER NOT NULL,
+    group_id      BIGINT NOT NULL,
+    applied       INTEGER NOT NULL DEFAULT 0,
+    broken_dest   INTEGER NOT NULL DEFAULT 0,
+    broken_away   INTEGER NOT NULL DEFAULT 0,
+    reused        INTEGER NOT NULL DEFAULT 0,
+    no_seals      INTEGER NOT NULL DEFAULT 0,
+    mismatch      INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (group_id, day)
+);
+CREATE INDEX stat_seal_group_daily_day ON stat_seal_group_daily (day);
+CREATE TABLE stat_seal_group_monthly (
+    month         INTEGER NOT NULL,
+    group_id      BIGINT NOT NULL,
+    applied       INTEGER NOT NULL DEFAULT 0,
+    broken_dest   INTEGER NOT NULL DEFAULT 0,
+    broken_away   INTEGER NOT NULL DEFAULT 0,
+    reused        INTEGER NOT NULL DEFAULT 0,
+    no_seals      INTEGER NOT NULL DEFAULT 0,
+    mismatch      INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (group_id, month)
+);
+
 -- An offline interval ends at the lock's next offline/online report: found by serial and time.
 CREATE INDEX lock_events_serial_time ON lock_events (serial, t);
 CREATE INDEX seal_records_car_broken ON seal_records (car_id, broken_at);
@@ -104,6 +167,10 @@ CREATE INDEX seal_incidents_car_time ON seal_incidents (car_id, t);
 DROP INDEX seal_incidents_car_time;
 DROP INDEX seal_records_car_broken;
 DROP INDEX lock_events_serial_time;
+DROP TABLE stat_seal_group_monthly;
+DROP TABLE stat_seal_group_daily;
+DROP TABLE stat_lock_group_monthly;
+DROP TABLE stat_lock_group_daily;
 DROP TABLE stat_seal_monthly;
 DROP TABLE stat_lock_monthly;
 DROP TABLE stat_seal_daily;

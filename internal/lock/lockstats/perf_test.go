@@ -11,6 +11,7 @@ import (
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/db/dbtest"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/stats"
 )
 
 // TestPerfYearOfTenThousandCars (TANKWATCH_PERF_LOCKSTATS=1, PostgreSQL): a year of lock rollup rows
@@ -47,6 +48,9 @@ func TestPerfYearOfTenThousandCars(t *testing.T) {
 		months = append(months, m)
 	}
 	if err := refreshMonths(ctx, d, KindLock, 0, months); err != nil {
+		t.Fatal(err)
+	}
+	if err := refreshGroups(ctx, d, KindLock, nil, stats.Days(20251201, 20261130)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := d.ExecContext(ctx, "ANALYZE"); err != nil {

@@ -155,13 +155,18 @@ func (sc *scope) wholeMonths() bool {
 	return sc.from%100 == 1 && sc.to == lastOfMonth(sc.to) && sc.period != PerDay && sc.period != PerWeek
 }
 
-// base selects the rollup rows of sc: the monthly rows for whole months, else the daily ones.
-func (s *Service) base(sc *scope) *bun.SelectQuery {
+// base selects the rollup rows of sc: the monthly rows for whole months, else the daily ones; the
+// per-group rows when perGroup (sums by group, period or in all) and no car or lock is asked for.
+func (s *Service) base(sc *scope, perGroup bool) *bun.SelectQuery {
 	sel := s.DB.NewSelect().Join("JOIN org_groups AS g ON g.id = s.group_id").Where("g.path LIKE ?", sc.under+"%")
+	name := strings.TrimSuffix(table[sc.kind], "_daily")
+	if perGroup && sc.carID == 0 && (sc.serial == "" || sc.kind == KindSeal) {
+		name += "_group"
+	}
 	if sc.wholeMonths() {
-		sel = sel.TableExpr(strings.Replace(table[sc.kind], "_daily", "_monthly", 1)+" AS s").Where("s.month BETWEEN ? AND ?", sc.from/100, sc.to/100)
+		sel = sel.TableExpr(name+"_monthly AS s").Where("s.month BETWEEN ? AND ?", sc.from/100, sc.to/100)
 	} else {
-		sel = sel.TableExpr(table[sc.kind]+" AS s").Where("s.day BETWEEN ? AND ?", sc.from, sc.to)
+		sel = sel.TableExpr(name+"_daily AS s").Where("s.day BETWEEN ? AND ?", sc.from, sc.to)
 	}
 	if sc.carID > 0 {
 		sel = sel.Where("s.car_id = ?", sc.carID)
@@ -187,7 +192,7 @@ func (s *Service) grouped(sc *scope) *bun.SelectQuery {
 	case "lock":
 		k, sr = "0", "s.serial"
 	}
-	inner := s.base(sc).ColumnExpr(p + " AS p").ColumnExpr(k + " AS k").ColumnExpr(sr + " AS sr")
+	inner := s.base(sc, sc.by == "group").ColumnExpr(p + " AS p").ColumnExpr(k + " AS k").ColumnExpr(sr + " AS sr")
 	for _, g := range []string{p, k, sr} {
 		if strings.HasPrefix(g, "s.") { // a constant in GROUP BY would be read as a column position
 			inner = inner.GroupExpr(g)
@@ -256,14 +261,14 @@ func (s *Service) Page(ctx context.Context, p *httpx.Principal, kind Kind, per P
 	}
 	out.Page = httpx.NewPage(list, int64(n), q.PageReq)
 	var tot agg
-	if err := s.base(sc).Scan(ctx, &tot); err != nil {
+	if err := s.base(sc, true).Scan(ctx, &tot); err != nil {
 		return nil, err
 	}
 	out.Totals = tot.figures(kind)
 	if per != PerAll {
 		var ch []agg
 		pe := periodExpr[per]
-		if err := s.base(sc).ColumnExpr(pe+" AS p").GroupExpr(pe).OrderExpr(pe).Scan(ctx, &ch); err != nil {
+		if err := s.base(sc, true).ColumnExpr(pe+" AS p").GroupExpr(pe).OrderExpr(pe).Scan(ctx, &ch); err != nil {
 			return nil, err
 		}
 		for i := range ch {
@@ -298,7 +303,7 @@ func (s *Service) All(ctx context.Context, p *httpx.Principal, kind Kind, per Pe
 		out[i] = s.row(sc, &rows[i])
 	}
 	var tot agg
-	if err := s.base(sc).Scan(ctx, &tot); err != nil {
+	if err := s.base(sc, true).Scan(ctx, &tot); err != nil {
 		return nil, nil, err
 	}
 	return out, tot.figures(kind), nil

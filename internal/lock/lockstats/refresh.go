@@ -29,12 +29,9 @@ func overlapping(sel *bun.SelectQuery, from, to int64) *bun.SelectQuery {
 }
 
 // RefreshLock recomputes the lock rollup rows of car on day from its lock events, replacing what was
-// there, and the car's month; now ends the offline intervals still open.
+// there, and the car's month and groups; now ends the offline intervals still open.
 func RefreshLock(ctx context.Context, idb bun.IDB, carID int64, day int, now int64) error {
-	if err := refreshLockDay(ctx, idb, carID, day, now); err != nil {
-		return err
-	}
-	return refreshMonths(ctx, idb, KindLock, carID, []int{stats.Month(day)})
+	return refreshCar(ctx, idb, KindLock, carID, day, func() error { return refreshLockDay(ctx, idb, carID, day, now) })
 }
 
 func refreshLockDay(ctx context.Context, idb bun.IDB, carID int64, day int, now int64) error {
@@ -61,12 +58,9 @@ func refreshLockDay(ctx context.Context, idb bun.IDB, carID int64, day int, now 
 }
 
 // RefreshSeal recomputes the seal rollup rows of car on day from its seal records and incidents, and
-// the car's month.
+// the car's month and groups.
 func RefreshSeal(ctx context.Context, idb bun.IDB, carID int64, day int) error {
-	if err := refreshSealDay(ctx, idb, carID, day); err != nil {
-		return err
-	}
-	return refreshMonths(ctx, idb, KindSeal, carID, []int{stats.Month(day)})
+	return refreshCar(ctx, idb, KindSeal, carID, day, func() error { return refreshSealDay(ctx, idb, carID, day) })
 }
 
 func refreshSealDay(ctx context.Context, idb bun.IDB, carID int64, day int) error {
@@ -201,6 +195,9 @@ func Rebuild(ctx context.Context, idb bun.IDB, from, to int, now int64) (int, er
 	}
 	for _, k := range []Kind{KindLock, KindSeal} {
 		if err := refreshMonths(ctx, idb, k, 0, months); err != nil {
+			return n, err
+		}
+		if err := refreshGroups(ctx, idb, k, nil, stats.Days(from, to)); err != nil {
 			return n, err
 		}
 	}

@@ -221,6 +221,27 @@ func monthlySnapshot(t *testing.T, d *db.DB) string {
 			t.Fatalf("%s monthly rows are not the sums of the daily rows:\n%s\n%s", k, g, w)
 		}
 		out += g
+		// the per-group rows are the sums of the car rows, by day and by month
+		base := strings.TrimSuffix(table[k], "_daily")
+		for _, lv := range []string{"day", "month"} {
+			from := base + "_daily"
+			if lv == "month" {
+				from = base + "_monthly"
+			}
+			var gr, sum []map[string]any
+			if err := d.NewRaw("SELECT " + lv + ", group_id, " + sumCols(k) + " FROM " + base + "_group_" + map[string]string{"day": "daily", "month": "monthly"}[lv] +
+				" ORDER BY " + lv + ", group_id").Scan(ctx, &gr); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.NewRaw("SELECT " + lv + ", group_id, " + strings.Join(cast, ", ") + " FROM " + from + " GROUP BY " + lv + ", group_id ORDER BY " + lv + ", group_id").
+				Scan(ctx, &sum); err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(gr) != fmt.Sprint(sum) || len(gr) == 0 {
+				t.Fatalf("%s per-group rows by %s are not the sums of the car rows:\n%v\n%v", k, lv, gr, sum)
+			}
+			out += fmt.Sprint(gr)
+		}
 	}
 	return out
 }
