@@ -229,11 +229,11 @@ func monthlySnapshot(t *testing.T, d *db.DB) string {
 				from = base + "_monthly"
 			}
 			var gr, sum []map[string]any
-			if err := d.NewRaw("SELECT " + lv + ", group_id, " + sumCols(k) + " FROM " + base + "_group_" + map[string]string{"day": "daily", "month": "monthly"}[lv] +
-				" ORDER BY " + lv + ", group_id").Scan(ctx, &gr); err != nil {
+			if err := d.NewRaw("SELECT "+lv+", group_id, "+sumCols(k)+" FROM "+base+"_group_"+map[string]string{"day": "daily", "month": "monthly"}[lv]+
+				" ORDER BY "+lv+", group_id").Scan(ctx, &gr); err != nil {
 				t.Fatal(err)
 			}
-			if err := d.NewRaw("SELECT " + lv + ", group_id, " + strings.Join(cast, ", ") + " FROM " + from + " GROUP BY " + lv + ", group_id ORDER BY " + lv + ", group_id").
+			if err := d.NewRaw("SELECT "+lv+", group_id, "+strings.Join(cast, ", ")+" FROM "+from+" GROUP BY "+lv+", group_id ORDER BY "+lv+", group_id").
 				Scan(ctx, &sum); err != nil {
 				t.Fatal(err)
 			}
