@@ -112,6 +112,14 @@ func TestLockStatsHTTP(t *testing.T) {
 			t.Errorf("unknown sort: %d %s", r.Status, r.Body)
 		}
 		e.Lang = ""
+		// a reader of the seal pages only may not list lock events
+		role := newID(e, admin, "/authority-app/roleInfo/insert", map[string]any{"name": "施封统计", "resourceCodes": []string{"04", "04-38"}})
+		newID(e, admin, "/authority-app/userInfo/insert", map[string]any{"name": "sealreader", "password": "secret1", "groupId": f.east, "roleIds": []int64{role}})
+		seals := e.Login("sealreader", "secret1")
+		if r := e.Call("POST", "/monitor-app/lockStat/rows", seals, map[string]any{"kind": "lock", "column": "opened", "from": "2026-03-01", "to": "2026-03-01"}); r.Status != 403 {
+			t.Errorf("a seal reader listed lock events: %d %s", r.Status, r.Body)
+		}
+		e.MustOK("POST", "/monitor-app/lockStat/rows", seals, map[string]any{"kind": "seal", "column": "applied", "from": "2026-03-01", "to": "2026-03-01"})
 		// the rebuild recomputes the same two (car, day) pairs
 		if n, err := e.App.RebuildLockStats(ctx, 20260301, 20260301); err != nil || n != 2 {
 			t.Errorf("rebuild = %d, %v", n, err)
