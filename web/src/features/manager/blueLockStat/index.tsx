@@ -1,2 +1,6 @@
-// Placeholder until the page of issue 16 lands: the honest 'not available yet' state.
-export { default } from '../../common/NotReadyPage';
+import { StatPage } from '../lockStats/StatPage';
+
+/** blueLockStat (D54): see ../lockStats/StatPage. */
+export default function Page() {
+  return <StatPage page="blueLockStat" />;
+}

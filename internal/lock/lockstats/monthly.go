@@ -1,0 +1,131 @@
+package lockstats
+
+import (
+	"context"
+	"strings"
+
+	"github.com/uptrace/bun"
+)
+
+// month sums: the monthly tables hold the sums of the daily rows of a car's month (same figures, the
+// same keys less the day), recomputed from the daily rows whenever one of the car's days is.
+
+func sumCols(kind Kind) string {
+	var cols []string
+	for _, c := range Columns[kind] {
+		cols = append(cols, c[1])
+	}
+	return strings.Join(cols, ", ")
+}
+
+func sumExprs(kind Kind) string {
+	var cols []string
+	for _, c := range Columns[kind] {
+		cols = append(cols, "SUM("+c[1]+")")
+	}
+	return strings.Join(cols, ", ")
+}
+
+// refreshMonths recomputes the monthly rows of kind for the months listed (YYYYMM), for one car
+// (carID > 0) or for every car (0), from the daily rows.
+func refreshMonths(ctx context.Context, idb bun.IDB, kind Kind, carID int64, months []int) error {
+	if len(months) == 0 {
+		return nil
+	}
+	daily, monthly := table[kind], strings.Replace(table[kind], "_daily", "_monthly", 1)
+	keys, keyCols := "month, car_id, group_id", "month, car_id, group_id"
+	extra, extraSum := "", ""
+	if kind == KindLock {
+		keys, keyCols = keys+", serial", keyCols+", serial"
+		extra, extraSum = ", lock_id", ", MAX(lock_id)"
+	}
+	del := idb.NewDelete().Table(monthly).Where("month IN (?)", bun.In(months))
+	where := "month IN (?)"
+	args := []any{bun.In(months)}
+	if carID > 0 {
+		del = del.Where("car_id = ?", carID)
+		where += " AND car_id = ?"
+		args = append(args, carID)
+	}
+	if _, err := del.Exec(ctx); err != nil {
+		return err
+	}
+	_, err := idb.NewRaw("INSERT INTO "+monthly+" ("+keyCols+extra+", "+sumCols(kind)+") SELECT "+keys+extraSum+", "+sumExprs(kind)+
+		" FROM "+daily+" WHERE "+where+" GROUP BY "+keys, args...).Exec(ctx)
+	return err
+}
+
+// refreshGroups recomputes the per-group rows of kind for the days listed and their months, for the
+// groups listed (nil: every group), from the car rows.
+func refreshGroups(ctx context.Context, idb bun.IDB, kind Kind, groups []int64, days []int) error {
+	if len(days) == 0 {
+		return nil
+	}
+	var months []int
+	seen := map[int]bool{}
+	for _, d := range days {
+		if m := d / 100; !seen[m] {
+			seen[m] = true
+			months = append(months, m)
+		}
+	}
+	base := strings.TrimSuffix(table[kind], "_daily")
+	for _, lv := range []struct {
+		key     string
+		keys    []int
+		extra   string
+		from    string
+		to      string
+		extraIn string
+	}{
+		{"day", days, ", MAX(week), MAX(month)", base + "_daily", base + "_group_daily", ", week, month"},
+		{"month", months, "", base + "_monthly", base + "_group_monthly", ""},
+	} {
+		del := idb.NewDelete().Table(lv.to).Where(lv.key+" IN (?)", bun.In(lv.keys))
+		where := lv.key + " IN (?)"
+		args := []any{bun.In(lv.keys)}
+		if groups != nil {
+			if len(groups) == 0 {
+				return nil
+			}
+			del = del.Where("group_id IN (?)", bun.In(groups))
+			where += " AND group_id IN (?)"
+			args = append(args, bun.In(groups))
+		}
+		if _, err := del.Exec(ctx); err != nil {
+			return err
+		}
+		_, err := idb.NewRaw("INSERT INTO "+lv.to+" ("+lv.key+lv.extraIn+", group_id, "+sumCols(kind)+") SELECT "+lv.key+lv.extra+", group_id, "+
+			sumExprs(kind)+" FROM "+lv.from+" WHERE "+where+" GROUP BY "+lv.key+", group_id", args...).Exec(ctx)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// groupsOf are the groups of car's rows of kind on day.
+func groupsOf(ctx context.Context, idb bun.IDB, kind Kind, carID int64, day int) ([]int64, error) {
+	var gs []int64
+	err := idb.NewSelect().Table(table[kind]).ColumnExpr("DISTINCT group_id").Where("car_id = ? AND day = ?", carID, day).Scan(ctx, &gs)
+	return gs, err
+}
+
+// refreshCar recomputes car's day with fn, then its month and the groups it had or has that day.
+func refreshCar(ctx context.Context, idb bun.IDB, kind Kind, carID int64, day int, fn func() error) error {
+	before, err := groupsOf(ctx, idb, kind, carID, day)
+	if err != nil {
+		return err
+	}
+	if err := fn(); err != nil {
+		return err
+	}
+	after, err := groupsOf(ctx, idb, kind, carID, day)
+	if err != nil {
+		return err
+	}
+	if err := refreshMonths(ctx, idb, kind, carID, []int{day / 100}); err != nil {
+		return err
+	}
+	return refreshGroups(ctx, idb, kind, append(append([]int64{}, before...), after...), []int{day})
+}

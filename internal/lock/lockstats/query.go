@@ -1,0 +1,310 @@
+package lockstats
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"github.com/uptrace/bun"
+
+	"tankwatch/internal/platform/db"
+	"tankwatch/internal/platform/httpx"
+)
+
+// Kind is which rollup a page reads.
+type Kind string
+
+const (
+	KindLock Kind = "lock"
+	KindSeal Kind = "seal"
+)
+
+// Columns are the figures of each kind as the API names them, with their rollup column.
+var Columns = map[Kind][][2]string{
+	KindLock: {{"openedRemote", "opened_remote"}, {"openedBle", "opened_ble"}, {"openedKey", "opened_key"}, {"openedOther", "opened_other"},
+		{"openedInside", "opened_inside"}, {"openedOutside", "opened_outside"}, {"closed", "closed"}, {"tampered", "tampered"},
+		{"lowBattery", "low_battery"}, {"offlineEvents", "offline_events"}, {"offlineS", "offline_s"}},
+	KindSeal: {{"applied", "applied"}, {"brokenDest", "broken_dest"}, {"brokenAway", "broken_away"}, {"reused", "reused"},
+		{"noSeals", "no_seals"}, {"mismatch", "mismatch"}},
+}
+
+var table = map[Kind]string{KindLock: "stat_lock_daily", KindSeal: "stat_seal_daily"}
+
+// Query is the body of a statistics page and its export.
+type Query struct {
+	httpx.PageReq
+	Start httpx.Time `json:"start"`
+	End   httpx.Time `json:"end"`
+	// By: "car" (default), "group" (the carrier company), "lock" (the per-lock page, lock kind only).
+	By      string `json:"by"`
+	GroupID int64  `json:"groupId"` // the subtree counted (0: the caller's)
+	CarID   int64  `json:"carId"`
+	Serial  string `json:"serial"` // lock kind: one lock
+}
+
+// Row is one period × car / company / lock with its figures.
+type Row struct {
+	Period  int              `json:"period"` // YYYYMMDD, YYYYWW, YYYYMM; 0 on the per-lock page
+	Label   string           `json:"label"`
+	From    string           `json:"from"` // the days the row counts (YYYY-MM-DD), for the drill-down
+	To      string           `json:"to"`
+	CarID   int64            `json:"carId,omitempty"`
+	GroupID int64            `json:"groupId,omitempty"`
+	Serial  string           `json:"serial,omitempty"`
+	Name    string           `json:"name"`   // plate, company name or serial
+	Detail  string           `json:"detail"` // the car's company; the lock's current car
+	Figures map[string]int64 `json:"figures"`
+}
+
+// Result is a page of rows with the totals of the whole filtered set and the chart by period.
+type Result struct {
+	httpx.Page[Row]
+	From   string           `json:"from"`
+	To     string           `json:"to"`
+	Totals map[string]int64 `json:"totals"`
+	Chart  []Row            `json:"chart"`
+}
+
+// Service answers the statistics pages over the rollups.
+type Service struct{ DB bun.IDB }
+
+type agg struct {
+	P      int    `bun:"p"`
+	K      int64  `bun:"k"`
+	Sr     string `bun:"sr"`
+	Name   string `bun:"name"`
+	Detail string `bun:"detail"`
+	LockFigures
+	SealFigures
+}
+
+func (a *agg) figures(kind Kind) map[string]int64 {
+	f := a.LockFigures
+	s := a.SealFigures
+	if kind == KindSeal {
+		return map[string]int64{"applied": s.Applied, "brokenDest": s.BrokenDest, "brokenAway": s.BrokenAway, "reused": s.Reused,
+			"noSeals": s.NoSeals, "mismatch": s.Mismatch}
+	}
+	return map[string]int64{"openedRemote": f.OpenedRemote, "openedBle": f.OpenedBLE, "openedKey": f.OpenedKey, "openedOther": f.OpenedOther,
+		"opened": f.Opened(), "openedInside": f.OpenedInside, "openedOutside": f.OpenedOutside, "closed": f.Closed, "tampered": f.Tampered,
+		"lowBattery": f.LowBattery, "offlineEvents": f.OfflineEvents, "offlineS": f.OfflineS}
+}
+
+// scope is a checked query: the days, the group path and the filters.
+type scope struct {
+	kind     Kind
+	period   Period
+	by       string
+	from, to int
+	under    string
+	carID    int64
+	serial   string
+}
+
+// check validates q for a page of kind and period and resolves the caller's scope: a group or car of
+// another subtree is refused (httpx.ErrScope), never read.
+func (s *Service) check(ctx context.Context, p *httpx.Principal, kind Kind, per Period, q *Query) (*scope, error) {
+	if err := q.Normalize(); err != nil {
+		return nil, err
+	}
+	by := q.By
+	switch {
+	case by == "" && per == PerAll:
+		by = "lock"
+	case by == "":
+		by = "car"
+	case by == "car", by == "group", by == "lock" && kind == KindLock:
+	default:
+		return nil, httpx.Invalid("lockStats.by")
+	}
+	from, to, err := span(per, q.Start, q.End)
+	if err != nil {
+		return nil, err
+	}
+	under, err := db.ScopeUnder(ctx, s.DB, p, q.GroupID)
+	if err != nil {
+		return nil, err
+	}
+	if q.CarID > 0 {
+		if err := carInScope(ctx, s.DB, p, q.CarID); err != nil {
+			return nil, err
+		}
+	}
+	return &scope{kind: kind, period: per, by: by, from: from, to: to, under: under, carID: q.CarID, serial: strings.TrimSpace(q.Serial)}, nil
+}
+
+func carInScope(ctx context.Context, idb bun.IDB, p *httpx.Principal, carID int64) error {
+	var path string
+	err := idb.NewSelect().TableExpr("cars AS c").ColumnExpr("g.path").Join("JOIN org_groups AS g ON g.id = c.group_id").
+		Where("c.id = ?", carID).Scan(ctx, &path)
+	if errors.Is(err, sql.ErrNoRows) {
+		return httpx.ErrNotFound
+	} else if err != nil {
+		return err
+	}
+	if !p.InScope(path) {
+		return httpx.ErrScope
+	}
+	return nil
+}
+
+// wholeMonths: the days of sc are whole calendar months (always so on the month pages), which the
+// monthly rollup answers with a thirtieth of the rows.
+func (sc *scope) wholeMonths() bool {
+	return sc.from%100 == 1 && sc.to == lastOfMonth(sc.to) && sc.period != PerDay && sc.period != PerWeek
+}
+
+// base selects the rollup rows of sc: the monthly rows for whole months, else the daily ones; the
+// per-group rows when perGroup (sums by group, period or in all) and no car or lock is asked for.
+func (s *Service) base(sc *scope, perGroup bool) *bun.SelectQuery {
+	sel := s.DB.NewSelect().Join("JOIN org_groups AS g ON g.id = s.group_id").Where("g.path LIKE ?", sc.under+"%")
+	name := strings.TrimSuffix(table[sc.kind], "_daily")
+	if perGroup && sc.carID == 0 && (sc.serial == "" || sc.kind == KindSeal) {
+		name += "_group"
+	}
+	if sc.wholeMonths() {
+		sel = sel.TableExpr(name+"_monthly AS s").Where("s.month BETWEEN ? AND ?", sc.from/100, sc.to/100)
+	} else {
+		sel = sel.TableExpr(name+"_daily AS s").Where("s.day BETWEEN ? AND ?", sc.from, sc.to)
+	}
+	if sc.carID > 0 {
+		sel = sel.Where("s.car_id = ?", sc.carID)
+	}
+	if sc.serial != "" && sc.kind == KindLock {
+		sel = sel.Where("s.serial = ?", sc.serial)
+	}
+	for _, c := range Columns[sc.kind] {
+		sel = sel.ColumnExpr("CAST(COALESCE(SUM(s." + c[1] + "), 0) AS BIGINT) AS " + c[1])
+	}
+	return sel
+}
+
+var periodExpr = map[Period]string{PerDay: "s.day", PerWeek: "s.week", PerMonth: "s.month", PerAll: "0"}
+
+// grouped is base grouped by period and the row key, with names: the page's rows.
+func (s *Service) grouped(sc *scope) *bun.SelectQuery {
+	p := periodExpr[sc.period]
+	k, sr := "s.car_id", "''"
+	switch sc.by {
+	case "group":
+		k = "s.group_id"
+	case "lock":
+		k, sr = "0", "s.serial"
+	}
+	inner := s.base(sc, sc.by == "group").ColumnExpr(p + " AS p").ColumnExpr(k + " AS k").ColumnExpr(sr + " AS sr")
+	for _, g := range []string{p, k, sr} {
+		if strings.HasPrefix(g, "s.") { // a constant in GROUP BY would be read as a column position
+			inner = inner.GroupExpr(g)
+		}
+	}
+	outer := s.DB.NewSelect().TableExpr("(?) AS a", inner).ColumnExpr("a.*")
+	switch sc.by {
+	case "car":
+		outer = outer.ColumnExpr("COALESCE(c.plate, '') AS name, COALESCE(cg.name, '') AS detail").
+			Join("LEFT JOIN cars AS c ON c.id = a.k").Join("LEFT JOIN org_groups AS cg ON cg.id = c.group_id")
+	case "group":
+		outer = outer.ColumnExpr("COALESCE(og.name, '') AS name, '' AS detail").Join("LEFT JOIN org_groups AS og ON og.id = a.k")
+	case "lock":
+		outer = outer.ColumnExpr("a.sr AS name, COALESCE(lc.plate, '') AS detail").
+			Join("LEFT JOIN locks AS l ON l.serial = a.sr").Join("LEFT JOIN cars AS lc ON lc.id = l.car_id")
+	}
+	return outer
+}
+
+// order maps a sortField to the outer query's expression.
+func order(sc *scope, q Query) (string, error) {
+	cols := map[string]string{"period": "a.p", "name": "name"}
+	for _, c := range Columns[sc.kind] {
+		cols[c[0]] = "a." + c[1]
+	}
+	if sc.kind == KindLock {
+		cols["opened"] = "(a.opened_remote + a.opened_ble + a.opened_key + a.opened_other)"
+	}
+	return q.OrderBy(cols, "a.p, name")
+}
+
+func (s *Service) row(sc *scope, a *agg) Row {
+	lo, hi := bounds(sc.period, a.P, sc.from, sc.to)
+	r := Row{Period: a.P, Label: label(sc.period, a.P), From: fmtDay(lo), To: fmtDay(hi), Name: a.Name, Detail: a.Detail, Figures: a.figures(sc.kind)}
+	switch sc.by {
+	case "car":
+		r.CarID = a.K
+	case "group":
+		r.GroupID = a.K
+	case "lock":
+		r.Serial = a.Sr
+	}
+	return r
+}
+
+// Page is one page of rows of a statistics page, the totals of the filtered set and the chart (sums by
+// period, none on the per-lock page).
+func (s *Service) Page(ctx context.Context, p *httpx.Principal, kind Kind, per Period, q Query) (*Result, error) {
+	sc, err := s.check(ctx, p, kind, per, &q)
+	if err != nil {
+		return nil, err
+	}
+	ord, err := order(sc, q)
+	if err != nil {
+		return nil, err
+	}
+	var rows []agg
+	n, err := s.grouped(sc).OrderExpr(ord+", a.k, a.sr").Limit(q.Limit()).Offset(q.Offset()).ScanAndCount(ctx, &rows)
+	if err != nil {
+		return nil, err
+	}
+	out := &Result{From: fmtDay(sc.from), To: fmtDay(sc.to), Chart: []Row{}}
+	list := make([]Row, len(rows))
+	for i := range rows {
+		list[i] = s.row(sc, &rows[i])
+	}
+	out.Page = httpx.NewPage(list, int64(n), q.PageReq)
+	var tot agg
+	if err := s.base(sc, true).Scan(ctx, &tot); err != nil {
+		return nil, err
+	}
+	out.Totals = tot.figures(kind)
+	if per != PerAll {
+		var ch []agg
+		pe := periodExpr[per]
+		if err := s.base(sc, true).ColumnExpr(pe+" AS p").GroupExpr(pe).OrderExpr(pe).Scan(ctx, &ch); err != nil {
+			return nil, err
+		}
+		for i := range ch {
+			out.Chart = append(out.Chart, s.row(sc, &ch[i]))
+		}
+	}
+	return out, nil
+}
+
+// MaxExportRows bounds one export.
+const MaxExportRows = 100_000
+
+// All is every row of the filtered set in the page's order (the export), with the totals.
+func (s *Service) All(ctx context.Context, p *httpx.Principal, kind Kind, per Period, q Query) ([]Row, map[string]int64, error) {
+	sc, err := s.check(ctx, p, kind, per, &q)
+	if err != nil {
+		return nil, nil, err
+	}
+	ord, err := order(sc, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rows []agg
+	if err := s.grouped(sc).OrderExpr(ord+", a.k, a.sr").Limit(MaxExportRows+1).Scan(ctx, &rows); err != nil {
+		return nil, nil, err
+	}
+	if len(rows) > MaxExportRows {
+		return nil, nil, httpx.Biz("lockStats.exportTooLarge", MaxExportRows)
+	}
+	out := make([]Row, len(rows))
+	for i := range rows {
+		out[i] = s.row(sc, &rows[i])
+	}
+	var tot agg
+	if err := s.base(sc, true).Scan(ctx, &tot); err != nil {
+		return nil, nil, err
+	}
+	return out, tot.figures(kind), nil
+}
