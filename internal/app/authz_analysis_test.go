@@ -23,7 +23,7 @@ func analysisForeignCalls(f fixture) map[string][]call {
 	foreign := []call{{body: period("groupId", f.north)}, {body: period("companyId", f.north)},
 		{body: period("productId", f.northProduct)}, {body: period("depotId", f.northStation, "stationId", f.northJYZ)}}
 	out := map[string][]call{}
-	for _, p := range []string{"selectTransportProcessStatistics", "selectTransportationConsumption", "v20Top5", "selectTonKilometers", "trips", "export", "exportTrend"} {
+	for _, p := range []string{"selectTransportProcessStatistics", "selectTransportationConsumption", "v20Top5", "selectTonKilometers", "trips", "options", "export", "exportTrend"} {
 		out["POST /monitor-app/outToArrival/"+p] = foreign
 	}
 	out["POST /monitor-app/outToArrival/tonKilometersMonth"] = []call{{body: map[string]any{"year": 2026, "groupId": f.north}},

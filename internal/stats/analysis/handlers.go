@@ -192,6 +192,8 @@ func (s *Service) Routes() []httpx.Route {
 				}
 				return s.Trips(r.Context(), sc, Only(in.Only), in.PageReq)
 			})},
+		{Method: "POST", Path: base + "options", Access: both, Scoped: true,
+			Handler: s.call(func(r *http.Request, sc Scope, in Req) (any, error) { return s.Options(r.Context(), sc) })},
 		{Method: "POST", Path: base + "export", Access: httpx.Needs(CodeTransportationExport), Scoped: true, Handler: s.exportHandler()},
 		{Method: "POST", Path: base + "exportTrend", Access: httpx.Needs(CodeTrendExport), Scoped: true, Handler: s.trendExportHandler()},
 	}

@@ -290,3 +290,33 @@ func Changes(cur, prev Figs) map[string]*float64 {
 	}
 	return out
 }
+
+// Option is a product or a route that has finished trips in a period (the pages' filters offer those).
+type Option struct {
+	ProductID int64  `json:"productId,omitempty"`
+	DepotID   int64  `json:"depotId,omitempty"`
+	StationID int64  `json:"stationId,omitempty"`
+	Name      string `json:"name"`
+	Trips     int64  `json:"trips"`
+}
+
+// Options lists the products and the routes of sc's finished trips (of its company, whatever product
+// or route it names).
+func (s *Service) Options(ctx context.Context, sc Scope) (map[string][]Option, error) {
+	sc.ProductID, sc.DepotID, sc.StationID = 0, 0, 0
+	out := map[string][]Option{"products": {}, "routes": {}}
+	for _, d := range []Dimension{DimProduct, DimRoute} {
+		b, err := s.Breakdown(ctx, sc, d)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range b.Rows {
+			if d == DimProduct {
+				out["products"] = append(out["products"], Option{ProductID: r.Key, Name: r.Name, Trips: r.Trips})
+			} else {
+				out["routes"] = append(out["routes"], Option{DepotID: r.DepotID, StationID: r.StationID, Name: r.Name, Trips: r.Trips})
+			}
+		}
+	}
+	return out, nil
+}
