@@ -6,7 +6,6 @@ import (
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/stats"
 	"tankwatch/internal/stats/analysis"
-	"tankwatch/internal/waybill"
 )
 
 // statsAnalysis: transport analysis and trends with period comparison (dataAnalysis/transportation, trend) — issue 16.
@@ -23,20 +22,23 @@ func (a *App) buildStatsAnalysis() {
 
 func (a *App) statsAnalysisRoutes() []httpx.Route { return a.statsAnalysis.svc.Routes() }
 
-// seedStatsAnalysisDemo: the route rollup of the demo's past trips. The overview part's seed writes
-// them first and rolls them up through stats (which runs the registered route refresher too); the
-// route rows are rebuilt here from the same finished trips so that the analysis pages agree with the
-// trip rollup whatever that seed did (a rebuild recomputes; it never invents).
+// seedStatsAnalysisDemo: the route rows of the demo's past trips. The overview part's seed writes
+// those trips first and rebuilds the rollup through stats.Rebuild, which runs the route refresher
+// registered above, so there is normally nothing to do; when trip rows exist without route rows (a
+// seed that filled the trip rollup some other way) the route rows are rebuilt from the same finished
+// trips — a recomputation, never invented figures.
 func (a *App) seedStatsAnalysisDemo(ctx context.Context) error {
-	var span struct {
-		Lo int64 `bun:"lo"`
-		Hi int64 `bun:"hi"`
+	var n struct {
+		Trips  int64 `bun:"trips"`
+		Routes int64 `bun:"routes"`
+		Lo     int64 `bun:"lo"`
+		Hi     int64 `bun:"hi"`
 	}
-	err := a.DB.NewRaw("SELECT COALESCE(MIN(closed_at), 0) AS lo, COALESCE(MAX(closed_at), 0) AS hi FROM waybills WHERE state IN (?, ?) AND closed_at > 0",
-		waybill.Closed, waybill.DiffFlagged).Scan(ctx, &span)
-	if err != nil || span.Lo == 0 {
+	err := a.DB.NewRaw(`SELECT (SELECT COUNT(*) FROM stat_trip_daily) AS trips, (SELECT COUNT(*) FROM stat_route_daily) AS routes,
+		(SELECT COALESCE(MIN(day), 0) FROM stat_trip_daily) AS lo, (SELECT COALESCE(MAX(day), 0) FROM stat_trip_daily) AS hi`).Scan(ctx, &n)
+	if err != nil || n.Trips == 0 || n.Routes > 0 {
 		return err
 	}
-	_, err = analysis.Rebuild(ctx, a.DB, stats.Day(span.Lo), stats.Day(span.Hi))
+	_, err = analysis.Rebuild(ctx, a.DB, int(n.Lo), int(n.Hi))
 	return err
 }

@@ -137,6 +137,12 @@ func (s *Service) name(ctx context.Context, dim Dimension, rows []Row) error {
 	if err != nil {
 		return err
 	}
+	if dim == DimProduct {
+		// products are kept per company: the same name twice is told apart by its company
+		if err := s.productCompanies(ctx, rows, names); err != nil {
+			return err
+		}
+	}
 	for i := range rows {
 		r := &rows[i]
 		if dim == DimRoute {
@@ -148,6 +154,33 @@ func (s *Service) name(ctx context.Context, dim Dimension, rows []Row) error {
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].ShippedV20L > rows[j].ShippedV20L })
 	return nil
+}
+
+// productCompanies adds the company's name to the products whose names are shared.
+func (s *Service) productCompanies(ctx context.Context, rows []Row, names map[int64]string) error {
+	seen := map[string]int{}
+	for _, r := range rows {
+		seen[names[r.Key]]++
+	}
+	var ids []int64
+	for _, r := range rows {
+		if seen[names[r.Key]] > 1 {
+			ids = append(ids, r.Key)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	var owners []struct {
+		ID    int64  `bun:"id"`
+		Group string `bun:"g"`
+	}
+	err := s.db.NewSelect().TableExpr("products AS p").Join("JOIN org_groups AS g ON g.id = p.group_id").
+		ColumnExpr("p.id, g.name AS g").Where("p.id IN (?)", bun.In(ids)).Scan(ctx, &owners)
+	for _, o := range owners {
+		names[o.ID] += "（" + o.Group + "）"
+	}
+	return err
 }
 
 func names(ctx context.Context, idb bun.IDB, table string, ids []int64) (map[int64]string, error) {

@@ -15,6 +15,9 @@ import { FIGURES, breakdownOption, fmt, rowFilter, type Figure } from '../shared
 import { Tiles } from '../shared/Tiles';
 import { TripsDrawer, type Drill } from '../shared/TripsDrawer';
 
+// the chart shows the largest rows by V20 (a long route list stays readable); the table lists them all
+const CHART_ROWS = 12;
+
 /** 运输分析 (05-01): a period's volumes, losses, ton-km and abnormal events by company, product or route, with totals, the five largest V20 losses and the out-to-arrival time per route; every number opens its trips (D57). */
 export default function TransportationPage() {
   const { t } = useTranslation();
@@ -29,7 +32,8 @@ export default function TransportationPage() {
   const b = useQuery({ queryKey: ['analysisBreakdown', query], queryFn: () => breakdown(query), enabled: ready });
   const top = useQuery({ queryKey: ['analysisTop5', range, groupId], queryFn: () => top5({ start: range.start, end: range.end, groupId }), enabled: ready });
   const rows = useMemo(() => b.data?.rows ?? [], [b.data]);
-  const option = useMemo(() => breakdownOption(rows, t), [rows, t]);
+  const chartRows = useMemo(() => rows.slice(0, CHART_ROWS), [rows]);
+  const option = useMemo(() => breakdownOption(chartRows, t), [chartRows, t]);
   const base = { start: range.start, end: range.end, groupId };
   const drillTotal = (f: Figure) => setDrill({ title: `${t(`analysis.fig.${f.key}`)} · ${t('analysis.allRows')}`, query: { ...base, only: f.only } });
   const drillRow = (r: Row, f: Figure) =>
@@ -109,11 +113,11 @@ export default function TransportationPage() {
           <Tiles totals={tot} onDrill={drillTotal} />
           <AntRow gutter={12}>
             <Col xs={24} xl={16}>
-              <Card size="small" title={t('analysis.chartTitle', { dim: t(`analysis.dim.${dim}`) })}>
+              <Card size="small" style={{ height: '100%' }} title={t(rows.length > CHART_ROWS ? 'analysis.chartTitleTop' : 'analysis.chartTitle', { dim: t(`analysis.dim.${dim}`), n: CHART_ROWS })}>
                 {rows.length ? (
-                  <Chart option={option} height={320} testId="breakdown-chart" onPick={(i) => rows[i] && drillRow(rows[i], FIGURES[0])} />
+                  <Chart option={option} height={400} testId="breakdown-chart" onPick={(i) => chartRows[i] && drillRow(chartRows[i], FIGURES[0])} />
                 ) : (
-                  <Empty style={{ height: 296 }} description={b.isLoading ? t('common.loading') : t('analysis.noTrips')} />
+                  <Empty style={{ height: 376 }} description={b.isLoading ? t('common.loading') : t('analysis.noTrips')} />
                 )}
               </Card>
             </Col>
@@ -132,7 +136,11 @@ export default function TransportationPage() {
                             {i + 1}. {r.no}
                           </Typography.Link>
                         }
-                        description={`${r.plate} · ${r.depotName} → ${r.stationName || '—'}`}
+                        description={
+                          <Typography.Text type="secondary" ellipsis={{ tooltip: true }} style={{ maxWidth: 300 }}>
+                            {`${r.plate} · ${r.depotName} → ${r.stationName || '—'}`}
+                          </Typography.Text>
+                        }
                       />
                     </List.Item>
                   )}
@@ -147,7 +155,7 @@ export default function TransportationPage() {
             loading={b.isLoading}
             dataSource={rows}
             columns={columns}
-            pagination={false}
+            pagination={rows.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
             scroll={{ x: 1700 }}
             locale={{ emptyText: t('analysis.noTrips') }}
             data-testid="breakdown-table"

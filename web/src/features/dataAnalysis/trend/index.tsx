@@ -56,7 +56,7 @@ export default function TrendPage() {
       ]
     : [];
   const stepCols = [
-    { title: t('analysis.step'), key: 'step', width: 140, fixed: 'left' as const, render: (_: unknown, p: Point) => `${dayStr(p.from)}${p.to !== p.from ? ` ~ ${dayStr(p.to).slice(5)}` : ''}` },
+    { title: t('analysis.stepCol'), key: 'step', width: 160, fixed: 'left' as const, render: (_: unknown, p: Point) => `${dayStr(p.from)}${p.to !== p.from ? ` ~ ${dayStr(p.to).slice(5)}` : ''}` },
     ...FIGURES.map((f) => ({ title: t(`analysis.fig.${f.key}`), key: f.key, width: 110, align: 'right' as const, render: (_: unknown, p: Point) => link(p, p, f, stepLabel(p, grain)) })),
   ];
   const filterOptions = [
