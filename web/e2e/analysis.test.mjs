@@ -70,7 +70,7 @@ describe('transport analysis pages', () => {
       await page.goto('/#/dataAnalysis/transportation');
       let pane = await waitForPage(page, '/dataAnalysis/transportation');
       await pane.locator('.ant-select').first().click();
-      await page.locator('.ant-select-item-option').filter({ hasText: zh('preset.last_month') }).click();
+      await page.locator(`.ant-select-item-option[title="${zh('preset.last_month')}"]`).click();
       await pane.getByTestId('tile-trips').filter({ hasText: fmt(total) }).waitFor();
       // the total opens its trips: the drawer counts the same number
       await pane.getByTestId('tile-trips').click();
@@ -96,7 +96,7 @@ describe('transport analysis pages', () => {
       await page.goto('/#/dataAnalysis/trend');
       pane = await waitForPage(page, '/dataAnalysis/trend');
       await pane.locator('.ant-select').first().click();
-      await page.locator('.ant-select-item-option').filter({ hasText: zh('preset.last_month') }).click();
+      await page.locator(`.ant-select-item-option[title="${zh('preset.last_month')}"]`).click();
       await pane.getByTestId('tile-trips').filter({ hasText: fmt(total) }).waitFor();
       const table = pane.getByTestId('compare-table');
       await table.locator('.ant-table-row').first().filter({ hasText: fmt(total) }).waitFor();
