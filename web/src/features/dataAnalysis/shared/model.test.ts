@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Comparison, Figures, Row } from './api';
-import { FIGURES, fmt, fmtChange, rowFilter, stepLabel, trendOption, tripSum } from './model';
+import { FIGURES, axisName, fmt, fmtChange, rowFilter, stepLabel, trendOption, tripSum } from './model';
 
 const figs = (o: Partial<Figures> = {}): Figures => ({
   key: 0, trips: 0, shippedVt: 0, shippedV20: 0, shippedT: 0, receivedV20: 0, lossL: 0, km: 0, tonKm: 0, timedTrips: 0,
@@ -31,6 +31,8 @@ describe('analysis model', () => {
     expect(rowFilter('company', r)).toEqual({ companyId: 7 });
     expect(rowFilter('product', r)).toEqual({ productId: 7 });
     expect(rowFilter('route', r)).toEqual({ depotId: 3, stationId: 0 });
+    expect(axisName('油库 → 一站')).toBe('一站');
+    expect(axisName('华东分公司')).toBe('华东分公司');
     expect(tripSum('abnormalOpenings', [{ shippedV20: 1, lossL: 2, openings: 2 }, { shippedV20: 1, lossL: 2, openings: 0 }])).toBe(2);
   });
   it('overlays last month and last year on the period', () => {

@@ -74,6 +74,12 @@ export function tripSum(key: string, rows: { shippedV20: number; lossL: number; 
 
 type T = (k: string, o?: Record<string, unknown>) => string;
 
+/** A category's label on the axis: a route (depot → station) by its station. */
+export function axisName(name: string): string {
+  const i = name.indexOf(' → ');
+  return i < 0 ? name : name.slice(i + 3);
+}
+
 /** The breakdown chart: V20 shipped per row (bars) and the loss rate (line, right axis). */
 export function breakdownOption(rows: Row[], t: T) {
   const names = rows.map((r) => r.name || '—');
@@ -82,7 +88,8 @@ export function breakdownOption(rows: Row[], t: T) {
     grid: { left: 72, right: 64, top: 40, bottom: 72 },
     legend: { top: 0 },
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-    xAxis: { type: 'category', data: names, axisLabel: { interval: 0, rotate: names.length > 6 ? 30 : 0, width: 140, overflow: 'truncate' } },
+    // a route's label is its station (the depots repeat); the tooltip names the whole route
+    xAxis: { type: 'category', data: names, axisLabel: { interval: 0, rotate: names.length > 6 ? 30 : 0, width: 140, overflow: 'truncate', formatter: axisName } },
     yAxis: [
       { type: 'value', name: t('analysis.fig.shippedV20') },
       { type: 'value', name: t('analysis.fig.lossRatePct'), splitLine: { show: false } },
