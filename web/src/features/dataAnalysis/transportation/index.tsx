@@ -1,16 +1,14 @@
-import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, Empty, Form, List, Row as AntRow, Segmented, Space, Table, Typography } from 'antd';
+import { Card, Col, Drawer, Empty, Form, List, Row as AntRow, Segmented, Space, Table, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AuthButton } from '../../../components/AuthButton';
 import { GroupSelect } from '../../../components/GroupSelect';
 import { TimeRangePicker, type TimeRangeValue } from '../../../components/TimeRangePicker';
 import { initialRange } from '../../../lib/presets';
 import { TripPanel } from '../../manager/oilTransportProcess/TripTimeline';
-import { Drawer } from 'antd';
 import { breakdown, exportBreakdown, top5, type Dim, type Query, type Row } from '../shared/api';
 import { Chart } from '../shared/Chart';
+import { ExportButton } from '../shared/ExportButton';
 import { FIGURES, breakdownOption, fmt, rowFilter, type Figure } from '../shared/model';
 import { Tiles } from '../shared/Tiles';
 import { TripsDrawer, type Drill } from '../shared/TripsDrawer';
@@ -26,7 +24,6 @@ export default function TransportationPage() {
   const [dim, setDim] = useState<Dim>('company');
   const [drill, setDrill] = useState<Drill | null>(null);
   const [trip, setTrip] = useState(0);
-  const [exporting, setExporting] = useState(false);
   const ready = !!range.start && !!range.end;
   const query: Query = { start: range.start, end: range.end, groupId, dim };
   const b = useQuery({ queryKey: ['analysisBreakdown', query], queryFn: () => breakdown(query), enabled: ready });
@@ -86,24 +83,7 @@ export default function TransportationPage() {
               data-testid="dim-switch"
             />
           </Form.Item>
-          <AuthButton code="export">
-            <Button
-              icon={<DownloadOutlined />}
-              loading={exporting}
-              disabled={!ready}
-              data-testid="analysis-export"
-              onClick={async () => {
-                setExporting(true);
-                try {
-                  await exportBreakdown(query);
-                } finally {
-                  setExporting(false);
-                }
-              }}
-            >
-              {t('common.export')}
-            </Button>
-          </AuthButton>
+          <ExportButton run={() => exportBreakdown(query)} disabled={!ready} testId="analysis-export" />
         </Form>
       </Card>
       {!ready ? (

@@ -1,14 +1,13 @@
-import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Empty, Form, Select, Segmented, Space, Table, Typography } from 'antd';
+import { Card, Empty, Form, Select, Segmented, Space, Table, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AuthButton } from '../../../components/AuthButton';
 import { GroupSelect } from '../../../components/GroupSelect';
 import { TimeRangePicker, type TimeRangeValue } from '../../../components/TimeRangePicker';
 import { initialRange } from '../../../lib/presets';
 import { compare, exportTrend, options, type Grain, type Point, type Query, type Series } from '../shared/api';
 import { Chart } from '../shared/Chart';
+import { ExportButton } from '../shared/ExportButton';
 import { FIGURES, dayStr, fmt, fmtChange, rangeOf, stepLabel, trendOption, type Figure } from '../shared/model';
 import { Tiles } from '../shared/Tiles';
 import { TripsDrawer, type Drill } from '../shared/TripsDrawer';
@@ -22,7 +21,6 @@ export default function TrendPage() {
   const [pick, setPick] = useState<string>(); // 'p:<id>' or 'r:<depot>:<station>'
   const [fig, setFig] = useState('shippedV20');
   const [drill, setDrill] = useState<Drill | null>(null);
-  const [exporting, setExporting] = useState(false);
   const ready = !!range.start && !!range.end;
   const narrow = useMemo(() => {
     if (!pick) return {};
@@ -79,24 +77,7 @@ export default function TrendPage() {
           <Form.Item label={t('analysis.productOrRoute')}>
             <Select allowClear showSearch optionFilterProp="label" placeholder={t('common.all')} style={{ width: 240 }} value={pick} onChange={setPick} options={filterOptions} data-testid="narrow" />
           </Form.Item>
-          <AuthButton code="export">
-            <Button
-              icon={<DownloadOutlined />}
-              loading={exporting}
-              disabled={!ready}
-              data-testid="trend-export"
-              onClick={async () => {
-                setExporting(true);
-                try {
-                  await exportTrend(query);
-                } finally {
-                  setExporting(false);
-                }
-              }}
-            >
-              {t('common.export')}
-            </Button>
-          </AuthButton>
+          <ExportButton run={() => exportTrend(query)} disabled={!ready} testId="trend-export" />
         </Form>
       </Card>
       {!ready ? (
