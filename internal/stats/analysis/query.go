@@ -107,10 +107,12 @@ func sumRoutes(ctx context.Context, idb bun.IDB, sc Scope, key string, byRoute b
 	return out, nil
 }
 
-// byKey sums sc grouped by one of total / day / group from the rollup that fits it: the route rollup
-// for a route, the product split for a product, the trip rows otherwise.
+// byKey sums sc grouped by one of total / day / group: from the product split of stat_trip_daily for a
+// product, else from the route rollup, whose rows add up to the trip rows over any filter (the same
+// stats.Compute; a store test holds them equal) and hold only trip rows (stat_trip_daily holds the
+// product rows beside them, three times the rows to scan on a fleet carrying two products).
 func byKey(ctx context.Context, idb bun.IDB, sc Scope, by stats.By) ([]stats.Total, error) {
-	if sc.route() {
+	if sc.ProductID == 0 {
 		key := map[stats.By]string{stats.ByTotal: "0", stats.ByDay: "s.day", stats.ByGroup: "s.group_id"}[by]
 		rows, err := sumRoutes(ctx, idb, sc, key, false)
 		out := make([]stats.Total, len(rows))
