@@ -35,7 +35,7 @@ func TestPerfYearOf10000Cars(t *testing.T) {
 	exec(`INSERT INTO stat_route_daily (day, car_id, group_id, depot_id, station_id, trips, shipped_vt_l, shipped_v20_l, shipped_t,
 		received_v20_l, loss_l, km, ton_km, timed_trips, out_to_arrival_min, out_to_arrival_sq, out_to_arrival_lo, out_to_arrival_hi, abnormal_openings, over_allowance)
 		SELECT d.day, c, 2 + c % 10, 1000 + c % 20, 2000 + (c * 7 + d.i) % 200, 2, 40400, 40000, 29.6, 39960, 40, 160, 2368, 2, 180, 16500, 60, 120,
-		(c + d.i) % 7 / 6, (c + d.i) % 11 / 10 FROM generate_series(1, 10000) AS c CROSS JOIN `+days+` WHERE (c + d.i) % 2 = 0`)
+		(c + d.i) % 7 / 6, (c + d.i) % 11 / 10 FROM generate_series(1, 10000) AS c CROSS JOIN ` + days + ` WHERE (c + d.i) % 2 = 0`)
 	exec(`INSERT INTO stat_trip_daily (day, car_id, group_id, product_id, trips, shipped_vt_l, shipped_v20_l, shipped_t, received_v20_l, loss_l,
 		km, ton_km, timed_trips, out_to_arrival_min, abnormal_openings, over_allowance)
 		SELECT day, car_id, group_id, p, CASE WHEN p = 0 THEN 2 ELSE 1 END, shipped_vt_l / (CASE WHEN p = 0 THEN 1 ELSE 2 END),
