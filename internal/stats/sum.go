@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/uptrace/bun"
 )
@@ -58,19 +59,58 @@ func (t *Total) Derive() {
 var keyExpr = map[By]string{ByTotal: "0", ByCar: "s.car_id", ByGroup: "s.group_id", BySales: "s.sales_group_id",
 	ByProduct: "s.product_id", ByDay: "s.day", ByMonth: "s.day / 100"}
 
-// Sum adds up the rollup rows that f selects, grouped by by, ordered by key.
+// Sum adds up the rollup rows that f selects, grouped by by, ordered by key. Whole months are read from
+// the monthly rollup and the days at the edges of the period from the daily one (D55); the result is
+// the daily rows' sum.
 func Sum(ctx context.Context, idb bun.IDB, f Filter, by By) ([]Total, error) {
+	return sum(ctx, idb, f, by, by != ByDay)
+}
+
+// source is the rows Sum reads for the days from..to: the daily rows of the edge days, and the monthly
+// rows of the whole months (with day = YYYYMM00, so that day / 100 is still the month).
+func source(idb bun.IDB, from, to int, monthly bool) *bun.RawQuery {
+	cols := "day, car_id, group_id, sales_group_id, product_id, " + monthCols
+	if !monthly {
+		return idb.NewRaw("(SELECT "+cols+" FROM stat_trip_daily WHERE day BETWEEN ? AND ?)", from, to)
+	}
+	var ranges []string
+	var args []any
+	var months []int
+	for m := Month(from); from <= to && m <= Month(to); m = Month(NextDay(m*100 + 31)) {
+		first, last := m*100+1, int(AddDays(Month(NextDay(m*100+31))*100+1, -1))
+		lo, hi := max(from, first), min(to, last)
+		if lo == first && hi == last {
+			months = append(months, m)
+			continue
+		}
+		ranges = append(ranges, "day BETWEEN ? AND ?")
+		args = append(args, lo, hi)
+	}
+	q := "(SELECT " + cols + " FROM stat_trip_daily WHERE "
+	if len(ranges) == 0 {
+		q += "1 = 0"
+	} else {
+		q += "(" + strings.Join(ranges, " OR ") + ")"
+	}
+	if len(months) > 0 {
+		q += " UNION ALL SELECT month * 100 AS day, car_id, group_id, sales_group_id, product_id, " + monthCols +
+			" FROM stat_trip_monthly WHERE month IN (?)"
+		args = append(args, bun.In(months))
+	}
+	return idb.NewRaw(q+")", args...)
+}
+
+func sum(ctx context.Context, idb bun.IDB, f Filter, by By, monthly bool) ([]Total, error) {
 	key, ok := keyExpr[by]
 	if !ok {
 		return nil, fmt.Errorf("stats: unknown grouping %q", by)
 	}
-	sel := idb.NewSelect().TableExpr("stat_trip_daily AS s").ColumnExpr(key+" AS k").
+	sel := idb.NewSelect().TableExpr("? AS s", source(idb, f.From, f.To, monthly)).ColumnExpr(key+" AS k").
 		ColumnExpr("COALESCE(SUM(s.trips), 0) AS trips, COALESCE(SUM(s.shipped_vt_l), 0.0) AS shipped_vt_l, COALESCE(SUM(s.shipped_v20_l), 0.0) AS shipped_v20_l").
 		ColumnExpr("COALESCE(SUM(s.shipped_t), 0.0) AS shipped_t, COALESCE(SUM(s.received_v20_l), 0.0) AS received_v20_l, COALESCE(SUM(s.loss_l), 0.0) AS loss_l").
 		ColumnExpr("COALESCE(SUM(s.km), 0.0) AS km, COALESCE(SUM(s.ton_km), 0.0) AS ton_km, COALESCE(SUM(s.timed_trips), 0) AS timed_trips").
 		ColumnExpr("COALESCE(SUM(s.out_to_arrival_min), 0.0) AS out_to_arrival_min, COALESCE(SUM(s.abnormal_openings), 0) AS abnormal_openings").
-		ColumnExpr("COALESCE(SUM(s.over_allowance), 0) AS over_allowance").
-		Where("s.day BETWEEN ? AND ?", f.From, f.To)
+		ColumnExpr("COALESCE(SUM(s.over_allowance), 0) AS over_allowance")
 	if f.Products || by == ByProduct {
 		sel = sel.Where("s.product_id > 0")
 		if f.ProductID > 0 {
