@@ -32,6 +32,7 @@ type Filter struct {
 	CarID        int64
 	GroupID      int64 // exactly this carrier group (0: any under Under)
 	SalesGroupID int64 // exactly this sales company (0: any)
+	NoSales      bool  // only the trips sold by no sales company (the BySales row of key 0)
 	ProductID    int64 // with Products: one product
 	Products     bool
 }
@@ -133,6 +134,9 @@ func sum(ctx context.Context, idb bun.IDB, f Filter, by By, monthly bool) ([]Tot
 	}
 	if f.SalesGroupID > 0 {
 		sel = sel.Where("s.sales_group_id = ?", f.SalesGroupID)
+	}
+	if f.NoSales {
+		sel = sel.Where("s.sales_group_id = 0")
 	}
 	if by != ByTotal {
 		sel = sel.GroupExpr(key).OrderExpr(key)
