@@ -53,23 +53,33 @@ func (s *Service) Trips(ctx context.Context, p *httpx.Principal, q DrillQuery) (
 	default:
 		return nil, httpx.Invalid("tripStats.only")
 	}
-	if !q.All && q.Key < 0 {
+	if !q.All && q.Key <= 0 {
 		return nil, httpx.Invalid("tripStats.key")
+	}
+	// the row's key goes through the same checks as a filter naming it (another company's car or group is refused)
+	b := by(q.Kind, q.Sales)
+	if !q.All {
+		switch b {
+		case stats.ByCar:
+			q.CarID = q.Key
+		case stats.ByGroup:
+			q.GroupID = q.Key
+		case stats.BySales:
+			q.GroupID = q.Key
+		case stats.ByProduct:
+			q.ProductID = q.Key
+		}
 	}
 	f, err := s.filter(ctx, p, q.Kind, &q.Query, false)
 	if err != nil {
 		return nil, err
 	}
 	if !q.All {
-		switch by(q.Kind, q.Sales) {
-		case stats.ByCar:
-			f.CarID = q.Key
+		switch b {
 		case stats.ByGroup:
 			f.GroupID = q.Key
 		case stats.BySales:
-			f.SalesGroupID, f.NoSales = q.Key, q.Key == 0
-		case stats.ByProduct:
-			f.ProductID = q.Key
+			f.SalesGroupID = q.Key
 		}
 	}
 	lines, err := stats.Trips(ctx, s.db, f, only, MaxDrillTrips)
