@@ -12,8 +12,8 @@ import (
 // Kinds of rollup work (stat_dirty.kind).
 const (
 	DirtyTrip = outbox.Trip // a waybill finished, or a finished waybill's figures or state changed
-	DirtyLock = "lock" // a lock event was recorded
-	DirtySeal = "seal" // a seal record or a seal incident was written or changed
+	DirtyLock = "lock"      // a lock event was recorded
+	DirtySeal = "seal"      // a seal record or a seal incident was written or changed
 )
 
 // MarkDirty records that the rollups of kind must recompute car's day. Call it inside the transaction
