@@ -67,38 +67,69 @@ func Sum(ctx context.Context, idb bun.IDB, f Filter, by By) ([]Total, error) {
 	return sum(ctx, idb, f, by, by != ByDay)
 }
 
-// source is the rows Sum reads for the days from..to: the daily rows of the edge days, and the monthly
-// rows of the whole months (with day = YYYYMM00, so that day / 100 is still the month).
-func source(idb bun.IDB, from, to int, monthly bool) *bun.RawQuery {
+// source is the rows Sum reads for f: the daily rows of the edge days, and the monthly rows of the whole
+// months (with day = YYYYMM00, so that day / 100 is still the month). The filters go into each branch
+// so that PostgreSQL reads only the rows it sums (D55).
+func source(idb bun.IDB, f Filter, products, monthly bool) *bun.RawQuery {
 	cols := "day, car_id, group_id, sales_group_id, product_id, " + monthCols
-	if !monthly {
-		return idb.NewRaw("(SELECT "+cols+" FROM stat_trip_daily WHERE day BETWEEN ? AND ?)", from, to)
+	var cond []string
+	var cargs []any
+	if products {
+		cond = append(cond, "product_id > 0")
+		if f.ProductID > 0 {
+			cond, cargs = append(cond, "product_id = ?"), append(cargs, f.ProductID)
+		}
+	} else {
+		cond = append(cond, "product_id = 0")
 	}
+	scope := "group_id"
+	if f.SalesView {
+		scope = "sales_group_id"
+	}
+	cond, cargs = append(cond, scope+" IN (SELECT id FROM org_groups WHERE path LIKE ?)"), append(cargs, f.Under+"%")
+	for _, c := range []struct {
+		col string
+		v   int64
+	}{{"car_id", f.CarID}, {"group_id", f.GroupID}, {"sales_group_id", f.SalesGroupID}} {
+		if c.v > 0 {
+			cond, cargs = append(cond, c.col+" = ?"), append(cargs, c.v)
+		}
+	}
+	if f.NoSales {
+		cond = append(cond, "sales_group_id = 0")
+	}
+	where := strings.Join(cond, " AND ")
 	var ranges []string
 	var args []any
 	var months []int
-	for m := Month(from); from <= to && m <= Month(to); m = Month(NextDay(m*100 + 31)) {
+	for m := Month(f.From); f.From <= f.To && m <= Month(f.To); m = Month(NextDay(m*100 + 31)) {
 		first, last := m*100+1, int(AddDays(Month(NextDay(m*100+31))*100+1, -1))
-		lo, hi := max(from, first), min(to, last)
-		if lo == first && hi == last {
+		lo, hi := max(f.From, first), min(f.To, last)
+		if monthly && lo == first && hi == last {
 			months = append(months, m)
+			continue
+		}
+		if n := len(ranges); n > 0 && args[2*n-1].(int) == int(AddDays(lo, -1)) {
+			args[2*n-1] = hi // the days of consecutive months read as one range
 			continue
 		}
 		ranges = append(ranges, "day BETWEEN ? AND ?")
 		args = append(args, lo, hi)
 	}
-	q := "(SELECT " + cols + " FROM stat_trip_daily WHERE "
-	if len(ranges) == 0 {
-		q += "1 = 0"
-	} else {
-		q += "(" + strings.Join(ranges, " OR ") + ")"
+	var parts []string
+	if len(ranges) > 0 {
+		parts = append(parts, "SELECT "+cols+" FROM stat_trip_daily WHERE ("+strings.Join(ranges, " OR ")+") AND "+where)
+		args = append(args, cargs...)
 	}
 	if len(months) > 0 {
-		q += " UNION ALL SELECT month * 100 AS day, car_id, group_id, sales_group_id, product_id, " + monthCols +
-			" FROM stat_trip_monthly WHERE month IN (?)"
-		args = append(args, bun.In(months))
+		parts = append(parts, "SELECT month * 100 AS day, car_id, group_id, sales_group_id, product_id, "+monthCols+
+			" FROM stat_trip_monthly WHERE month IN (?) AND "+where)
+		args = append(append(args, bun.In(months)), cargs...)
 	}
-	return idb.NewRaw(q+")", args...)
+	if len(parts) == 0 {
+		return idb.NewRaw("(SELECT " + cols + " FROM stat_trip_daily WHERE 1 = 0)")
+	}
+	return idb.NewRaw("("+strings.Join(parts, " UNION ALL ")+")", args...)
 }
 
 func sum(ctx context.Context, idb bun.IDB, f Filter, by By, monthly bool) ([]Total, error) {
@@ -106,38 +137,12 @@ func sum(ctx context.Context, idb bun.IDB, f Filter, by By, monthly bool) ([]Tot
 	if !ok {
 		return nil, fmt.Errorf("stats: unknown grouping %q", by)
 	}
-	sel := idb.NewSelect().TableExpr("? AS s", source(idb, f.From, f.To, monthly)).ColumnExpr(key + " AS k").
+	sel := idb.NewSelect().TableExpr("? AS s", source(idb, f, f.Products || by == ByProduct, monthly)).ColumnExpr(key+" AS k").
 		ColumnExpr("COALESCE(SUM(s.trips), 0) AS trips, COALESCE(SUM(s.shipped_vt_l), 0.0) AS shipped_vt_l, COALESCE(SUM(s.shipped_v20_l), 0.0) AS shipped_v20_l").
 		ColumnExpr("COALESCE(SUM(s.shipped_t), 0.0) AS shipped_t, COALESCE(SUM(s.received_v20_l), 0.0) AS received_v20_l, COALESCE(SUM(s.loss_l), 0.0) AS loss_l").
 		ColumnExpr("COALESCE(SUM(s.km), 0.0) AS km, COALESCE(SUM(s.ton_km), 0.0) AS ton_km, COALESCE(SUM(s.timed_trips), 0) AS timed_trips").
 		ColumnExpr("COALESCE(SUM(s.out_to_arrival_min), 0.0) AS out_to_arrival_min, COALESCE(SUM(s.abnormal_openings), 0) AS abnormal_openings").
 		ColumnExpr("COALESCE(SUM(s.over_allowance), 0) AS over_allowance")
-	if f.Products || by == ByProduct {
-		sel = sel.Where("s.product_id > 0")
-		if f.ProductID > 0 {
-			sel = sel.Where("s.product_id = ?", f.ProductID)
-		}
-	} else {
-		sel = sel.Where("s.product_id = 0")
-	}
-	if f.SalesView {
-		sel = sel.Join("JOIN org_groups AS g ON g.id = s.sales_group_id")
-	} else {
-		sel = sel.Join("JOIN org_groups AS g ON g.id = s.group_id")
-	}
-	sel = sel.Where("g.path LIKE ?", f.Under+"%")
-	if f.CarID > 0 {
-		sel = sel.Where("s.car_id = ?", f.CarID)
-	}
-	if f.GroupID > 0 {
-		sel = sel.Where("s.group_id = ?", f.GroupID)
-	}
-	if f.SalesGroupID > 0 {
-		sel = sel.Where("s.sales_group_id = ?", f.SalesGroupID)
-	}
-	if f.NoSales {
-		sel = sel.Where("s.sales_group_id = 0")
-	}
 	if by != ByTotal {
 		sel = sel.GroupExpr(key).OrderExpr(key)
 	}

@@ -1,0 +1,144 @@
+package stats
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"sort"
+	"testing"
+	"time"
+
+	"tankwatch/internal/platform/db"
+	"tankwatch/internal/platform/db/dbtest"
+)
+
+// TestPerfYearOf10000Cars fills PostgreSQL with a year of the rollup for 10,000 cars (one trip a car
+// a day, one product row each: 7.3 million daily rows) and times the statistics pages' sums over the
+// year. Run it with
+//
+//	TANKWATCH_PERF_STATS=1 TANKWATCH_TEST_PG=postgres://postgres@127.0.0.1:5432/test?sslmode=disable \
+//	  go test ./internal/stats -run PerfYear -v -timeout 30m
+//
+// figures in docs/PERFORMANCE.md.
+func TestPerfYearOf10000Cars(t *testing.T) {
+	if os.Getenv("TANKWATCH_PERF_STATS") != "1" || os.Getenv("TANKWATCH_TEST_PG") == "" {
+		t.Skip("set TANKWATCH_PERF_STATS=1 and TANKWATCH_TEST_PG")
+	}
+	ctx := context.Background()
+	var d *db.DB
+	// TANKWATCH_PERF_SCHEMA=name keeps the filled store in that schema for the next run
+	if keep := os.Getenv("TANKWATCH_PERF_SCHEMA"); keep != "" {
+		u, _ := url.Parse(os.Getenv("TANKWATCH_TEST_PG"))
+		admin, err := db.Open(ctx, u.String(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = admin.ExecContext(ctx, "CREATE SCHEMA IF NOT EXISTS "+keep)
+		_ = admin.Close()
+		q := u.Query()
+		q.Set("search_path", keep)
+		u.RawQuery = q.Encode()
+		if d, err = db.Open(ctx, u.String(), ""); err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		if err := d.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		d = dbtest.Open(t, "postgres")
+	}
+	var filled int
+	_ = d.NewRaw("SELECT COUNT(*) FROM org_groups").Scan(ctx, &filled)
+	start := time.Now()
+	if filled == 0 {
+		fill(t, d)
+	}
+	var daily, monthly int
+	_ = d.NewRaw("SELECT COUNT(*) FROM stat_trip_daily").Scan(ctx, &daily)
+	_ = d.NewRaw("SELECT COUNT(*) FROM stat_trip_monthly").Scan(ctx, &monthly)
+	t.Logf("%d daily and %d monthly rows (filled in %s)", daily, monthly, time.Since(start).Round(time.Second))
+	measure(t, d)
+}
+
+func fill(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := d.ExecContext(ctx, q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	// a top group, 20 carriers under it, 4 sales companies
+	exec("INSERT INTO org_groups (id, name, path, created_at) VALUES (1, 'top', '/1/', 1)")
+	exec(`INSERT INTO org_groups (id, name, path, created_at) SELECT g, 'g' || g, '/1/' || g || '/', 1 FROM generate_series(2, 25) AS g`)
+	exec("SELECT setval(pg_get_serial_sequence('org_groups', 'id'), 100)")
+	// carriers 2..21, sales companies 22..25; car c belongs to carrier 2 + c % 20
+	exec(`INSERT INTO stat_trip_daily (day, car_id, group_id, sales_group_id, product_id, trips, shipped_vt_l, shipped_v20_l, shipped_t,
+		received_v20_l, loss_l, km, ton_km, timed_trips, out_to_arrival_min, abnormal_openings, over_allowance)
+		SELECT to_char(DATE '2025-01-01' + d, 'YYYYMMDD')::int, c, 2 + c % 20, CASE WHEN c % 3 = 0 THEN 22 + c % 4 ELSE 0 END, p,
+			1, 10100, 10000, 7.4, 9980 - (c % 7), 20 + (c % 7), 120, 888, 1, 95, CASE WHEN c % 50 = 0 THEN 1 ELSE 0 END,
+			CASE WHEN c % 11 = 0 THEN 1 ELSE 0 END
+		FROM generate_series(1, 10000) AS c, generate_series(0, 364) AS d, (VALUES (0), (1)) AS pp(k),
+			LATERAL (SELECT CASE WHEN pp.k = 0 THEN 0 ELSE 1 + (c + d) % 3 END AS p) AS x`)
+	for m := 202501; m <= 202512; m++ {
+		if err := rebuildMonth(ctx, d, "", m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec("ANALYZE stat_trip_daily")
+	exec("ANALYZE stat_trip_monthly")
+}
+
+func measure(t *testing.T, d *db.DB) {
+	ctx := context.Background()
+
+	year := Filter{From: 20250101, To: 20251231}
+	cases := []struct {
+		name string
+		f    Filter
+		by   By
+	}{
+		{"year by car, whole fleet", Filter{Under: "/1/"}, ByCar},
+		{"year total, whole fleet", Filter{Under: "/1/"}, ByTotal},
+		{"year by carrier", Filter{Under: "/1/"}, ByGroup},
+		{"year by product", Filter{Under: "/1/", Products: true}, ByProduct},
+		{"year by car, one carrier", Filter{Under: "/1/5/"}, ByCar},
+		{"year by car, sales view", Filter{Under: "/1/", SalesView: true}, ByCar},
+		{"year by month", Filter{Under: "/1/"}, ByMonth},
+		{"15 Jan – 20 Nov by car (edge days)", Filter{Under: "/1/", From: 20250115, To: 20251120}, ByCar},
+	}
+	var all []time.Duration
+	for _, c := range cases {
+		f := c.f
+		if f.From == 0 {
+			f.From, f.To = year.From, year.To
+		}
+		var times []time.Duration
+		for i := 0; i < 12; i++ {
+			s := time.Now()
+			rows, err := Sum(ctx, d, f, c.by)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) == 0 {
+				t.Fatalf("%s: no rows", c.name)
+			}
+			times = append(times, time.Since(s))
+		}
+		sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+		all = append(all, times...)
+		t.Logf("%-40s median %4d ms, max %4d ms", c.name, times[len(times)/2].Milliseconds(), times[len(times)-1].Milliseconds())
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+	p99 := all[(len(all)*99+99)/100-1]
+	t.Logf("all %d sums: p50 %d ms, p99 %d ms", len(all), all[len(all)/2].Milliseconds(), p99.Milliseconds())
+	s := time.Now()
+	if _, err := sum(ctx, d, Filter{Under: "/1/", From: year.From, To: year.To}, ByCar, false); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("for comparison, the year by car from the daily rows only: %d ms", time.Since(s).Milliseconds())
+	if p99 > 300*time.Millisecond {
+		t.Errorf("p99 %s over 300 ms", p99)
+	}
+}
