@@ -2,7 +2,7 @@ package stats
 
 import (
 	"context"
-	"strings"
+	"slices"
 
 	"github.com/uptrace/bun"
 
@@ -16,39 +16,63 @@ var finished = []waybill.State{waybill.Closed, waybill.DiffFlagged}
 // Refresh recomputes the rollup rows of car on day from its finished waybills, replacing what was
 // there (inside tx when the caller has one), and then every registered rollup's rows of that day.
 func Refresh(ctx context.Context, idb bun.IDB, carID int64, day int) error {
-	if err := refreshDay(ctx, idb, carID, day); err != nil {
+	groups, err := refreshDay(ctx, idb, carID, day)
+	if err != nil {
 		return err
 	}
-	return refreshMonth(ctx, idb, carID, Month(day))
-}
-
-// refreshDay is Refresh without the monthly rows (Rebuild adds the months up once at the end).
-func refreshDay(ctx context.Context, idb bun.IDB, carID int64, day int) error {
-	if err := refreshTrips(ctx, idb, carID, day); err != nil {
+	if err := refreshMonth(ctx, idb, carID, Month(day)); err != nil {
 		return err
 	}
-	for _, fn := range registered() {
-		if err := fn(ctx, idb, carID, day); err != nil {
+	for _, g := range groups {
+		if err := regroupDays(ctx, idb, day, day, g); err != nil {
+			return err
+		}
+		if err := regroupMonth(ctx, idb, Month(day), g); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func refreshTrips(ctx context.Context, idb bun.IDB, carID int64, day int) error {
+// refreshDay is Refresh without the monthly and group rows (Rebuild adds those up once at the end);
+// it returns the carrier groups whose rows of the day changed (before and after).
+func refreshDay(ctx context.Context, idb bun.IDB, carID int64, day int) ([]int64, error) {
+	groups, err := refreshTrips(ctx, idb, carID, day)
+	if err != nil {
+		return nil, err
+	}
+	for _, fn := range registered() {
+		if err := fn(ctx, idb, carID, day); err != nil {
+			return nil, err
+		}
+	}
+	return groups, nil
+}
+
+func refreshTrips(ctx context.Context, idb bun.IDB, carID int64, day int) ([]int64, error) {
 	trips, err := loadTrips(ctx, idb, "w.car_id = ? AND w.closed_at BETWEEN ? AND ?", carID, DayStart(day), DayEnd(day))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rows := Compute(day, trips)
+	var groups []int64
+	if err := idb.NewSelect().Table("stat_trip_daily").ColumnExpr("DISTINCT group_id").Where("car_id = ? AND day = ?", carID, day).
+		Scan(ctx, &groups); err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		if !slices.Contains(groups, r.GroupID) {
+			groups = append(groups, r.GroupID)
+		}
+	}
 	if _, err := idb.NewDelete().Table("stat_trip_daily").Where("car_id = ? AND day = ?", carID, day).Exec(ctx); err != nil {
-		return err
+		return nil, err
 	}
 	if len(rows) == 0 {
-		return nil
+		return groups, nil
 	}
 	_, err = idb.NewInsert().Model(&rows).Exec(ctx)
-	return err
+	return groups, err
 }
 
 // loadTrips reads the finished waybills matching where with their load items and opening counts.
@@ -124,50 +148,22 @@ func Rebuild(ctx context.Context, idb bun.IDB, from, to int) (int, error) {
 			return n, err
 		}
 		for _, c := range cars {
-			if err := refreshDay(ctx, idb, c, day); err != nil {
+			if _, err := refreshDay(ctx, idb, c, day); err != nil {
 				return n, err
 			}
 			n++
 		}
 	}
+	if err := regroupDays(ctx, idb, from, to, 0); err != nil {
+		return n, err
+	}
 	for m := Month(from); m <= Month(to); m = Month(NextDay(m*100 + 31)) {
 		if err := rebuildMonth(ctx, idb, "", m); err != nil {
 			return n, err
 		}
+		if err := regroupMonth(ctx, idb, m, 0); err != nil {
+			return n, err
+		}
 	}
 	return n, nil
-}
-
-// monthCols are stat_trip_daily's figures added up, in the monthly table's column order.
-const monthCols = `trips, shipped_vt_l, shipped_v20_l, shipped_t, received_v20_l, loss_l, km, ton_km, timed_trips,
-	out_to_arrival_min, abnormal_openings, over_allowance`
-
-// rebuildMonth adds up month's daily rows into stat_trip_monthly (one car's when carWhere is set).
-func rebuildMonth(ctx context.Context, idb bun.IDB, carWhere string, month int, args ...any) error {
-	del := idb.NewDelete().Table("stat_trip_monthly").Where("month = ?", month)
-	if carWhere != "" {
-		del = del.Where(carWhere, args...)
-	}
-	if _, err := del.Exec(ctx); err != nil {
-		return err
-	}
-	var sums []string
-	for _, c := range strings.Split(monthCols, ",") {
-		sums = append(sums, "SUM("+strings.TrimSpace(c)+")")
-	}
-	q := `INSERT INTO stat_trip_monthly (month, car_id, group_id, sales_group_id, product_id, ` + monthCols + `)
-		SELECT ?, car_id, group_id, sales_group_id, product_id, ` + strings.Join(sums, ", ") + ` FROM stat_trip_daily
-		WHERE day BETWEEN ? AND ?`
-	all := []any{month, month*100 + 1, month*100 + 31}
-	if carWhere != "" {
-		q += " AND " + carWhere
-		all = append(all, args...)
-	}
-	_, err := idb.NewRaw(q+" GROUP BY car_id, group_id, sales_group_id, product_id", all...).Exec(ctx)
-	return err
-}
-
-// refreshMonth re-adds car's month from its days.
-func refreshMonth(ctx context.Context, idb bun.IDB, carID int64, month int) error {
-	return rebuildMonth(ctx, idb, "car_id = ?", month, carID)
 }
