@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/uptrace/bun"
@@ -160,6 +161,10 @@ func TestTripStatsPages(t *testing.T) {
 		// a sales company has no trucks of its own
 		if own := page(carStatPath, f.sales, period(nil)); own.Total != 0 || own.Sum.Trips != 0 || own.Sum.AvgOutToArrivalMin != -1 {
 			t.Errorf("sales company's own cars = %+v", own)
+		}
+		// an empty page answers empty lists, not null (the console reads their length)
+		if r := e.MustOK("POST", carStatPath, f.sales, period(nil)); !strings.Contains(string(r.Data), `"list":[]`) || !strings.Contains(string(r.Data), `"top":[]`) {
+			t.Errorf("empty page = %s", r.Data)
 		}
 		prod := page("/monitor-app/statistics/product/page", f.east, period(nil))
 		if prod.Total != 1 || prod.List[0].Key != f.product || prod.List[0].ShippedV20L != 18000 || prod.List[0].Name != "92#统计" {

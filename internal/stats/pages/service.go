@@ -283,7 +283,7 @@ func (s *Service) Page(ctx context.Context, p *httpx.Principal, k Kind, q Query)
 		return nil, err
 	}
 	res := &Result{Sum: sum, From: dayText(f.From), To: dayText(f.To)}
-	top := append([]Row(nil), rows...)
+	top := append([]Row{}, rows...) // [] rather than null when there are no rows
 	_ = order(top, "shippedV20", "descend")
 	res.Top = top[:min(10, len(top))]
 	if err := order(rows, q.SortField, q.SortOrder); err != nil {

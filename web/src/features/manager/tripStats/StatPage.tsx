@@ -124,7 +124,7 @@ export function StatPage({ kind, sales }: { kind: StatKind; sales: boolean }) {
         }}
         columns={columns}
       />
-      {data && data.top.length > 0 && (
+      {data && (data.top?.length ?? 0) > 0 && (
         <Card size="small" title={t(kind === 'product' ? 'tripStats.chartShare' : 'tripStats.chartTop')} style={{ marginTop: 12 }}>
           <StatChart kind={kind} top={data.top} />
         </Card>
