@@ -167,7 +167,7 @@ func TestTripStatsPages(t *testing.T) {
 			t.Errorf("empty page = %s", r.Data)
 		}
 		prod := page("/monitor-app/statistics/product/page", f.east, period(nil))
-		if prod.Total != 1 || prod.List[0].Key != f.product || prod.List[0].ShippedV20L != 18000 || prod.List[0].Name != "92#统计" {
+		if prod.Total != 1 || prod.List[0].Key != f.product || prod.List[0].ShippedV20L != 18000 || prod.List[0].Name != "92#统计" || prod.List[0].GroupName != org.DemoTopGroup {
 			t.Errorf("products = %+v", prod)
 		}
 		// drill-down: the trips behind the 华东 car's numbers add up to them

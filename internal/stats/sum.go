@@ -145,7 +145,7 @@ func sum(ctx context.Context, idb bun.IDB, f Filter, by By, fast bool) ([]Total,
 	if !ok {
 		return nil, fmt.Errorf("stats: unknown grouping %q", by)
 	}
-	sel := idb.NewSelect().TableExpr("? AS s", source(idb, f, f.Products || by == ByProduct, fast, by == ByCar || f.CarID > 0, by == ByDay)).ColumnExpr(key+" AS k").
+	sel := idb.NewSelect().TableExpr("? AS s", source(idb, f, f.Products || by == ByProduct, fast, by == ByCar || f.CarID > 0, by == ByDay)).ColumnExpr(key + " AS k").
 		ColumnExpr("COALESCE(SUM(s.trips), 0) AS trips, COALESCE(SUM(s.shipped_vt_l), 0.0) AS shipped_vt_l, COALESCE(SUM(s.shipped_v20_l), 0.0) AS shipped_v20_l").
 		ColumnExpr("COALESCE(SUM(s.shipped_t), 0.0) AS shipped_t, COALESCE(SUM(s.received_v20_l), 0.0) AS received_v20_l, COALESCE(SUM(s.loss_l), 0.0) AS loss_l").
 		ColumnExpr("COALESCE(SUM(s.km), 0.0) AS km, COALESCE(SUM(s.ton_km), 0.0) AS ton_km, COALESCE(SUM(s.timed_trips), 0) AS timed_trips").

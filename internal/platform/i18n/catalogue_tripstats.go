@@ -23,6 +23,7 @@ func init() {
 		"field.tripStats.plate":              {"车牌号", "車牌號", "Plate"},
 		"field.tripStats.group":              {"承运单位", "承運單位", "Carrier"},
 		"field.tripStats.company":            {"承运单位", "承運單位", "Carrier"},
+		"field.tripStats.owner":              {"所属单位", "所屬單位", "Company"},
 		"field.tripStats.salesCompany":       {"销售公司", "銷售公司", "Sales company"},
 		"field.tripStats.product":            {"油品", "油品", "Product"},
 		"field.tripStats.trips":              {"趟数", "趟數", "Trips"},

@@ -67,8 +67,11 @@ func (s *Service) Export(r *http.Request, k Kind, q Query) (*xlsx.Sheet, xlsx.Ro
 		first = "salesCompany"
 	}
 	head := []string{"field.tripStats." + first}
-	if k == KindCar {
+	switch k {
+	case KindCar:
 		head = append(head, "field.tripStats.group")
+	case KindProduct:
+		head = append(head, "field.tripStats.owner")
 	}
 	for _, c := range []string{"trips", "shippedVt", "shippedV20", "shippedT", "receivedV20", "lossL", "lossRatePct", "km", "tonKm",
 		"avgOutToArrivalMin", "abnormalOpenings", "overAllowance"} {
@@ -77,7 +80,7 @@ func (s *Service) Export(r *http.Request, k Kind, q Query) (*xlsx.Sheet, xlsx.Ro
 	sh := &xlsx.Sheet{Name: sheetNames[k][v][0], ASCII: sheetNames[k][v][1], Head: head}
 	line := func(name, group string, t *Row) []any {
 		out := []any{name}
-		if k == KindCar {
+		if k == KindCar || k == KindProduct {
 			out = append(out, group)
 		}
 		avg := any(t.AvgOutToArrivalMin)

@@ -71,7 +71,7 @@ type Query struct {
 type Row struct {
 	stats.Total
 	Name      string `json:"name"`
-	GroupName string `json:"groupName,omitempty"` // a car's carrier
+	GroupName string `json:"groupName,omitempty"` // a car's carrier, a product's company
 }
 
 // Result is a page: the sorted, paged rows, the totals of every row, the top ten by V20 (the chart)
@@ -210,7 +210,9 @@ func (s *Service) name(ctx context.Context, k Kind, rows []Row) error {
 		sel = s.db.NewSelect().TableExpr("cars AS c").ColumnExpr("c.id, c.plate AS name, g.name AS grp").
 			Join("JOIN org_groups AS g ON g.id = c.group_id").Where("c.id IN (?)", bun.In(ids))
 	case k == KindProduct:
-		sel = s.db.NewSelect().TableExpr("products AS c").ColumnExpr("c.id, c.name, '' AS grp").Where("c.id IN (?)", bun.In(ids))
+		// products are each company's own: the same name can stand for several, the company tells them apart
+		sel = s.db.NewSelect().TableExpr("products AS c").ColumnExpr("c.id, c.name, g.name AS grp").
+			Join("JOIN org_groups AS g ON g.id = c.group_id").Where("c.id IN (?)", bun.In(ids))
 	default:
 		sel = s.db.NewSelect().TableExpr("org_groups AS c").ColumnExpr("c.id, c.name, '' AS grp").Where("c.id IN (?)", bun.In(ids))
 	}

@@ -15,7 +15,7 @@ export function DrillDrawer({ query, title, onClose }: { query?: Omit<DrillQuery
     enabled: !!query,
   });
   const columns = [
-    { title: t('tripStats.no'), dataIndex: 'no', key: 'no', width: 170, fixed: 'left' as const },
+    { title: t('tripStats.no'), dataIndex: 'no', key: 'no', width: 220, fixed: 'left' as const },
     {
       title: t('tripStats.plate'),
       dataIndex: 'plate',
