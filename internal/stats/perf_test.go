@@ -2,9 +2,11 @@ package stats
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -102,9 +104,30 @@ func fill(t *testing.T, d *db.DB) {
 	}
 }
 
+// backendCPU is the CPU time (user + system) the PostgreSQL backend pid has used so far, read from
+// /proc (the server runs on this machine): what a query costs, whatever the machine's load.
+func backendCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * time.Second / 100 // USER_HZ
+}
+
 func measure(t *testing.T, d *db.DB) {
 	ctx := context.Background()
-
+	conn, err := d.Conn(ctx) // one backend, so that its CPU time is the queries'
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var pid int
+	if err := conn.NewRaw("SELECT pg_backend_pid()").Scan(ctx, &pid); err != nil {
+		t.Fatal(err)
+	}
 	year := Filter{From: 20250101, To: 20251231}
 	cases := []struct {
 		name string
@@ -121,16 +144,18 @@ func measure(t *testing.T, d *db.DB) {
 		{"15 Jan – 20 Nov by car (edge days)", Filter{Under: "/1/", From: 20250115, To: 20251120}, ByCar},
 		{"15 Jan – 20 Nov total (edge days)", Filter{Under: "/1/", From: 20250115, To: 20251120}, ByTotal},
 	}
-	var all []time.Duration
+	var all, cpus []time.Duration
 	for _, c := range cases {
 		f := c.f
 		if f.From == 0 {
 			f.From, f.To = year.From, year.To
 		}
 		var times []time.Duration
-		for i := 0; i < 12; i++ {
+		cpu0 := backendCPU(pid)
+		const runs = 12
+		for i := 0; i < runs; i++ {
 			s := time.Now()
-			rows, err := Sum(ctx, d, f, c.by)
+			rows, err := Sum(ctx, conn, f, c.by)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -139,15 +164,21 @@ func measure(t *testing.T, d *db.DB) {
 			}
 			times = append(times, time.Since(s))
 		}
+		cpu := (backendCPU(pid) - cpu0) / runs
+		cpus = append(cpus, cpu)
 		sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 		all = append(all, times...)
-		t.Logf("%-40s median %4d ms, max %4d ms", c.name, times[len(times)/2].Milliseconds(), times[len(times)-1].Milliseconds())
+		t.Logf("%-40s median %4d ms, max %4d ms; server CPU %4d ms a query", c.name, times[len(times)/2].Milliseconds(),
+			times[len(times)-1].Milliseconds(), cpu.Milliseconds())
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
 	p99 := all[(len(all)*99+99)/100-1]
-	t.Logf("all %d sums: p50 %d ms, p99 %d ms", len(all), all[len(all)/2].Milliseconds(), p99.Milliseconds())
+	sort.Slice(cpus, func(i, j int) bool { return cpus[i] < cpus[j] })
+	load, _ := os.ReadFile("/proc/loadavg")
+	t.Logf("all %d sums: p50 %d ms, p99 %d ms (wall, load average %s); the costliest kind uses %d ms of server CPU", len(all),
+		all[len(all)/2].Milliseconds(), p99.Milliseconds(), strings.TrimSpace(string(load)), cpus[len(cpus)-1].Milliseconds())
 	s := time.Now()
-	if _, err := sum(ctx, d, Filter{Under: "/1/", From: year.From, To: year.To}, ByCar, false); err != nil {
+	if _, err := sum(ctx, conn, Filter{Under: "/1/", From: year.From, To: year.To}, ByCar, false); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("for comparison, the year by car from the daily rows only: %d ms", time.Since(s).Milliseconds())

@@ -13,7 +13,13 @@ for (const p of pages) {
   const pane = await waitForPage(page, `/manager/${name}`);
   await pane.locator('[data-testid="totals-row"]').waitFor({ timeout: 20000 });
   await page.waitForTimeout(1500);
-  await page.screenshot({ path: `/tmp/tripstats_shots/${name}-${lang}.png`, fullPage: true });
+  await page.screenshot({ path: `/tmp/tripstats_shots/${name}-${lang}.png` });
+  const chart = pane.locator('[data-testid="stat-chart"]');
+  if (await chart.count()) {
+    await chart.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: `/tmp/tripstats_shots/${name}-chart-${lang}.png` });
+  }
   if (action === 'drill') {
     await pane.locator('[data-testid="total-lossL"]').click();
     await page.locator('[data-testid="drill-count"]').waitFor();

@@ -8,7 +8,7 @@ import { TimeRangePicker } from '../../../components/TimeRangePicker';
 import { VehiclePicker } from '../../../components/VehiclePicker';
 import { initialRange } from '../../../lib/presets';
 import { DrillDrawer } from './DrillDrawer';
-import { FIGURES, nameKey, toStatFilters, type FigureColumn } from './model';
+import { drillable, FIGURES, nameKey, toStatFilters, type FigureColumn } from './model';
 import { StatChart } from './StatChart';
 
 type Filters = Omit<StatQuery, 'pageNum' | 'pageSize'>;
@@ -32,14 +32,15 @@ export function StatPage({ kind, sales }: { kind: StatKind; sales: boolean }) {
     const who = row ? row.name : t('tripStats.total');
     setDrill({ query: q, title: t('tripStats.drillTitle', { who, what: t(`tripStats.${f.key}`), from: data?.from, to: data?.to }) });
   };
-  const cell = (f: FigureColumn, row: StatRow | undefined, v: number) =>
-    f.key === 'lossRatePct' && !row?.lossRatePct && v === 0 ? (
-      f.format(v)
-    ) : (
-      <Typography.Link onClick={() => open(f, row)} data-testid={row ? undefined : `total-${f.key}`}>
+  const cell = (f: FigureColumn, row: StatRow | undefined, v: number) => {
+    const testId = row ? undefined : `total-${f.key}`;
+    if (!drillable(f, v, (row ?? data?.sum)?.trips ?? 0)) return <span data-testid={testId}>{f.format(v)}</span>;
+    return (
+      <Typography.Link onClick={() => open(f, row)} data-testid={testId}>
         {f.format(v)}
       </Typography.Link>
     );
+  };
 
   const columns = [
     {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StatRow } from '../../../api/tripStats';
-import { chartOption, FIGURES, minutes, nameKey, toStatFilters } from './model';
+import { chartOption, drillable, FIGURES, minutes, nameKey, toStatFilters } from './model';
 
 const row = (key: number, name: string, v20: number, loss: number): StatRow => ({
   key,
@@ -65,5 +65,15 @@ describe('tripStats model', () => {
       { name: 'A', value: 9000 },
       { name: 'B', value: 5000 },
     ]);
+  });
+
+  it('opens the trips of a number only when some trip lies behind it', () => {
+    const col = (k: string) => FIGURES.find((f) => f.key === k)!;
+    expect(drillable(col('shippedV20'), 0, 0)).toBe(false);
+    expect(drillable(col('lossL'), -3, 2)).toBe(true);
+    expect(drillable(col('overAllowance'), 0, 5)).toBe(false);
+    expect(drillable(col('overAllowance'), 1, 5)).toBe(true);
+    expect(drillable(col('avgOutToArrivalMin'), -1, 5)).toBe(false);
+    expect(drillable(col('avgOutToArrivalMin'), 0, 5)).toBe(true);
   });
 });

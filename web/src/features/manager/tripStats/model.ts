@@ -73,11 +73,12 @@ export function chartOption(kind: StatKind, top: readonly StatRow[], labels: { v
   const rows = [...top].reverse(); // largest on top of a horizontal bar chart
   return {
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-    legend: { data: [labels.v20, labels.loss], top: 0 },
-    grid: { left: 8, right: 48, top: 28, bottom: 8, containLabel: true },
+    legend: { data: [labels.v20, labels.loss], top: 0, right: 0 },
+    grid: { left: 8, right: 24, top: 56, bottom: 32, containLabel: true },
+    // the loss is a few litres against thousands shipped: its own axis on top, so that it shows
     xAxis: [
-      { type: 'value', name: 'L', position: 'bottom' },
-      { type: 'value', name: 'L', position: 'top', show: false },
+      { type: 'value', name: labels.v20, nameLocation: 'middle', nameGap: 24, position: 'bottom' },
+      { type: 'value', name: labels.loss, nameLocation: 'middle', nameGap: 24, position: 'top', splitLine: { show: false } },
     ],
     yAxis: { type: 'category', data: rows.map((r) => r.name) },
     series: [
@@ -85,4 +86,12 @@ export function chartOption(kind: StatKind, top: readonly StatRow[], labels: { v
       { name: labels.loss, type: 'bar', xAxisIndex: 1, data: rows.map((r) => Math.round(r.lossL * 10) / 10), itemStyle: { color: '#fa8c16' } },
     ],
   };
+}
+
+/** Whether a number opens its trips: not a zero (no trip behind it), and an average only when some trip was timed. */
+export function drillable(f: FigureColumn, v: number, trips: number): boolean {
+  if (trips <= 0) return false;
+  if (f.only === 'timed') return v >= 0;
+  if (f.only) return v > 0;
+  return true;
 }
