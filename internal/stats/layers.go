@@ -24,25 +24,27 @@ func sums() string {
 	return strings.Join(out, ", ")
 }
 
-// rebuildMonth adds up month's daily rows into stat_trip_monthly (one car's when carWhere is set).
-func rebuildMonth(ctx context.Context, idb bun.IDB, carWhere string, month int, args ...any) error {
-	del := idb.NewDelete().Table("stat_trip_monthly").Where("month = ?", month)
-	if carWhere != "" {
-		del = del.Where(carWhere, args...)
+// replace deletes del's rows and inserts those of insert (an INSERT … SELECT … WHERE …) grouped by
+// groupBy, both narrowed by cond when it is set (one car's, one group's rows).
+func replace(ctx context.Context, idb bun.IDB, del *bun.DeleteQuery, insert string, args []any, groupBy, cond string, condArgs ...any) error {
+	if cond != "" {
+		del = del.Where(cond, condArgs...)
+		insert += " AND " + cond
+		args = append(args, condArgs...)
 	}
 	if _, err := del.Exec(ctx); err != nil {
 		return err
 	}
-	q := `INSERT INTO stat_trip_monthly (month, car_id, group_id, sales_group_id, product_id, ` + monthCols + `)
-		SELECT ?, car_id, group_id, sales_group_id, product_id, ` + sums() + ` FROM stat_trip_daily
-		WHERE day BETWEEN ? AND ?`
-	all := []any{month, month*100 + 1, month*100 + 31}
-	if carWhere != "" {
-		q += " AND " + carWhere
-		all = append(all, args...)
-	}
-	_, err := idb.NewRaw(q+" GROUP BY car_id, group_id, sales_group_id, product_id", all...).Exec(ctx)
+	_, err := idb.NewRaw(insert+" GROUP BY "+groupBy, args...).Exec(ctx)
 	return err
+}
+
+// rebuildMonth adds up month's daily rows into stat_trip_monthly (narrowed by cond: one car's).
+func rebuildMonth(ctx context.Context, idb bun.IDB, cond string, month int, args ...any) error {
+	return replace(ctx, idb, idb.NewDelete().Table("stat_trip_monthly").Where("month = ?", month),
+		`INSERT INTO stat_trip_monthly (month, car_id, group_id, sales_group_id, product_id, `+monthCols+`)
+		SELECT ?, car_id, group_id, sales_group_id, product_id, `+sums()+` FROM stat_trip_daily WHERE day BETWEEN ? AND ?`,
+		[]any{month, month*100 + 1, month*100 + 31}, "car_id, group_id, sales_group_id, product_id", cond, args...)
 }
 
 // refreshMonth re-adds car's month from its days.
@@ -50,39 +52,29 @@ func refreshMonth(ctx context.Context, idb bun.IDB, carID int64, month int) erro
 	return rebuildMonth(ctx, idb, "car_id = ?", month, carID)
 }
 
+// groupCond narrows a re-add to one group (0: every group).
+func groupCond(group int64) (string, []any) {
+	if group > 0 {
+		return "group_id = ?", []any{group}
+	}
+	return "", nil
+}
+
 // regroupDays re-adds the group rows of the days from..to from the cars' rows (one group's when
 // group > 0).
 func regroupDays(ctx context.Context, idb bun.IDB, from, to int, group int64) error {
-	del := idb.NewDelete().Table("stat_trip_group_daily").Where("day BETWEEN ? AND ?", from, to)
-	q := `INSERT INTO stat_trip_group_daily (day, group_id, sales_group_id, product_id, ` + monthCols + `)
-		SELECT day, group_id, sales_group_id, product_id, ` + sums() + ` FROM stat_trip_daily WHERE day BETWEEN ? AND ?`
-	args := []any{from, to}
-	if group > 0 {
-		del = del.Where("group_id = ?", group)
-		q += " AND group_id = ?"
-		args = append(args, group)
-	}
-	if _, err := del.Exec(ctx); err != nil {
-		return err
-	}
-	_, err := idb.NewRaw(q+" GROUP BY day, group_id, sales_group_id, product_id", args...).Exec(ctx)
-	return err
+	cond, args := groupCond(group)
+	return replace(ctx, idb, idb.NewDelete().Table("stat_trip_group_daily").Where("day BETWEEN ? AND ?", from, to),
+		`INSERT INTO stat_trip_group_daily (day, group_id, sales_group_id, product_id, `+monthCols+`)
+		SELECT day, group_id, sales_group_id, product_id, `+sums()+` FROM stat_trip_daily WHERE day BETWEEN ? AND ?`,
+		[]any{from, to}, "day, group_id, sales_group_id, product_id", cond, args...)
 }
 
 // regroupMonth re-adds the group rows of month from the groups' days (one group's when group > 0).
 func regroupMonth(ctx context.Context, idb bun.IDB, month int, group int64) error {
-	del := idb.NewDelete().Table("stat_trip_group_monthly").Where("month = ?", month)
-	q := `INSERT INTO stat_trip_group_monthly (month, group_id, sales_group_id, product_id, ` + monthCols + `)
-		SELECT ?, group_id, sales_group_id, product_id, ` + sums() + ` FROM stat_trip_group_daily WHERE day BETWEEN ? AND ?`
-	args := []any{month, month*100 + 1, month*100 + 31}
-	if group > 0 {
-		del = del.Where("group_id = ?", group)
-		q += " AND group_id = ?"
-		args = append(args, group)
-	}
-	if _, err := del.Exec(ctx); err != nil {
-		return err
-	}
-	_, err := idb.NewRaw(q+" GROUP BY group_id, sales_group_id, product_id", args...).Exec(ctx)
-	return err
+	cond, args := groupCond(group)
+	return replace(ctx, idb, idb.NewDelete().Table("stat_trip_group_monthly").Where("month = ?", month),
+		`INSERT INTO stat_trip_group_monthly (month, group_id, sales_group_id, product_id, `+monthCols+`)
+		SELECT ?, group_id, sales_group_id, product_id, `+sums()+` FROM stat_trip_group_daily WHERE day BETWEEN ? AND ?`,
+		[]any{month, month*100 + 1, month*100 + 31}, "group_id, sales_group_id, product_id", cond, args...)
 }
