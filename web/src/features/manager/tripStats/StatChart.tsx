@@ -18,5 +18,5 @@ export function StatChart({ kind, top }: { kind: StatKind; top: readonly StatRow
     [kind, top, t],
   );
   const box = useEChart(option);
-  return <div ref={box} style={{ height: 260, width: '100%' }} data-testid="stat-chart" />;
+  return <div ref={box} style={{ height: 340, width: '100%' }} data-testid="stat-chart" />;
 }

@@ -80,7 +80,7 @@ export function chartOption(kind: StatKind, top: readonly StatRow[], labels: { v
       { type: 'value', name: labels.v20, nameLocation: 'middle', nameGap: 24, position: 'bottom' },
       { type: 'value', name: labels.loss, nameLocation: 'middle', nameGap: 24, position: 'top', splitLine: { show: false } },
     ],
-    yAxis: { type: 'category', data: rows.map((r) => r.name) },
+    yAxis: { type: 'category', data: rows.map((r) => r.name), axisLabel: { interval: 0 } },
     series: [
       { name: labels.v20, type: 'bar', data: rows.map((r) => Math.round(r.shippedV20)), itemStyle: { color: '#1677ff' } },
       { name: labels.loss, type: 'bar', xAxisIndex: 1, data: rows.map((r) => Math.round(r.lossL * 10) / 10), itemStyle: { color: '#fa8c16' } },
