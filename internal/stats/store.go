@@ -132,27 +132,47 @@ func loadTrips(ctx context.Context, idb bun.IDB, where string, args ...any) ([]T
 	return trips, nil
 }
 
-// Rebuild recomputes every row of the days from..to (inclusive) from the waybills, car by car, and
-// deletes the rows of cars that no longer have finished trips on those days. It returns the number of
-// (car, day) pairs written.
+// Rebuild recomputes every row of the days from..to (inclusive) from the waybills and deletes the rows
+// of cars that no longer have finished trips on those days. A day is read and written at once (every
+// car's trips in one query, the rows in one insert) with the very Compute that Refresh uses; the
+// registered rollups are refreshed car by car. It returns the number of (car, day) pairs written.
 func Rebuild(ctx context.Context, idb bun.IDB, from, to int) (int, error) {
 	n := 0
+	regs := registered()
 	for _, day := range Days(from, to) {
-		var cars []int64
-		err := idb.NewSelect().Table("waybills").ColumnExpr("DISTINCT car_id").
-			Where("state IN (?) AND closed_at BETWEEN ? AND ?", bun.In(finished), DayStart(day), DayEnd(day)).Scan(ctx, &cars)
+		trips, err := loadTrips(ctx, idb, "w.closed_at BETWEEN ? AND ?", DayStart(day), DayEnd(day))
 		if err != nil {
 			return n, err
+		}
+		byCar := map[int64][]Trip{}
+		var cars []int64
+		for _, t := range trips {
+			if byCar[t.CarID] == nil {
+				cars = append(cars, t.CarID)
+			}
+			byCar[t.CarID] = append(byCar[t.CarID], t)
+		}
+		var rows []Daily
+		for _, c := range cars {
+			rows = append(rows, Compute(day, byCar[c])...)
 		}
 		if _, err := idb.NewDelete().Table("stat_trip_daily").Where("day = ?", day).Exec(ctx); err != nil {
 			return n, err
 		}
-		for _, c := range cars {
-			if _, err := refreshDay(ctx, idb, c, day); err != nil {
+		for lo := 0; lo < len(rows); lo += 1000 {
+			chunk := rows[lo:min(lo+1000, len(rows))]
+			if _, err := idb.NewInsert().Model(&chunk).Exec(ctx); err != nil {
 				return n, err
 			}
-			n++
 		}
+		for _, c := range cars {
+			for _, fn := range regs {
+				if err := fn(ctx, idb, c, day); err != nil {
+					return n, err
+				}
+			}
+		}
+		n += len(cars)
 	}
 	if err := regroupDays(ctx, idb, from, to, 0); err != nil {
 		return n, err
