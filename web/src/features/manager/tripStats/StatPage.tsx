@@ -1,3 +1,4 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Card, Form, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,9 +24,15 @@ const RANGE_DEFAULTS = { this_month: true } as const;
  */
 export function StatPage({ kind, sales }: { kind: StatKind; sales: boolean }) {
   const { t } = useTranslation();
-  const [data, setData] = useState<StatPageData>();
-  const [filters, setFilters] = useState<Filters>();
+  const qc = useQueryClient();
+  const [initial] = useState(() => ({ range: initialRange(RANGE_DEFAULTS, false) }) as Partial<Filters>);
+  // the filters the list was last read with (ListPage starts from the same initial ones on a remount)
+  const [filters, setFilters] = useState<Filters>(() => toStatFilters(initial as Record<string, unknown>) as Filters);
   const [drill, setDrill] = useState<Drill>();
+  // the totals, the chart's rows and the period come with every page of the list: the list's fetch puts
+  // them in the cache under the filters, so a remount that is served the cached list finds them too
+  const summaryKey = (f: Filters) => ['tripStatsSummary', kind, sales, f];
+  const { data } = useQuery<StatPageData>({ queryKey: summaryKey(filters), enabled: false });
 
   const open = (f: FigureColumn, row: StatRow | undefined) => {
     const q = { ...filters, sales, kind, only: f.only, ...(row ? { key: row.key } : { all: true }) };
@@ -79,12 +86,12 @@ export function StatPage({ kind, sales }: { kind: StatKind; sales: boolean }) {
         rowKey="key"
         fetch={async (q) => {
           const { pageNum: _p, pageSize: _s, sortField: _f, sortOrder: _o, ...f } = q;
-          setFilters(f);
           const r = await statPage(kind, { ...q, sales });
-          setData(r);
+          qc.setQueryData(summaryKey(f), r);
+          setFilters(f);
           return r;
         }}
-        initialFilters={{ range: initialRange(RANGE_DEFAULTS, false) } as Partial<Filters>}
+        initialFilters={initial}
         toFilters={toStatFilters}
         exportRequest={(f) => statExport(kind, { ...f, sales })}
         exportCode="export"
