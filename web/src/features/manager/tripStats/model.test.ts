@@ -59,11 +59,11 @@ describe('tripStats model', () => {
     expect(bar.yAxis.data).toEqual(['B', 'A']);
     expect(bar.series[0].data).toEqual([5000, 9000]);
     expect(bar.series[1].data).toEqual([3, 12.3]);
-    const pie = chartOption('product', top, { v20: 'V20', loss: 'loss', share: 'share' }) as { series: { type: string; data: { name: string; value: number }[] }[] };
+    const pie = chartOption('product', [top[0], { ...top[1], groupName: '华东' }], { v20: 'V20', loss: 'loss', share: 'share' }) as { series: { type: string; data: { name: string; value: number }[] }[] };
     expect(pie.series[0].type).toBe('pie');
     expect(pie.series[0].data).toEqual([
       { name: 'A', value: 9000 },
-      { name: 'B', value: 5000 },
+      { name: 'B · 华东', value: 5000 },
     ]);
   });
 

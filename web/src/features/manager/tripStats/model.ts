@@ -65,7 +65,8 @@ export function chartOption(kind: StatKind, top: readonly StatRow[], labels: { v
           type: 'pie',
           radius: ['40%', '70%'],
           center: ['60%', '50%'],
-          data: top.map((r) => ({ name: r.name, value: Math.round(r.shippedV20) })),
+          // products are each company's own: the company tells two '92#' apart
+          data: top.map((r) => ({ name: r.groupName ? `${r.name} · ${r.groupName}` : r.name, value: Math.round(r.shippedV20) })),
         },
       ],
     };
