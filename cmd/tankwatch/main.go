@@ -28,6 +28,8 @@ commands:
                                 create a super administrator in the top group
   admin reset-password --name N [--password P]
                                 set a new password (printed when generated) and sign the user out
+  stats rebuild --from YYYY-MM-DD --to YYYY-MM-DD
+                                recompute the statistics rollups from the records over those days
   version                       print the version
 
 Every flag can also be set with TANKWATCH_<FLAG> (e.g. TANKWATCH_DB), secrets with TANKWATCH_<FLAG>_FILE.
@@ -103,6 +105,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return nil
 	case "admin":
 		return runAdmin(ctx, args[1:], stdout, stderr)
+	case "stats":
+		return runStats(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "tankwatch", app.Version)
 		return nil

@@ -367,7 +367,8 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 	log.Info("tankwatch listening", "addr", "http://"+ln.Addr().String(), "version", Version, "store", d.Kind,
 		"console", a.console != nil, "theme", cfg.Theme, "demo", cfg.Demo)
 	go a.purgeTokens(ctx)
-	go a.runLockStats(ctx) // issue 16: the lock and seal rollup worker (lock_stats.go)
+	go a.runLockStats(ctx)  // issue 16: the lock and seal rollup worker (lock_stats.go)
+	go a.runStatsTrips(ctx) // the trip rollup's outbox worker (stats_trips.go)
 	if cfg.Pprof != "" {
 		if err := servePprof(ctx, cfg.Pprof, log); err != nil {
 			_ = ln.Close()

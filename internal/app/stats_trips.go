@@ -2,17 +2,61 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/stats"
+	"tankwatch/internal/stats/pages"
 )
 
 // statsTrips: the daily trip rollup and the car, company and product statistics (carStat*, compStat*, transportProductStat*) — issue 16.
-type statsTrips struct{}
+type statsTrips struct {
+	Pages *pages.Service
+}
+
+// statsTripsEvery is how often the rollup worker drains the outbox (a trip's figures show on the
+// statistics pages within about this long after it finishes).
+const statsTripsEvery = 3 * time.Second
 
 // buildStatsTrips creates the part's services (called by New after the waybill parts).
-func (a *App) buildStatsTrips() {}
+func (a *App) buildStatsTrips() {
+	a.statsTrips.Pages = pages.New(a.DB)
+	a.statsTrips.Pages.Now = func() time.Time { return a.now() }
+}
 
-func (a *App) statsTripsRoutes() []httpx.Route { return nil }
+func (a *App) statsTripsRoutes() []httpx.Route { return a.statsTrips.Pages.Routes() }
 
-// seedStatsTripsDemo adds the part's demo data (Bootstrap, after the waybill demo; order in Bootstrap).
-func (a *App) seedStatsTripsDemo(ctx context.Context) error { return nil }
+// runStatsTrips keeps the trip rollup live until ctx ends: the writers mark (car, day)s in stat_dirty
+// in their transactions (waybill.Advance / Correct), and this worker recomputes them (D55).
+func (a *App) runStatsTrips(ctx context.Context) { stats.Worker(ctx, a.DB, statsTripsEvery, a.Log) }
+
+// DrainStatsTrips recomputes every marked (car, day) now (tests; the worker does it in the server).
+func (a *App) DrainStatsTrips(ctx context.Context) error {
+	for {
+		n, err := stats.Drain(ctx, a.DB, 1000)
+		if err != nil || n == 0 {
+			return err
+		}
+	}
+}
+
+// seedStatsTripsDemo rebuilds the rollup over the demo's history (the past trips the overview part
+// seeded, and the waybill demo's), so the statistics pages have data at start.
+func (a *App) seedStatsTripsDemo(ctx context.Context) error {
+	var first int64
+	if err := a.DB.NewSelect().Table("waybills").ColumnExpr("COALESCE(MIN(closed_at), 0)").Where("closed_at > 0").Scan(ctx, &first); err != nil {
+		return err
+	}
+	today := stats.Day(a.now().UnixMilli())
+	from := today
+	if first > 0 {
+		from = min(from, stats.Day(first))
+	}
+	if _, err := stats.Rebuild(ctx, a.DB, from, today); err != nil {
+		return fmt.Errorf("rebuild the trip rollup: %w", err)
+	}
+	// the rebuild covers every mark the seeds made
+	_, err := a.DB.NewDelete().Table("stat_dirty").Where("kind = ? AND day BETWEEN ? AND ?", stats.DirtyTrip, from, today).Exec(ctx)
+	return err
+}

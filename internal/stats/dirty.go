@@ -5,21 +5,21 @@ import (
 	"sync"
 
 	"github.com/uptrace/bun"
+
+	"tankwatch/internal/stats/outbox"
 )
 
 // Kinds of rollup work (stat_dirty.kind).
 const (
-	DirtyTrip = "trip" // a waybill finished, or a finished waybill's figures or state changed
-	DirtyLock = "lock" // a lock event was recorded
-	DirtySeal = "seal" // a seal record or a seal incident was written or changed
+	DirtyTrip = outbox.Trip // a waybill finished, or a finished waybill's figures or state changed
+	DirtyLock = "lock"      // a lock event was recorded
+	DirtySeal = "seal"      // a seal record or a seal incident was written or changed
 )
 
 // MarkDirty records that the rollups of kind must recompute car's day. Call it inside the transaction
 // that changes the records, so that the mark and the change commit together; marking twice is free.
 func MarkDirty(ctx context.Context, idb bun.IDB, kind string, carID int64, day int, now int64) error {
-	_, err := idb.NewRaw(`INSERT INTO stat_dirty (kind, car_id, day, marked_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (kind, car_id, day) DO UPDATE SET marked_at = EXCLUDED.marked_at`, kind, carID, day, now).Exec(ctx)
-	return err
+	return outbox.Mark(ctx, idb, kind, carID, day, now)
 }
 
 // Mark is one (car, day) to recompute.

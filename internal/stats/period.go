@@ -7,13 +7,11 @@ import (
 	"time"
 
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/stats/outbox"
 )
 
 // Day is the Asia/Shanghai date of t (Unix ms) as YYYYMMDD.
-func Day(t int64) int {
-	y, m, d := time.UnixMilli(t).In(httpx.Shanghai).Date()
-	return y*10000 + int(m)*100 + d
-}
+func Day(t int64) int { return outbox.Day(t) }
 
 // DayStart is the first millisecond of day (YYYYMMDD) in Asia/Shanghai.
 func DayStart(day int) int64 {

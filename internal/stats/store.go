@@ -2,6 +2,7 @@ package stats
 
 import (
 	"context"
+	"slices"
 
 	"github.com/uptrace/bun"
 
@@ -15,31 +16,63 @@ var finished = []waybill.State{waybill.Closed, waybill.DiffFlagged}
 // Refresh recomputes the rollup rows of car on day from its finished waybills, replacing what was
 // there (inside tx when the caller has one), and then every registered rollup's rows of that day.
 func Refresh(ctx context.Context, idb bun.IDB, carID int64, day int) error {
-	if err := refreshTrips(ctx, idb, carID, day); err != nil {
+	groups, err := refreshDay(ctx, idb, carID, day)
+	if err != nil {
 		return err
 	}
-	for _, fn := range registered() {
-		if err := fn(ctx, idb, carID, day); err != nil {
+	if err := refreshMonth(ctx, idb, carID, Month(day)); err != nil {
+		return err
+	}
+	for _, g := range groups {
+		if err := regroupDays(ctx, idb, day, day, g); err != nil {
+			return err
+		}
+		if err := regroupMonth(ctx, idb, Month(day), g); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func refreshTrips(ctx context.Context, idb bun.IDB, carID int64, day int) error {
+// refreshDay is Refresh without the monthly and group rows (Rebuild adds those up once at the end);
+// it returns the carrier groups whose rows of the day changed (before and after).
+func refreshDay(ctx context.Context, idb bun.IDB, carID int64, day int) ([]int64, error) {
+	groups, err := refreshTrips(ctx, idb, carID, day)
+	if err != nil {
+		return nil, err
+	}
+	for _, fn := range registered() {
+		if err := fn(ctx, idb, carID, day); err != nil {
+			return nil, err
+		}
+	}
+	return groups, nil
+}
+
+func refreshTrips(ctx context.Context, idb bun.IDB, carID int64, day int) ([]int64, error) {
 	trips, err := loadTrips(ctx, idb, "w.car_id = ? AND w.closed_at BETWEEN ? AND ?", carID, DayStart(day), DayEnd(day))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rows := Compute(day, trips)
+	var groups []int64
+	if err := idb.NewSelect().Table("stat_trip_daily").ColumnExpr("DISTINCT group_id").Where("car_id = ? AND day = ?", carID, day).
+		Scan(ctx, &groups); err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		if !slices.Contains(groups, r.GroupID) {
+			groups = append(groups, r.GroupID)
+		}
+	}
 	if _, err := idb.NewDelete().Table("stat_trip_daily").Where("car_id = ? AND day = ?", carID, day).Exec(ctx); err != nil {
-		return err
+		return nil, err
 	}
 	if len(rows) == 0 {
-		return nil
+		return groups, nil
 	}
 	_, err = idb.NewInsert().Model(&rows).Exec(ctx)
-	return err
+	return groups, err
 }
 
 // loadTrips reads the finished waybills matching where with their load items and opening counts.
@@ -99,26 +132,57 @@ func loadTrips(ctx context.Context, idb bun.IDB, where string, args ...any) ([]T
 	return trips, nil
 }
 
-// Rebuild recomputes every row of the days from..to (inclusive) from the waybills, car by car, and
-// deletes the rows of cars that no longer have finished trips on those days. It returns the number of
-// (car, day) pairs written.
+// Rebuild recomputes every row of the days from..to (inclusive) from the waybills and deletes the rows
+// of cars that no longer have finished trips on those days. A day is read and written at once (every
+// car's trips in one query, the rows in one insert) with the very Compute that Refresh uses; the
+// registered rollups are refreshed car by car. It returns the number of (car, day) pairs written.
 func Rebuild(ctx context.Context, idb bun.IDB, from, to int) (int, error) {
 	n := 0
+	regs := registered()
 	for _, day := range Days(from, to) {
-		var cars []int64
-		err := idb.NewSelect().Table("waybills").ColumnExpr("DISTINCT car_id").
-			Where("state IN (?) AND closed_at BETWEEN ? AND ?", bun.In(finished), DayStart(day), DayEnd(day)).Scan(ctx, &cars)
+		trips, err := loadTrips(ctx, idb, "w.closed_at BETWEEN ? AND ?", DayStart(day), DayEnd(day))
 		if err != nil {
 			return n, err
+		}
+		byCar := map[int64][]Trip{}
+		var cars []int64
+		for _, t := range trips {
+			if byCar[t.CarID] == nil {
+				cars = append(cars, t.CarID)
+			}
+			byCar[t.CarID] = append(byCar[t.CarID], t)
+		}
+		var rows []Daily
+		for _, c := range cars {
+			rows = append(rows, Compute(day, byCar[c])...)
 		}
 		if _, err := idb.NewDelete().Table("stat_trip_daily").Where("day = ?", day).Exec(ctx); err != nil {
 			return n, err
 		}
-		for _, c := range cars {
-			if err := Refresh(ctx, idb, c, day); err != nil {
+		for lo := 0; lo < len(rows); lo += 1000 {
+			chunk := rows[lo:min(lo+1000, len(rows))]
+			if _, err := idb.NewInsert().Model(&chunk).Exec(ctx); err != nil {
 				return n, err
 			}
-			n++
+		}
+		for _, c := range cars {
+			for _, fn := range regs {
+				if err := fn(ctx, idb, c, day); err != nil {
+					return n, err
+				}
+			}
+		}
+		n += len(cars)
+	}
+	if err := regroupDays(ctx, idb, from, to, 0); err != nil {
+		return n, err
+	}
+	for m := Month(from); m <= Month(to); m = Month(NextDay(m*100 + 31)) {
+		if err := rebuildMonth(ctx, idb, "", m); err != nil {
+			return n, err
+		}
+		if err := regroupMonth(ctx, idb, m, 0); err != nil {
+			return n, err
 		}
 	}
 	return n, nil

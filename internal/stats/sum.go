@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/uptrace/bun"
 )
@@ -31,6 +32,7 @@ type Filter struct {
 	CarID        int64
 	GroupID      int64 // exactly this carrier group (0: any under Under)
 	SalesGroupID int64 // exactly this sales company (0: any)
+	NoSales      bool  // only the trips sold by no sales company (the BySales row of key 0)
 	ProductID    int64 // with Products: one product
 	Products     bool
 }
@@ -58,42 +60,97 @@ func (t *Total) Derive() {
 var keyExpr = map[By]string{ByTotal: "0", ByCar: "s.car_id", ByGroup: "s.group_id", BySales: "s.sales_group_id",
 	ByProduct: "s.product_id", ByDay: "s.day", ByMonth: "s.day / 100"}
 
-// Sum adds up the rollup rows that f selects, grouped by by, ordered by key.
+// Sum adds up the rollup rows that f selects, grouped by by, ordered by key. Whole months are read from
+// the monthly rollup and the days at the edges of the period from the daily one (D55); the result is
+// the daily rows' sum.
 func Sum(ctx context.Context, idb bun.IDB, f Filter, by By) ([]Total, error) {
+	return sum(ctx, idb, f, by, true)
+}
+
+// source is the rows Sum reads for f: the daily rows of the edge days, and the monthly rows of the whole
+// months (with day = YYYYMM00, so that day / 100 is still the month). The filters go into each branch
+// so that PostgreSQL reads only the rows it sums (D55).
+//
+// fast: whole months from the monthly layer, and without a car filter or grouping the group layer (no
+// car dimension); otherwise every row from the cars' daily rows (the reference the tests compare with).
+func source(idb bun.IDB, f Filter, products, fast, cars, days bool) *bun.RawQuery {
+	daily, monthlyT, car := "stat_trip_daily", "stat_trip_monthly", "car_id"
+	if fast && !cars {
+		daily, monthlyT, car = "stat_trip_group_daily", "stat_trip_group_monthly", "0 AS car_id"
+	}
+	monthly := fast && !days
+	cols := "day, " + car + ", group_id, sales_group_id, product_id, " + monthCols
+	var cond []string
+	var cargs []any
+	if products {
+		cond = append(cond, "product_id > 0")
+		if f.ProductID > 0 {
+			cond, cargs = append(cond, "product_id = ?"), append(cargs, f.ProductID)
+		}
+	} else {
+		cond = append(cond, "product_id = 0")
+	}
+	scope := "group_id"
+	if f.SalesView {
+		scope = "sales_group_id"
+	}
+	cond, cargs = append(cond, scope+" IN (SELECT id FROM org_groups WHERE path LIKE ?)"), append(cargs, f.Under+"%")
+	for _, c := range []struct {
+		col string
+		v   int64
+	}{{"car_id", f.CarID}, {"group_id", f.GroupID}, {"sales_group_id", f.SalesGroupID}} {
+		if c.v > 0 {
+			cond, cargs = append(cond, c.col+" = ?"), append(cargs, c.v)
+		}
+	}
+	if f.NoSales {
+		cond = append(cond, "sales_group_id = 0")
+	}
+	where := strings.Join(cond, " AND ")
+	var ranges []string
+	var args []any
+	var months []int
+	for m := Month(f.From); f.From <= f.To && m <= Month(f.To); m = Month(NextDay(m*100 + 31)) {
+		first, last := m*100+1, int(AddDays(Month(NextDay(m*100+31))*100+1, -1))
+		lo, hi := max(f.From, first), min(f.To, last)
+		if monthly && lo == first && hi == last {
+			months = append(months, m)
+			continue
+		}
+		if n := len(ranges); n > 0 && args[2*n-1].(int) == int(AddDays(lo, -1)) {
+			args[2*n-1] = hi // the days of consecutive months read as one range
+			continue
+		}
+		ranges = append(ranges, "day BETWEEN ? AND ?")
+		args = append(args, lo, hi)
+	}
+	var parts []string
+	if len(ranges) > 0 {
+		parts = append(parts, "SELECT "+cols+" FROM "+daily+" WHERE ("+strings.Join(ranges, " OR ")+") AND "+where)
+		args = append(args, cargs...)
+	}
+	if len(months) > 0 {
+		parts = append(parts, "SELECT month * 100 AS day, "+car+", group_id, sales_group_id, product_id, "+monthCols+
+			" FROM "+monthlyT+" WHERE month IN (?) AND "+where)
+		args = append(append(args, bun.In(months)), cargs...)
+	}
+	if len(parts) == 0 {
+		return idb.NewRaw("(SELECT " + cols + " FROM " + daily + " WHERE 1 = 0)")
+	}
+	return idb.NewRaw("("+strings.Join(parts, " UNION ALL ")+")", args...)
+}
+
+func sum(ctx context.Context, idb bun.IDB, f Filter, by By, fast bool) ([]Total, error) {
 	key, ok := keyExpr[by]
 	if !ok {
 		return nil, fmt.Errorf("stats: unknown grouping %q", by)
 	}
-	sel := idb.NewSelect().TableExpr("stat_trip_daily AS s").ColumnExpr(key+" AS k").
+	sel := idb.NewSelect().TableExpr("? AS s", source(idb, f, f.Products || by == ByProduct, fast, by == ByCar || f.CarID > 0, by == ByDay)).ColumnExpr(key + " AS k").
 		ColumnExpr("COALESCE(SUM(s.trips), 0) AS trips, COALESCE(SUM(s.shipped_vt_l), 0.0) AS shipped_vt_l, COALESCE(SUM(s.shipped_v20_l), 0.0) AS shipped_v20_l").
 		ColumnExpr("COALESCE(SUM(s.shipped_t), 0.0) AS shipped_t, COALESCE(SUM(s.received_v20_l), 0.0) AS received_v20_l, COALESCE(SUM(s.loss_l), 0.0) AS loss_l").
 		ColumnExpr("COALESCE(SUM(s.km), 0.0) AS km, COALESCE(SUM(s.ton_km), 0.0) AS ton_km, COALESCE(SUM(s.timed_trips), 0) AS timed_trips").
 		ColumnExpr("COALESCE(SUM(s.out_to_arrival_min), 0.0) AS out_to_arrival_min, COALESCE(SUM(s.abnormal_openings), 0) AS abnormal_openings").
-		ColumnExpr("COALESCE(SUM(s.over_allowance), 0) AS over_allowance").
-		Where("s.day BETWEEN ? AND ?", f.From, f.To)
-	if f.Products || by == ByProduct {
-		sel = sel.Where("s.product_id > 0")
-		if f.ProductID > 0 {
-			sel = sel.Where("s.product_id = ?", f.ProductID)
-		}
-	} else {
-		sel = sel.Where("s.product_id = 0")
-	}
-	if f.SalesView {
-		sel = sel.Join("JOIN org_groups AS g ON g.id = s.sales_group_id")
-	} else {
-		sel = sel.Join("JOIN org_groups AS g ON g.id = s.group_id")
-	}
-	sel = sel.Where("g.path LIKE ?", f.Under+"%")
-	if f.CarID > 0 {
-		sel = sel.Where("s.car_id = ?", f.CarID)
-	}
-	if f.GroupID > 0 {
-		sel = sel.Where("s.group_id = ?", f.GroupID)
-	}
-	if f.SalesGroupID > 0 {
-		sel = sel.Where("s.sales_group_id = ?", f.SalesGroupID)
-	}
+		ColumnExpr("COALESCE(SUM(s.over_allowance), 0) AS over_allowance")
 	if by != ByTotal {
 		sel = sel.GroupExpr(key).OrderExpr(key)
 	}

@@ -94,6 +94,7 @@ func Advance(ctx context.Context, tx bun.IDB, id int64, m Move, now int64) (Step
 	if err := insertStep(ctx, tx, r.ID, st.From, st.To, int(m.Evidence), m, now); err != nil {
 		return st, r, err
 	}
+	before, beforeClosed := r.State, r.ClosedAt
 	set := []string{"updated_at = ?"}
 	args := []any{now}
 	if st.Flagged && !r.Flagged {
@@ -108,12 +109,17 @@ func Advance(ctx context.Context, tx bun.IDB, id int64, m Move, now int64) (Step
 		set, args = append(set, "state = ?", "state_at = ?"), append(args, st.To, m.T)
 		if col := stateColumn(st.To); col != "" {
 			set, args = append(set, col+" = ?"), append(args, m.T)
+			if col == "closed_at" {
+				r.ClosedAt = m.T
+			}
 		}
 		r.State, r.StateAt = st.To, m.T
 	}
 	r.UpdatedAt = now
-	_, err = tx.NewUpdate().Table("waybills").Set(strings.Join(set, ", "), args...).Where("id = ?", id).Exec(ctx)
-	return st, r, err
+	if _, err = tx.NewUpdate().Table("waybills").Set(strings.Join(set, ", "), args...).Where("id = ?", id).Exec(ctx); err != nil {
+		return st, r, err
+	}
+	return st, r, markTrip(ctx, tx, r.CarID, before, beforeClosed, r.State, r.ClosedAt, now)
 }
 
 // Correct sets waybill id to state to on an operator's word (a step the platform missed or got
@@ -143,8 +149,12 @@ func Correct(ctx context.Context, tx bun.IDB, id int64, to State, userID int64, 
 	if _, err := tx.NewUpdate().Table("waybills").Set(set, args...).Where("id = ?", id).Exec(ctx); err != nil {
 		return nil, err
 	}
+	before, beforeClosed := r.State, r.ClosedAt
+	if stateColumn(to) == "closed_at" && r.ClosedAt == 0 {
+		r.ClosedAt = now
+	}
 	r.State, r.StateAt, r.UpdatedAt = to, now, now
-	return r, nil
+	return r, markTrip(ctx, tx, r.CarID, before, beforeClosed, to, r.ClosedAt, now)
 }
 
 func insertStep(ctx context.Context, tx bun.IDB, id int64, from, to State, ev int, m Move, now int64) error {

@@ -50,13 +50,18 @@ func Write(w http.ResponseWriter, r *http.Request, s *Sheet) error {
 		last, _ := excelize.ColumnNumberToName(n)
 		_ = x.SetColWidth(sheet, "A", last, width)
 	}
+	headers(w, lang, s)
+	return x.Write(w)
+}
+
+// headers are the download's: the type and "<ASCII>-YYYYMMDD.xlsx" with the translated name as filename*.
+func headers(w http.ResponseWriter, lang i18n.Lang, s *Sheet) {
 	day := time.Now().In(httpx.Shanghai).Format("20060102")
 	name := fmt.Sprintf("%s-%s.xlsx", i18n.T(lang, s.Name), day)
 	w.Header().Set("Content-Type", ContentType)
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.xlsx"; filename*=UTF-8''%s`, s.ASCII, day, url.PathEscape(name)))
 	w.Header().Set("Access-Control-Expose-Headers", "Content-Disposition")
 	w.Header().Set("Cache-Control", "no-store")
-	return x.Write(w)
 }
 
 // Handler adapts a call that builds a sheet from a decoded JSON body into an xlsx download; a failure

@@ -1,2 +1,6 @@
-// Placeholder until the page of issue 16 lands: the honest 'not available yet' state.
-export { default } from '../../common/NotReadyPage';
+import { StatPage } from '../tripStats/StatPage';
+
+/** compStat2 (D50, D55): the finished trips' figures per company, the sales company's view. */
+export default function Page() {
+  return <StatPage kind="company" sales={true} />;
+}
