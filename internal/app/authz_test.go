@@ -490,7 +490,8 @@ var stateTables = []string{"org_groups", "users", "roles", "role_codes", "user_r
 	"messages", "message_recipients", "stations", "suspected_stations", "suspected_station_cars",
 	"alarms", "alarm_types", "alarm_controls", "parking_periods", "car_passwords", "password_views",
 	"compartments", "ground_tanks",
-	"products", "customers", "customer_stations", "customer_cars", "sales_trans", "code_sequences"}
+	"products", "customers", "customer_stations", "customer_cars", "sales_trans", "code_sequences",
+	"locks", "lock_binds", "car_blacklist"}
 
 // TestAuthorizationMatrix calls every registered endpoint without a token, with an expired and a revoked
 // token, as a user lacking its code, and (for endpoints taking ids) with another group's records.
@@ -510,6 +511,14 @@ func TestAuthorizationMatrix(t *testing.T) {
 		calls := foreignCalls(f)
 		maps.Copy(calls, loadsCalls(f.loads))
 		maps.Copy(calls, waybillForeignCalls(f))
+		// issue 16's parts
+		maps.Copy(calls, locksCalls(setupLocks(t, e, f)))
+		maps.Copy(calls, lockEventsForeignCalls(f))
+		maps.Copy(calls, sealsCalls(f))
+		maps.Copy(calls, lockStatsCalls(f))
+		maps.Copy(calls, tripStatsForeignCalls(f))
+		maps.Copy(calls, overviewForeignCalls(f))
+		maps.Copy(calls, analysisForeignCalls(f))
 		covered := map[string]bool{}
 		// The refused calls (no code, another group's records) are made in one pass between two snapshots of
 		// the store: comparing whole tables around every call cost most of this test's time. Only when the
