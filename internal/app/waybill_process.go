@@ -25,6 +25,7 @@ func (a *App) buildWaybillProcess() {
 	a.Devices.Writer.Subscribe(eng.Enqueue)
 	a.waybillProcess.Engine = eng
 	a.waybillProcess.Service = process.NewService(a.DB, eng.Touch)
+	a.waybillProcess.Service.Audit = a.Audit
 	stat := func(i int) func() float64 {
 		return func() float64 {
 			ev, ov, cu, mv := eng.Stats()

@@ -11,6 +11,10 @@ func init() {
 		"field.wbpReceivedV20": {"实收体积(V20)", "實收體積(V20)", "Received volume (V20)"},
 		"field.wbpDestSeq":     {"目的站序号", "目的站序號", "Destination number"},
 
+		"module.transportProcess":    {"运输过程", "運輸過程", "Transport process"},
+		"action.diffReview":          {"审核差异", "審核差異", "Review a difference"},
+		"action.stateCorrect":        {"更正运单状态", "更正運單狀態", "Correct a trip state"},
+		"action.receivedEnter":       {"录入收油量", "錄入收油量", "Enter a received volume"},
 		"wbprocess.reviewed":         {"该差异已审核", "該差異已審核", "This difference has been reviewed already"},
 		"wbprocess.notEnded":         {"运单尚未结束，结束后才能审核", "運單尚未結束，結束後才能審核", "The trip has not ended yet; review it once it has"},
 		"wbprocess.notAtDestination": {"运单未在目的站卸油阶段，不能录入实收量", "運單未在目的站卸油階段，不能錄入實收量", "The trip is not at its destinations; a received volume cannot be entered now"},

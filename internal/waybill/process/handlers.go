@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"strconv"
 	"strings"
+	"tankwatch/internal/audit"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -38,6 +40,9 @@ const MaxReason = 200
 // Service serves the differences page and the operator's corrections and received volumes.
 type Service struct {
 	db *db.DB
+	// Audit records the operators' reviews, corrections and received volumes in the operation log (nil:
+	// not recorded, in tests that do not need it).
+	Audit *audit.Log
 	// Touch tells the engine a car's waybill changed (Engine.Touch); nil: nothing to tell.
 	Touch func(carID int64)
 	Now   func() time.Time
@@ -291,6 +296,18 @@ func (s *Service) scopedWaybill(ctx context.Context, idb bun.IDB, p *httpx.Princ
 	return &r.Row, nil
 }
 
+// ModuleProcess is the operation log's module of the transport process (catalogue key
+// module.transportProcess).
+const ModuleProcess = "transportProcess"
+
+// log records an operator's action on a trip.
+func (s *Service) log(r *http.Request, action string, waybillID int64, detail string) {
+	if s.Audit == nil {
+		return
+	}
+	s.Audit.Record(r.Context(), r, nil, audit.Entry{Module: ModuleProcess, Action: action, Target: "waybill", TargetID: waybillID, Detail: detail})
+}
+
 // Review is POST /monitor-app/bizDiffRecord/review: the difference is reviewed with the reviewer's
 // reason; when it was the trip's last open difference and the trip ended DIFF_FLAGGED, the trip is
 // closed (EvReviewClose, CauseUser). A trip still under way cannot be reviewed yet.
@@ -305,7 +322,7 @@ func (s *Service) Review(r *http.Request, in ReviewInput) error {
 	}
 	ctx := r.Context()
 	now := s.Now().UnixMilli()
-	var carID int64
+	var carID, waybillID int64
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		type row struct {
 			waybill.DiffRow `bun:",extend"`
@@ -326,7 +343,7 @@ func (s *Service) Review(r *http.Request, in ReviewInput) error {
 		if w.State != waybill.DiffFlagged && !w.State.Final() {
 			return httpx.Biz("wbprocess.notEnded")
 		}
-		carID = w.CarID
+		carID, waybillID = w.CarID, w.ID
 		if _, err := tx.NewUpdate().Table("diff_records").Set("status = 1, reviewed_by = ?, reviewed_at = ?, review_reason = ?", p.UserID, now, reason).
 			Where("id = ? AND status = 0", d.ID).Exec(ctx); err != nil {
 			return err
@@ -342,6 +359,9 @@ func (s *Service) Review(r *http.Request, in ReviewInput) error {
 			T: now, Reason: reason}, now)
 		return err
 	})
+	if err == nil {
+		s.log(r, "diffReview", waybillID, fmt.Sprintf("#%d: %s", in.ID, reason))
+	}
 	if err == nil && s.Touch != nil && carID != 0 {
 		s.Touch(carID)
 	}
@@ -382,6 +402,9 @@ func (s *Service) Correct(r *http.Request, in CorrectInput) error {
 		_, err = waybill.Correct(ctx, tx, w.ID, to, p.UserID, reason, now)
 		return err
 	})
+	if err == nil {
+		s.log(r, "stateCorrect", in.WaybillID, to.String()+": "+reason)
+	}
 	if err == nil && s.Touch != nil {
 		s.Touch(carID)
 	}
@@ -443,6 +466,9 @@ func (s *Service) Receive(r *http.Request, in ReceiveInput) error {
 		m := waybill.Move{Evidence: waybill.EvReceived, Cause: waybill.CauseUser, UserID: p.UserID, T: now, StationID: d[0].StationID, Reason: reason}
 		return FinishDest(ctx, tx, w.ID, in.DestSeq, math.Round(v*10)/10, waybill.ReceivedEntered, m, now)
 	})
+	if err == nil {
+		s.log(r, "receivedEnter", in.WaybillID, fmt.Sprintf("%d: %.1f L %s", in.DestSeq, math.Round(v*10)/10, reason))
+	}
 	if err == nil && s.Touch != nil {
 		s.Touch(carID)
 	}

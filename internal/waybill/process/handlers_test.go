@@ -2,6 +2,7 @@ package process_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,6 +131,13 @@ func TestDifferencesReviewReceiveAndCorrect(t *testing.T) {
 		must(t, e.DB.NewSelect().Model(&row).Where("id = ?", wb).Scan(t.Context()))
 		if row.State != waybill.DiffFlagged {
 			t.Fatalf("%s", row.State)
+		}
+		// every review, correction and received volume is in the operation log, with the trip and the reason
+		var logged []string
+		must(t, e.DB.NewSelect().Table("operation_logs").Column("action").Where("module = ? AND target_id = ?", process.ModuleProcess, wb).
+			OrderExpr("id").Scan(t.Context(), &logged))
+		if want := []string{"receivedEnter", "diffReview", "diffReview", "stateCorrect"}; !slices.Equal(logged, want) {
+			t.Fatalf("operation log %v, want %v", logged, want)
 		}
 		// the export
 		r := e.Call("POST", "/monitor-app/bizDiffRecord/export", tok, map[string]any{})
