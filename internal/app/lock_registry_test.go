@@ -3,6 +3,8 @@ package app_test
 import (
 	"bytes"
 	"strings"
+	"tankwatch/internal/lock"
+	"tankwatch/internal/sim"
 	"testing"
 	"time"
 
@@ -58,6 +60,21 @@ func TestLockRegistryHTTP(t *testing.T) {
 		e.MustOK("POST", "/base-info-app/blueLock/page", admin, map[string]any{"bound": false}).Decode(&locks)
 		if locks.Total != 4 {
 			t.Errorf("demo locks not bound: %d", locks.Total)
+		}
+		// the simulated trucks' manhole-cover locks report by sim.LockSerial: the registry knows them
+		var firstCars []int64
+		if err := e.DB.NewSelect().Table("cars").Column("id").OrderExpr("id").Limit(3).Scan(t.Context(), &firstCars); err != nil {
+			t.Fatal(err)
+		}
+		for i, car := range firstCars {
+			var bound struct {
+				CarID  int64 `bun:"car_id"`
+				Device int   `bun:"device"`
+			}
+			if err := e.DB.NewSelect().Table("locks").Column("car_id", "device").Where("serial = ?", sim.LockSerial(i, 1)).
+				Scan(t.Context(), &bound); err != nil || bound.CarID != car || bound.Device != int(lock.DeviceCover) {
+				t.Errorf("demo lock %s: %+v %v, want car %d's compartment 1 cover", sim.LockSerial(i, 1), bound, err, car)
+			}
 		}
 		var black httpx.Page[registry.EntryView]
 		e.MustOK("POST", "/base-info-app/carBlacklist/page", admin, map[string]any{}).Decode(&black)

@@ -37,7 +37,11 @@ func (s *Service) SeedDemo(ctx context.Context, userID int64) error {
 	t0, tMove, tFault := now-120*demoDay, now-30*demoDay, now-12*demoDay
 	var locks []*Lock
 	var binds []*BindRow
-	pos := map[*Lock]int64{} // a lock's index in locks, its id until the locks are stored
+	pos := map[*Lock]int64{}  // a lock's index in locks, its id until the locks are stored
+	carIdx := map[int64]int{} // a car's demo vehicle index (the demo cars in the order they were made)
+	for i, c := range cars {
+		carIdx[c.ID] = i
+	}
 	serial := func(k lock.Kind, i int) string {
 		if k == lock.Kind4G {
 			return fmt.Sprintf("TW4G-2406-%06d", 100+i)
@@ -55,6 +59,11 @@ func (s *Service) SeedDemo(ctx context.Context, userID int64) error {
 		if car != nil {
 			id := car.ID
 			m.CarID, m.Compartment, m.Device, m.State, m.GroupID = &id, comp, dev, lock.StateBound, car.GroupID
+			if dev == lock.DeviceCover {
+				// the simulated trucks report their manhole-cover locks by sim.LockSerial (TWL + the demo
+				// vehicle's number + compartment): the same serial here, so their events find this lock
+				m.Serial = fmt.Sprintf("TWL%05d-%d", carIdx[car.ID]+1, comp)
+			}
 		}
 		pos[m] = int64(len(locks))
 		locks = append(locks, m)
