@@ -303,25 +303,31 @@ func (a *App) Bootstrap(ctx context.Context, out io.Writer) error {
 			return fmt.Errorf("demo waybills seed: %w", err)
 		}
 		// issue 16: the past trips first (statistics), then locks, seals and lock events on them, then the rollups
-		if err := a.seedStatsOverviewDemo(ctx); err != nil {
+		timed := func(name string, seed func(context.Context) error) error {
+			start := time.Now()
+			err := seed(ctx)
+			a.Log.Info("demo seed", "part", name, "took", time.Since(start).Round(time.Millisecond))
+			return err
+		}
+		if err := timed("StatsOverview", a.seedStatsOverviewDemo); err != nil {
 			return fmt.Errorf("demo StatsOverview seed: %w", err)
 		}
-		if err := a.seedLockRegistryDemo(ctx); err != nil {
+		if err := timed("LockRegistry", a.seedLockRegistryDemo); err != nil {
 			return fmt.Errorf("demo LockRegistry seed: %w", err)
 		}
-		if err := a.seedSealRecordsDemo(ctx); err != nil {
+		if err := timed("SealRecords", a.seedSealRecordsDemo); err != nil {
 			return fmt.Errorf("demo SealRecords seed: %w", err)
 		}
-		if err := a.seedLockEventsDemo(ctx); err != nil {
+		if err := timed("LockEvents", a.seedLockEventsDemo); err != nil {
 			return fmt.Errorf("demo LockEvents seed: %w", err)
 		}
-		if err := a.seedLockStatsDemo(ctx); err != nil {
+		if err := timed("LockStats", a.seedLockStatsDemo); err != nil {
 			return fmt.Errorf("demo LockStats seed: %w", err)
 		}
-		if err := a.seedStatsTripsDemo(ctx); err != nil {
+		if err := timed("StatsTrips", a.seedStatsTripsDemo); err != nil {
 			return fmt.Errorf("demo StatsTrips seed: %w", err)
 		}
-		if err := a.seedStatsAnalysisDemo(ctx); err != nil {
+		if err := timed("StatsAnalysis", a.seedStatsAnalysisDemo); err != nil {
 			return fmt.Errorf("demo StatsAnalysis seed: %w", err)
 		}
 		line := org.DemoLoginLine()

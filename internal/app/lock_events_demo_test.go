@@ -65,7 +65,11 @@ func seedLockEventsDemoOn(t *testing.T, dialect string) {
 	if err := waybill.Insert(ctx, d, &r, dests, comps); err != nil {
 		t.Fatal(err)
 	}
-	// compartment 1 has a registered lock on its manhole cover; compartment 2 none
+	// compartment 1 has a registered lock on its manhole cover; compartment 2 none (the demo registry's
+	// locks of this car taken off first)
+	if _, err := d.NewRaw("DELETE FROM locks WHERE car_id = ?", car).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
 	var lockID int64
 	if err := d.NewRaw(`INSERT INTO locks (group_id, serial, kind, state, car_id, compartment, device, created_at, updated_at)
 		VALUES (?, 'SEED-L1', 1, 2, ?, 1, 1, 1, 1) RETURNING id`, group, car).Scan(ctx, &lockID); err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"tankwatch/internal/lock/registry"
 	"tankwatch/internal/platform/httpx"
 )
@@ -23,6 +25,9 @@ func (a *App) buildLockRegistry() {
 	if b := a.waybillBills.svc; b != nil {
 		b.Blacklist = registry.Refusal
 	}
+	a.Fleet.OnCarsDeleted(func(ctx context.Context, tx bun.Tx, ids []int64) error {
+		return registry.CarsDeleted(ctx, tx, ids, 0, a.now().UnixMilli())
+	})
 }
 
 // LockRegistry is the lock registry and car blacklist service.

@@ -244,3 +244,38 @@ func TestBlacklistRefusesWaybills(t *testing.T) {
 		e.MustOK("POST", "/base-info-app/waybill/update", admin, moved)
 	})
 }
+
+// A deleted car's locks go back to stock with an unbinding in their history, and its blacklist entries
+// go with it: deleting a car with locks is not refused by the store's keys.
+func TestDeletedCarReleasesItsLocks(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		admin := e.Login("admin", "admin123")
+		var group int64
+		if err := e.DB.NewSelect().Table("cars").Column("group_id").OrderExpr("id").Limit(1).Scan(t.Context(), &group); err != nil {
+			t.Fatal(err)
+		}
+		car := e.MustOK("POST", "/base-info-app/carInfo/insert", admin, map[string]any{"groupId": group, "plate": "沪C·54321", "compartments": 2}).ID()
+		var l registry.View
+		e.MustOK("POST", "/base-info-app/blueLock/save", admin, map[string]any{"serial": "DEL-CAR-1", "kind": 2}).Decode(&l)
+		e.MustOK("POST", "/base-info-app/blueLock/bind", admin, map[string]any{"lockId": l.ID, "carId": car, "compartment": 2, "device": 1})
+		e.MustOK("POST", "/base-info-app/carBlacklist/add", admin, map[string]any{"carId": car, "reason": "检查"})
+		e.MustOK("POST", "/base-info-app/carInfo/deleteByIds", admin, map[string]any{"ids": []int64{car}})
+		var after struct {
+			CarID *int64 `bun:"car_id"`
+			State int    `bun:"state"`
+		}
+		if err := e.DB.NewSelect().Table("locks").Column("car_id", "state").Where("id = ?", l.ID).Scan(t.Context(), &after); err != nil ||
+			after.CarID != nil || after.State != int(lock.StateInStock) {
+			t.Fatalf("lock after its car was deleted: %+v %v", after, err)
+		}
+		var reasons []string
+		if err := e.DB.NewSelect().Table("lock_binds").Column("reason").Where("lock_id = ? AND action = ?", l.ID, lock.BindUnbound).Scan(t.Context(), &reasons); err != nil ||
+			len(reasons) != 1 || reasons[0] != "车辆已删除" {
+			t.Fatalf("unbinding record %v %v", reasons, err)
+		}
+		if n, err := e.DB.NewSelect().Table("car_blacklist").Where("car_id = ?", car).Count(t.Context()); err != nil || n != 0 {
+			t.Fatalf("blacklist entries of the deleted car: %d %v", n, err)
+		}
+	})
+}

@@ -21,7 +21,7 @@ import (
 // demo organisation (DemoVehicles 0, as most tests start one) gets no history, which keeps those
 // tests' snapshots of the waybill tables small.
 func (a *App) seedStatsOverviewDemo(ctx context.Context) error {
-	if !a.Cfg.Demo || a.Cfg.DemoVehicles <= 0 {
+	if !a.Cfg.Demo || a.Cfg.DemoVehicles <= 0 || a.Cfg.DemoHistoryCars <= 0 {
 		return nil
 	}
 	n, err := a.DB.NewSelect().Table("waybills").Where("remark = ?", histRemark).Limit(1).Count(ctx)
@@ -77,7 +77,7 @@ func (a *App) histCars(ctx context.Context) ([]histCar, error) {
 		Where("EXISTS (SELECT 1 FROM terminals AS t WHERE t.car_id = c.id)").
 		Where("EXISTS (SELECT 1 FROM compartments AS k WHERE k.car_id = c.id)").
 		Where("NOT EXISTS (SELECT 1 FROM waybills AS w WHERE w.car_id = c.id AND w.state IN (?))", bun.In(demoActive)).
-		OrderExpr("c.id").Scan(ctx, &rows)
+		OrderExpr("c.id").Limit(int64(a.Cfg.DemoHistoryCars)).Scan(ctx, &rows)
 	if err != nil {
 		return nil, err
 	}

@@ -183,7 +183,7 @@ func TestOverviewReport(t *testing.T) {
 }
 
 // historyCfg is a demo whose fleet is configured (the twelve named cars): Bootstrap seeds their past trips.
-var historyCfg = config.Config{Demo: true, DemoVehicles: 12}
+var historyCfg = config.Config{Demo: true, DemoVehicles: 12, DemoHistoryCars: 12}
 
 // eachWithHistory runs fn on a demo instance with the past trips per dialect.
 func eachWithHistory(t *testing.T, fn func(t *testing.T, e *apptest.Env)) {

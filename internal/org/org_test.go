@@ -336,7 +336,7 @@ func TestGroups(t *testing.T) {
 		expectFail(t, e.Call("POST", "/authority-app/groupInfo/delete", admin, map[string]any{"id": bh}), "该组织下还有用户")
 		// 华南分公司 holds demo vehicles, SIM cards and terminals: refused until they are gone
 		expectFail(t, e.Call("POST", "/authority-app/groupInfo/delete", admin, map[string]any{"id": g["华南分公司"]}), "该组织下还有车辆、SIM 卡或终端")
-		for _, table := range []string{"terminal_bindings", "terminals", "sims", "car_video_channels", "cars"} {
+		for _, table := range []string{"terminal_bindings", "terminals", "sims", "car_video_channels", "car_blacklist", "locks", "cars"} {
 			if _, err := e.DB.NewDelete().TableExpr(table).Where("1 = 1").Exec(t.Context()); err != nil {
 				t.Fatal(err)
 			}

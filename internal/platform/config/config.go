@@ -48,6 +48,9 @@ type Config struct {
 
 	// Demo fleet (with --demo).
 	DemoVehicles int     // vehicles seeded and driven by the in-process simulator
+	// DemoHistoryCars: with --demo, how many of the demo cars get 60 days of past trips (the statistics
+	// pages' history); 0: none
+	DemoHistoryCars int
 	DemoSim      bool    // drive the demo fleet in-process (off: seed only, e.g. for an external `tankwatch sim`)
 	DemoSpeedup  float64 // simulated time runs this many times faster than the clock
 	// DemoMisbehave scales the demo fleet's incidents (0: a perfectly behaved fleet); DemoIncident
@@ -213,6 +216,7 @@ func BindServe(b *Binder, c *Config) {
 	b.String(&c.AMapKey, "amap-key", "", "Gaode (AMap) web-service key for online reverse geocoding; empty: offline only")
 	b.String(&c.MQTTBroker, "mqtt-broker", "", "external MQTT broker shared by every node, e.g. tcp://127.0.0.1:1883 (empty: embedded broker only; browsers always connect to /mqtt)")
 	b.Int(&c.DemoVehicles, "demo-vehicles", 200, "with --demo: vehicles seeded and driven by the in-process simulator")
+	b.Int(&c.DemoHistoryCars, "demo-history-cars", 24, "with --demo: this many demo cars get 60 days of past trips at the first start, for the statistics pages (0: none; each car costs about 0.3 s of start-up)")
 	b.Bool(&c.DemoSim, "demo-sim", true, "with --demo: drive the demo fleet with the in-process simulator (false: seed only, for an external tankwatch sim)")
 	b.Duration(&c.GaugeInterval, "gauge-interval", time.Minute, "poll every station tank gauge (TLS protocol over TCP) this often")
 	b.Float(&c.DemoSpeedup, "demo-speedup", 1, "with --demo: simulated time runs this many times faster than the clock")
@@ -266,6 +270,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--offline-minutes must be at least 1")
 	case c.MovingSpeed < 1:
 		return fmt.Errorf("--moving-speed must be at least 1 km/h")
+	case c.DemoHistoryCars < 0 || c.DemoHistoryCars > 100000:
+		return fmt.Errorf("--demo-history-cars must be between 0 and 100000, not %d", c.DemoHistoryCars)
 	case c.DemoVehicles < 0 || c.DemoVehicles > 100000:
 		return fmt.Errorf("--demo-vehicles must be between 0 and 100000")
 	case c.DemoSpeedup < 0 || c.DemoSpeedup > 1000:
