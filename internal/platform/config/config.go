@@ -47,12 +47,12 @@ type Config struct {
 	MQTTBroker string // external MQTT broker shared by every node (tcp://host:1883); empty: the embedded broker only
 
 	// Demo fleet (with --demo).
-	DemoVehicles int     // vehicles seeded and driven by the in-process simulator
+	DemoVehicles int // vehicles seeded and driven by the in-process simulator
 	// DemoHistoryCars: with --demo, how many of the demo cars get 60 days of past trips (the statistics
 	// pages' history); 0: none
 	DemoHistoryCars int
-	DemoSim      bool    // drive the demo fleet in-process (off: seed only, e.g. for an external `tankwatch sim`)
-	DemoSpeedup  float64 // simulated time runs this many times faster than the clock
+	DemoSim         bool    // drive the demo fleet in-process (off: seed only, e.g. for an external `tankwatch sim`)
+	DemoSpeedup     float64 // simulated time runs this many times faster than the clock
 	// DemoMisbehave scales the demo fleet's incidents (0: a perfectly behaved fleet); DemoIncident
 	// names an incident every demo truck has on its first loaded trip (sim.Config.FirstTripIncident).
 	DemoMisbehave float64
