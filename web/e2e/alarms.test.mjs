@@ -15,7 +15,7 @@ function shanghai(date) {
 
 describe('alarms', () => {
   // simulated time runs 600 times faster: a night and a working day take about three minutes
-  const env = setup({ args: ['--demo-vehicles', '200', '--demo-speedup', '600'] });
+  const env = setup({ args: ['--demo-vehicles', '200', '--demo-speedup', '600', '--demo-history-cars', '0'] });
 
   test('an abnormal-unloading alarm of the demo fleet shows on the map and in 报警信息, and is processed', { timeout: 420_000 }, async (t) => {
     // At 600× the fleet's live pushes (level I alarms, help requests) would open dialogs over the page

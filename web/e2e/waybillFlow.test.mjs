@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { api, apiLogin, startServer } from './lib.mjs';
 
-const COMMON = ['--demo-vehicles', '2', '--demo-speedup', '1000', '--gauge-interval', '1s'];
+const COMMON = ['--demo-history-cars', '0', '--demo-vehicles', '2', '--demo-speedup', '1000', '--gauge-interval', '1s'];
 const servers = {};
 
 before(async () => {

@@ -2,7 +2,7 @@ import { AimOutlined, CloseOutlined, LockOutlined, UnlockOutlined, WarningOutlin
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Descriptions, Empty, Result, Skeleton, Switch, Table, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAddress } from '../../../api/geocode';
 import { carDetails, type CarDetails, type CompartmentDevice, type CompartmentState, type DeviceKind, type MapCar } from '../../../api/monitor';
@@ -179,11 +179,18 @@ export function CarDetailPanel({ carId, live, follow, onFollow, onLocate, onClos
   const { t } = useTranslation();
   const lang = useAppStore((s) => s.lang);
   const q = useQuery({
-    queryKey: ['monitor', 'carDetails', carId, live?.time ?? null, lang],
+    queryKey: ['monitor', 'carDetails', carId, lang],
     queryFn: () => carDetails(carId),
     placeholderData: (prev, prevQuery) => (prevQuery?.queryKey[2] === carId ? prev : undefined),
     staleTime: 5000,
   });
+  // Each new report refreshes the card, but never restarts a refresh under way: with the report's time
+  // in the query key, a car reporting faster than the server answered left the card loading for ever.
+  const { refetch } = q;
+  const liveTime = live?.time ?? null;
+  useEffect(() => {
+    if (liveTime !== null) void refetch({ cancelRefetch: false });
+  }, [liveTime, refetch]);
   const d = q.data;
   const located = !!d && isValidCoords(d.lng, d.lat);
   const addr = useQuery({

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Empty, List, Typography } from 'antd';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { alarmsByCar } from '../../../api/alarm';
 import { LevelTag, StateTag } from './alarmUi';
@@ -8,10 +9,17 @@ import { LevelTag, StateTag } from './alarmUi';
 export function RecentAlarms({ carId, version, limit = 5 }: { carId: number; version?: string | null; limit?: number }) {
   const { t, i18n } = useTranslation();
   const q = useQuery({
-    queryKey: ['alarm', 'byCar', carId, limit, version ?? null, i18n.language],
+    queryKey: ['alarm', 'byCar', carId, limit, i18n.language],
     queryFn: () => alarmsByCar(carId, limit),
     staleTime: 10_000,
   });
+  // a new version refreshes the list without restarting a refresh under way (with the version in the
+  // key, a car reporting faster than the server answered left the list empty for ever)
+  const { refetch } = q;
+  const v = version ?? null;
+  useEffect(() => {
+    if (v !== null) void refetch({ cancelRefetch: false });
+  }, [v, refetch]);
   if (q.isPending) return null;
   if (q.isError) return <Typography.Text type="secondary">{t('common.requestFailed')}</Typography.Text>;
   if (q.data.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('alarm.noRecent')} />;
