@@ -69,8 +69,10 @@ describe('lock events page', () => {
       for (const deadline = Date.now() + 30_000; ; ) {
         if ((await row.locator('td').last().innerText()).trim() === '1') break;
         assert.ok(Date.now() < deadline, 'the remote opening was not filed under the command');
+        // listen before clicking: the answer can come before a listener set up after the click
+        const answered = page.waitForResponse((r) => r.url().endsWith('/lock-app/blueLockRecord/commands'));
         await pane.getByRole('button', { name: zh('common.refresh') }).click();
-        await page.waitForResponse((r) => r.url().endsWith('/lock-app/blueLockRecord/commands'));
+        await answered;
       }
       await row.locator('.ant-table-row-expand-icon').click();
       const caused = pane.locator('.ant-table-expanded-row');

@@ -96,7 +96,7 @@ describe('system messages', () => {
         const close = await wrap.$('.ant-modal-close');
         if (close) await close.click();
         else await (await wrap.$$('.ant-modal-confirm-btns button')).at(-1).click();
-        await wrap.waitForElementState('hidden');
+        await wrap.waitForElementState('hidden', { timeout: 30_000 }); // a loaded machine can take seconds to close it
       }
       assert.ok(sawWaiting, 'the first dialog said how many were waiting');
 

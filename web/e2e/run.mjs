@@ -95,8 +95,26 @@ async function worker() {
   while (!stopping && next < shared.length) await runFile(shared[next++]);
 }
 await Promise.all(Array.from({ length: Math.min(concurrency, shared.length) }, worker));
+// A file that failed beside another is run once more, alone (E2E_RETRY, default 1; 0 turns it off): on
+// the two CI cores, a page under another file's load has missed a 15 s action now and then (a modal's
+// button clicked during its animation). Its first failure stays printed above; a file that fails alone
+// too fails the run, and one that passes alone is named FLAKY in the summary (DECISIONS D59).
+const retries = Number(process.env.E2E_RETRY ?? 1);
+const flaky = [];
+for (let round = 0; round < retries && !stopping; round++) {
+  const again = results.filter((r) => !r.ok);
+  if (again.length === 0) break;
+  for (const r of again) {
+    if (stopping) break;
+    console.log(`e2e: ${r.file} failed beside another file: running it again, alone`);
+    results.splice(results.indexOf(r), 1);
+    await runFile(r.file);
+    if (results.at(-1).ok) flaky.push(r.file);
+  }
+}
 const secs = ((Date.now() - started) / 1000).toFixed(1);
 const failed = results.filter((r) => !r.ok);
+if (flaky.length) console.log(`e2e: FLAKY — failed beside another file, passed alone: ${flaky.join(', ')}`);
 console.log('e2e: time per file (s):', results.toSorted((a, b) => b.secs - a.secs).map((r) => `${path.basename(r.file, '.test.mjs')} ${r.secs.toFixed(1)}`).join(', '));
 console.log(`e2e: ${results.length} file(s), ${concurrency} at a time, in ${secs} s — ${failed.length || stopping ? `FAILED (${failed.map((r) => r.file).join(', ') || 'interrupted'})` : 'passed'}`);
 if (failed.length) console.log(`e2e: screenshots and console logs of failed tests are in ${RESULTS_DIR}`);
