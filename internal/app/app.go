@@ -89,6 +89,13 @@ type App struct {
 	statsTrips    statsTrips    // the daily trip rollup and the car, company and product statistics (stats_trips.go)
 	statsOverview statsOverview // the period overview and the formal report (stats_overview.go)
 	statsAnalysis statsAnalysis // transport analysis and trends with period comparison (stats_analysis.go)
+	// issue 18, the rest of the console: one part per file
+	staff     staffPart     // employees, duties, leave, operating procedures (staff.go)
+	equipment equipmentPart // equipment and model functions (equipment.go)
+	firmware  firmwarePart  // upgrade packages and their transfer (firmware.go)
+	settings  settingsPart  // code lists, platform settings, preferences, sessions, offline tiles (settings.go)
+	notices   noticesPart   // text templates (notices.go)
+	faults    faultsPart    // after-sales fault records (faults.go)
 }
 
 // NewLogger returns the slog logger for format ("text" or "json").
@@ -149,6 +156,12 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.buildStatsTrips()
 	a.buildStatsOverview()
 	a.buildStatsAnalysis()
+	a.buildStaff()
+	a.buildEquipment()
+	a.buildFirmware()
+	a.buildSettings()
+	a.buildNotices()
+	a.buildFaults()
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return a
 }
@@ -200,6 +213,12 @@ func (a *App) Routes() []httpx.Route {
 	rs = append(rs, a.statsTripsRoutes()...)
 	rs = append(rs, a.statsOverviewRoutes()...)
 	rs = append(rs, a.statsAnalysisRoutes()...)
+	rs = append(rs, a.staffRoutes()...)
+	rs = append(rs, a.equipmentRoutes()...)
+	rs = append(rs, a.firmwareRoutes()...)
+	rs = append(rs, a.settingsRoutes()...)
+	rs = append(rs, a.noticesRoutes()...)
+	rs = append(rs, a.faultsRoutes()...)
 	return rs
 }
 
@@ -329,6 +348,25 @@ func (a *App) Bootstrap(ctx context.Context, out io.Writer) error {
 		}
 		if err := timed("StatsAnalysis", a.seedStatsAnalysisDemo); err != nil {
 			return fmt.Errorf("demo StatsAnalysis seed: %w", err)
+		}
+		// issue 18's parts
+		if err := timed("Staff", a.seedStaffDemo); err != nil {
+			return fmt.Errorf("demo Staff seed: %w", err)
+		}
+		if err := timed("Equipment", a.seedEquipmentDemo); err != nil {
+			return fmt.Errorf("demo Equipment seed: %w", err)
+		}
+		if err := timed("Firmware", a.seedFirmwareDemo); err != nil {
+			return fmt.Errorf("demo Firmware seed: %w", err)
+		}
+		if err := timed("Settings", a.seedSettingsDemo); err != nil {
+			return fmt.Errorf("demo Settings seed: %w", err)
+		}
+		if err := timed("Notices", a.seedNoticesDemo); err != nil {
+			return fmt.Errorf("demo Notices seed: %w", err)
+		}
+		if err := timed("Faults", a.seedFaultsDemo); err != nil {
+			return fmt.Errorf("demo Faults seed: %w", err)
 		}
 		line := org.DemoLoginLine()
 		a.Log.Info(line)

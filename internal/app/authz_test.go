@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -485,13 +486,16 @@ func insertAlarm(t *testing.T, e *apptest.Env, carID int64) int64 {
 	return id
 }
 
-var stateTables = []string{"org_groups", "users", "roles", "role_codes", "user_roles", "tokens", "operation_logs",
+var stateTables = append([]string{"org_groups", "users", "roles", "role_codes", "user_roles", "tokens", "operation_logs",
 	"cars", "sims", "terminals", "terminal_bindings", "car_video_channels", "sensors", "commands", "help_records",
 	"messages", "message_recipients", "stations", "suspected_stations", "suspected_station_cars",
 	"alarms", "alarm_types", "alarm_controls", "parking_periods", "car_passwords", "password_views",
 	"compartments", "ground_tanks",
 	"products", "customers", "customer_stations", "customer_cars", "sales_trans", "code_sequences",
-	"locks", "lock_binds", "car_blacklist"}
+	"locks", "lock_binds", "car_blacklist"}, partTables...)
+
+// partTables are issue 18's parts' tables (each part's authz_<part>_test.go).
+var partTables = slices.Concat(staffTables, equipmentTables, firmwareTables, settingsTables, noticesTables, faultsTables)
 
 // TestAuthorizationMatrix calls every registered endpoint without a token, with an expired and a revoked
 // token, as a user lacking its code, and (for endpoints taking ids) with another group's records.
@@ -519,6 +523,13 @@ func TestAuthorizationMatrix(t *testing.T) {
 		maps.Copy(calls, tripStatsForeignCalls(f))
 		maps.Copy(calls, overviewForeignCalls(f))
 		maps.Copy(calls, analysisForeignCalls(f))
+		// issue 18's parts
+		maps.Copy(calls, staffCalls(f))
+		maps.Copy(calls, equipmentCalls(f))
+		maps.Copy(calls, firmwareCalls(f))
+		maps.Copy(calls, settingsCalls(f))
+		maps.Copy(calls, noticesCalls(f))
+		maps.Copy(calls, faultsCalls(f))
 		covered := map[string]bool{}
 		// The refused calls (no code, another group's records) are made in one pass between two snapshots of
 		// the store: comparing whole tables around every call cost most of this test's time. Only when the

@@ -142,6 +142,11 @@ export const MODULES: ModuleDef[] = [
       blueLock: { load: () => import('../features/basedata/blueLock') },
       blueLockBindRecord: { load: () => import('../features/basedata/blueLockBindRecord') },
       carBlacklistRecord: { load: () => import('../features/basedata/carBlacklistRecord') },
+      employees: { load: () => import('../features/basedata/employees') },
+      equipment: { load: () => import('../features/basedata/equipment') },
+      leaveRecord: { load: () => import('../features/basedata/leaveRecord') },
+      jobDuty: { load: () => import('../features/basedata/jobDuty') },
+      operateFlow: { load: () => import('../features/basedata/operateFlow') },
     }),
   },
   {
@@ -165,10 +170,15 @@ export const MODULES: ModuleDef[] = [
         roleInfo: { load: () => import('../features/access/roleInfo') },
         userInfo: { load: () => import('../features/access/userInfo') },
         updateLogo: { load: () => import('../features/access/updateLogo') },
+        baseType: { load: () => import('../features/access/baseType') },
+        equipmentFun: { load: () => import('../features/access/equipmentFun') },
+        upgradePack: { load: () => import('../features/access/upgradePack') },
+        system: { load: () => import('../features/access/system') },
+        editTemp: { load: () => import('../features/access/editTemp') },
       },
     ),
   },
-  { name: 'faultRecord', path: '/faultRecord', icon: 'tool', children: [], page: { name: 'faultRecord', path: '/faultRecord', load: notReady } },
+  { name: 'faultRecord', path: '/faultRecord', icon: 'tool', children: [], page: { name: 'faultRecord', path: '/faultRecord', load: () => import('../features/faultRecord') } },
   { name: 'supplyChain', path: '', icon: 'link', children: [], href: true },
 ];
 
