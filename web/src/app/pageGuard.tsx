@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { useEffect, type ComponentType } from 'react';
 import NoPermissionPage from '../features/common/NoPermissionPage';
 import { isPagePermitted, type PageDef } from './pages';
 import { usePermittedMenu } from './shell/useMenu';
@@ -11,6 +11,10 @@ import { usePermittedMenu } from './shell/useMenu';
 export function guarded(p: PageDef, Page: ComponentType): ComponentType {
   function GuardedPage() {
     const { modules } = usePermittedMenu();
+    // <html data-page>: the page shown has mounted (its code loaded and rendered), for the end-to-end tests
+    useEffect(() => {
+      document.documentElement.dataset.page = p.name;
+    }, []);
     return isPagePermitted(p, modules) ? <Page /> : <NoPermissionPage name={p.name} allScreen={p.allScreen} />;
   }
   GuardedPage.displayName = `Guarded(${p.name})`;
