@@ -49,8 +49,14 @@ func refreshDay(ctx context.Context, idb bun.IDB, carID int64, day int) ([]int64
 	return groups, nil
 }
 
+// LoadFinished reads car's finished trips on day: what the trip rollup counts, and what a rollup kept
+// with it through Register reads (the analysis part's route rollup, D57).
+func LoadFinished(ctx context.Context, idb bun.IDB, carID int64, day int) ([]Trip, error) {
+	return loadTrips(ctx, idb, "w.car_id = ? AND w.closed_at BETWEEN ? AND ?", carID, DayStart(day), DayEnd(day))
+}
+
 func refreshTrips(ctx context.Context, idb bun.IDB, carID int64, day int) ([]int64, error) {
-	trips, err := loadTrips(ctx, idb, "w.car_id = ? AND w.closed_at BETWEEN ? AND ?", carID, DayStart(day), DayEnd(day))
+	trips, err := LoadFinished(ctx, idb, carID, day)
 	if err != nil {
 		return nil, err
 	}
