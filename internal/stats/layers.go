@@ -112,8 +112,8 @@ func rebuildMTD(ctx context.Context, idb bun.IDB, cond string, month int, args .
 		SELECT d.column1, k.car_id, k.group_id, k.sales_group_id, k.product_id, `+strings.Join(figs, ", ")+`
 		FROM (`+keys+` GROUP BY car_id, group_id, sales_group_id, product_id) AS k
 		JOIN (VALUES `+strings.Join(days, ", ")+`) AS d ON d.column1 >= k.first
-		LEFT JOIN stat_trip_daily AS s ON s.day = d.column1 AND s.car_id = k.car_id AND s.group_id = k.group_id
+		LEFT JOIN stat_trip_daily AS s ON s.day = d.column1 AND s.day BETWEEN ? AND ? AND s.car_id = k.car_id AND s.group_id = k.group_id
 			AND s.sales_group_id = k.sales_group_id AND s.product_id = k.product_id
-		WINDOW w AS (PARTITION BY k.car_id, k.group_id, k.sales_group_id, k.product_id ORDER BY d.column1)`, kargs...).Exec(ctx)
+		WINDOW w AS (PARTITION BY k.car_id, k.group_id, k.sales_group_id, k.product_id ORDER BY d.column1)`, append(kargs, first, last)...).Exec(ctx)
 	return err
 }

@@ -143,6 +143,7 @@ func loadTrips(ctx context.Context, idb bun.IDB, where string, args ...any) ([]T
 // car's trips in one query, the rows in one insert) with the very Compute that Refresh uses; the
 // registered rollups are refreshed car by car. It returns the number of (car, day) pairs written.
 func Rebuild(ctx context.Context, idb bun.IDB, from, to int) (int, error) {
+	ctx = context.WithValue(ctx, bulkKey{}, true)
 	n := 0
 	regs := registered()
 	for _, day := range Days(from, to) {
@@ -180,16 +181,30 @@ func Rebuild(ctx context.Context, idb bun.IDB, from, to int) (int, error) {
 		}
 		n += len(cars)
 	}
-	if err := regroupDays(ctx, idb, from, to, 0); err != nil {
+	if err := RebuildLayers(ctx, idb, from, to); err != nil {
 		return n, err
 	}
-	for m := Month(from); m <= Month(to); m = Month(NextDay(m*100 + 31)) {
-		if err := rebuildMonth(ctx, idb, "", m); err != nil {
-			return n, err
-		}
-		if err := regroupMonth(ctx, idb, m, 0); err != nil {
+	for _, fn := range registeredLayers() {
+		if err := fn(ctx, idb, from, to); err != nil {
 			return n, err
 		}
 	}
 	return n, nil
+}
+
+// RebuildLayers re-adds every layer above stat_trip_daily for the days from..to (their whole months):
+// the group days, the cars' months and running sums, the group months.
+func RebuildLayers(ctx context.Context, idb bun.IDB, from, to int) error {
+	if err := regroupDays(ctx, idb, from, to, 0); err != nil {
+		return err
+	}
+	for m := Month(from); m <= Month(to); m = Month(NextDay(m*100 + 31)) {
+		if err := rebuildMonth(ctx, idb, "", m); err != nil {
+			return err
+		}
+		if err := regroupMonth(ctx, idb, m, 0); err != nil {
+			return err
+		}
+	}
+	return nil
 }
