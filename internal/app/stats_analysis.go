@@ -18,6 +18,7 @@ type statsAnalysis struct {
 func (a *App) buildStatsAnalysis() {
 	a.statsAnalysis.svc = analysis.New(a.DB)
 	stats.Register("route", analysis.Refresh)
+	stats.RegisterLayers("route", analysis.Regroup) // once after a stats.Rebuild (D71)
 }
 
 func (a *App) statsAnalysisRoutes() []httpx.Route { return a.statsAnalysis.svc.Routes() }

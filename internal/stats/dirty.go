@@ -69,3 +69,32 @@ func registered() []Refresher {
 	}
 	return out
 }
+
+// Layers re-adds a registered rollup's layers above its per-car rows for the days from..to, every
+// group (D71). Rebuild calls it once at the end, after the per-car refreshers ran in bulk mode.
+type Layers func(ctx context.Context, idb bun.IDB, from, to int) error
+
+var layers = map[string]Layers{}
+
+// RegisterLayers adds the bulk re-add of a registered rollup's layers (see Bulk).
+func RegisterLayers(name string, fn Layers) {
+	refMu.Lock()
+	defer refMu.Unlock()
+	layers[name] = fn
+}
+
+func registeredLayers() []Layers {
+	refMu.RLock()
+	defer refMu.RUnlock()
+	out := make([]Layers, 0, len(layers))
+	for _, fn := range layers {
+		out = append(out, fn)
+	}
+	return out
+}
+
+type bulkKey struct{}
+
+// Bulk tells a Refresher that it runs inside Rebuild: it need not re-add its layers per car and day,
+// Rebuild calls its Layers once for the whole period at the end.
+func Bulk(ctx context.Context) bool { return ctx.Value(bulkKey{}) != nil }

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -39,8 +40,12 @@ func replace(ctx context.Context, idb bun.IDB, del *bun.DeleteQuery, insert stri
 	return err
 }
 
-// rebuildMonth adds up month's daily rows into stat_trip_monthly (narrowed by cond: one car's).
+// rebuildMonth adds up month's daily rows into stat_trip_monthly and rewrites its month-to-date rows
+// (narrowed by cond: one car's).
 func rebuildMonth(ctx context.Context, idb bun.IDB, cond string, month int, args ...any) error {
+	if err := rebuildMTD(ctx, idb, cond, month, args...); err != nil {
+		return err
+	}
 	return replace(ctx, idb, idb.NewDelete().Table("stat_trip_monthly").Where("month = ?", month),
 		`INSERT INTO stat_trip_monthly (month, car_id, group_id, sales_group_id, product_id, `+monthCols+`)
 		SELECT ?, car_id, group_id, sales_group_id, product_id, `+sums()+` FROM stat_trip_daily WHERE day BETWEEN ? AND ?`,
@@ -77,4 +82,38 @@ func regroupMonth(ctx context.Context, idb bun.IDB, month int, group int64) erro
 		`INSERT INTO stat_trip_group_monthly (month, group_id, sales_group_id, product_id, `+monthCols+`)
 		SELECT ?, group_id, sales_group_id, product_id, `+sums()+` FROM stat_trip_group_daily WHERE day BETWEEN ? AND ?`,
 		[]any{month, month*100 + 1, month*100 + 31}, "group_id, sales_group_id, product_id", cond, args...)
+}
+
+// rebuildMTD rewrites month's running sums (stat_trip_mtd, D70) from its daily rows (narrowed by cond):
+// every key of the month gets a row on each day from its first one to the month's end, summed by a
+// window over the days (a day without a daily row adds nothing).
+func rebuildMTD(ctx context.Context, idb bun.IDB, cond string, month int, args ...any) error {
+	first, last := month*100+1, int(AddDays(Month(NextDay(month*100+31))*100+1, -1))
+	del := idb.NewDelete().Table("stat_trip_mtd").Where("day BETWEEN ? AND ?", first, last)
+	keys := "SELECT car_id, group_id, sales_group_id, product_id, MIN(day) AS first FROM stat_trip_daily WHERE day BETWEEN ? AND ?"
+	kargs := []any{first, last}
+	if cond != "" {
+		del = del.Where(cond, args...)
+		keys += " AND " + cond
+		kargs = append(kargs, args...)
+	}
+	if _, err := del.Exec(ctx); err != nil {
+		return err
+	}
+	var days, figs []string
+	for _, d := range Days(first, last) {
+		days = append(days, "("+strconv.Itoa(d)+")")
+	}
+	for _, c := range strings.Split(monthCols, ",") {
+		c = strings.TrimSpace(c)
+		figs = append(figs, "SUM(COALESCE(s."+c+", 0)) OVER w")
+	}
+	_, err := idb.NewRaw(`INSERT INTO stat_trip_mtd (day, car_id, group_id, sales_group_id, product_id, `+monthCols+`)
+		SELECT d.column1, k.car_id, k.group_id, k.sales_group_id, k.product_id, `+strings.Join(figs, ", ")+`
+		FROM (`+keys+` GROUP BY car_id, group_id, sales_group_id, product_id) AS k
+		JOIN (VALUES `+strings.Join(days, ", ")+`) AS d ON d.column1 >= k.first
+		LEFT JOIN stat_trip_daily AS s ON s.day = d.column1 AND s.day BETWEEN ? AND ? AND s.car_id = k.car_id AND s.group_id = k.group_id
+			AND s.sales_group_id = k.sales_group_id AND s.product_id = k.product_id
+		WINDOW w AS (PARTITION BY k.car_id, k.group_id, k.sales_group_id, k.product_id ORDER BY d.column1)`, append(kargs, first, last)...).Exec(ctx)
+	return err
 }

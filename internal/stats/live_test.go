@@ -173,6 +173,7 @@ func TestLiveRollupEqualsRebuild(t *testing.T) {
 		}
 		live, liveM := snapshot(t, d, "stat_trip_daily", "day"), snapshot(t, d, "stat_trip_monthly", "month")
 		liveGD, liveGM := snapshot(t, d, "stat_trip_group_daily", "day"), snapshot(t, d, "stat_trip_group_monthly", "month")
+		liveMTD := snapshot(t, d, "stat_trip_mtd", "day")
 		if len(liveGD) == 0 || len(liveGM) == 0 {
 			t.Fatal("no group rows")
 		}
@@ -193,6 +194,8 @@ func TestLiveRollupEqualsRebuild(t *testing.T) {
 		sameRows(t, "monthly", liveM, snapshot(t, d, "stat_trip_monthly", "month"))
 		sameRows(t, "group daily", liveGD, snapshot(t, d, "stat_trip_group_daily", "day"))
 		sameRows(t, "group monthly", liveGM, snapshot(t, d, "stat_trip_group_monthly", "month"))
+		sameRows(t, "month to date", liveMTD, snapshot(t, d, "stat_trip_mtd", "day"))
+		mtdEqualsDays(t, d)
 	})
 }
 
@@ -201,7 +204,8 @@ func TestMonthlyPathEqualsDaily(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		simulateMonth(t, d)
 		ctx := context.Background()
-		for _, p := range [][2]int{{20261101, 20261130}, {20261103, 20261130}, {20261015, 20261210}, {20261101, 20261101}, {20261201, 20261130}} {
+		for _, p := range [][2]int{{20261101, 20261130}, {20261103, 20261130}, {20261015, 20261210}, {20261101, 20261101}, {20261201, 20261130},
+			{20261103, 20261117}, {20261105, 20261105}, {20261110, 20261130}, {20261020, 20261106}} {
 			for _, by := range []By{ByTotal, ByCar, ByGroup, BySales, ByProduct, ByMonth, ByDay} {
 				for _, f := range []Filter{{Under: "/1/"}, {Under: "/1/4/", SalesView: true}, {Under: "/1/2/", Products: true},
 					{Under: "/1/", GroupID: 2}, {Under: "/1/", NoSales: true}, {Under: "/1/", CarID: 2}} {
@@ -230,4 +234,39 @@ func TestMonthlyPathEqualsDaily(t *testing.T) {
 			t.Errorf("November trips = %d, want 78", whole[0].Trips)
 		}
 	})
+}
+
+// mtdEqualsDays checks every month-to-date row against the sum of its key's daily rows from the 1st of
+// its month to its day, and that each key has a row on every day from its first one to the month's end.
+func mtdEqualsDays(t *testing.T, d *db.DB) {
+	t.Helper()
+	days := snapshot(t, d, "stat_trip_daily", "day")
+	type key struct{ car, group, sales, product, month int64 }
+	firsts := map[key]int64{}
+	for _, r := range days {
+		k := key{r.Car, r.Group, r.Sales, r.Product, r.Day / 100}
+		if f, ok := firsts[k]; !ok || r.Day < f {
+			firsts[k] = r.Day
+		}
+	}
+	want := 0
+	for k, f := range firsts {
+		last := int64(AddDays(int(Month(NextDay(int(k.month)*100+31))*100+1), -1))
+		want += len(Days(int(f), int(last)))
+	}
+	mtd := snapshot(t, d, "stat_trip_mtd", "day")
+	if len(mtd) != want || want == 0 {
+		t.Fatalf("%d month-to-date rows, want %d", len(mtd), want)
+	}
+	for _, m := range mtd {
+		var sum Figures
+		for _, r := range days {
+			if r.Car == m.Car && r.Group == m.Group && r.Sales == m.Sales && r.Product == m.Product && r.Day/100 == m.Day/100 && r.Day <= m.Day {
+				sum.Add(r.Figures)
+			}
+		}
+		if !sameFigures(sum, m.Figures) {
+			t.Fatalf("month-to-date %+v, days add up to %+v", m, sum)
+		}
+	}
 }

@@ -49,8 +49,14 @@ func refreshDay(ctx context.Context, idb bun.IDB, carID int64, day int) ([]int64
 	return groups, nil
 }
 
+// LoadFinished reads car's finished trips on day: what the trip rollup counts, and what a rollup kept
+// with it through Register reads (the analysis part's route rollup, D57).
+func LoadFinished(ctx context.Context, idb bun.IDB, carID int64, day int) ([]Trip, error) {
+	return loadTrips(ctx, idb, "w.car_id = ? AND w.closed_at BETWEEN ? AND ?", carID, DayStart(day), DayEnd(day))
+}
+
 func refreshTrips(ctx context.Context, idb bun.IDB, carID int64, day int) ([]int64, error) {
-	trips, err := loadTrips(ctx, idb, "w.car_id = ? AND w.closed_at BETWEEN ? AND ?", carID, DayStart(day), DayEnd(day))
+	trips, err := LoadFinished(ctx, idb, carID, day)
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +143,7 @@ func loadTrips(ctx context.Context, idb bun.IDB, where string, args ...any) ([]T
 // car's trips in one query, the rows in one insert) with the very Compute that Refresh uses; the
 // registered rollups are refreshed car by car. It returns the number of (car, day) pairs written.
 func Rebuild(ctx context.Context, idb bun.IDB, from, to int) (int, error) {
+	ctx = context.WithValue(ctx, bulkKey{}, true)
 	n := 0
 	regs := registered()
 	for _, day := range Days(from, to) {
@@ -174,16 +181,30 @@ func Rebuild(ctx context.Context, idb bun.IDB, from, to int) (int, error) {
 		}
 		n += len(cars)
 	}
-	if err := regroupDays(ctx, idb, from, to, 0); err != nil {
+	if err := RebuildLayers(ctx, idb, from, to); err != nil {
 		return n, err
 	}
-	for m := Month(from); m <= Month(to); m = Month(NextDay(m*100 + 31)) {
-		if err := rebuildMonth(ctx, idb, "", m); err != nil {
-			return n, err
-		}
-		if err := regroupMonth(ctx, idb, m, 0); err != nil {
+	for _, fn := range registeredLayers() {
+		if err := fn(ctx, idb, from, to); err != nil {
 			return n, err
 		}
 	}
 	return n, nil
+}
+
+// RebuildLayers re-adds every layer above stat_trip_daily for the days from..to (their whole months):
+// the group days, the cars' months and running sums, the group months.
+func RebuildLayers(ctx context.Context, idb bun.IDB, from, to int) error {
+	if err := regroupDays(ctx, idb, from, to, 0); err != nil {
+		return err
+	}
+	for m := Month(from); m <= Month(to); m = Month(NextDay(m*100 + 31)) {
+		if err := rebuildMonth(ctx, idb, "", m); err != nil {
+			return err
+		}
+		if err := regroupMonth(ctx, idb, m, 0); err != nil {
+			return err
+		}
+	}
+	return nil
 }

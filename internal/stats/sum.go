@@ -107,14 +107,23 @@ func source(idb bun.IDB, f Filter, products, fast, cars, days bool) *bun.RawQuer
 		cond = append(cond, "sales_group_id = 0")
 	}
 	where := strings.Join(cond, " AND ")
+	// running: the cars' partial months as differences of their month-to-date rows (D70)
+	running := monthly && cars
 	var ranges []string
 	var args []any
-	var months []int
+	var months, plus, minus []int
 	for m := Month(f.From); f.From <= f.To && m <= Month(f.To); m = Month(NextDay(m*100 + 31)) {
 		first, last := m*100+1, int(AddDays(Month(NextDay(m*100+31))*100+1, -1))
 		lo, hi := max(f.From, first), min(f.To, last)
-		if monthly && lo == first && hi == last {
+		switch {
+		case monthly && lo == first && hi == last:
 			months = append(months, m)
+			continue
+		case running:
+			plus = append(plus, hi)
+			if lo > first {
+				minus = append(minus, int(AddDays(lo, -1)))
+			}
 			continue
 		}
 		if n := len(ranges); n > 0 && args[2*n-1].(int) == int(AddDays(lo, -1)) {
@@ -134,10 +143,30 @@ func source(idb bun.IDB, f Filter, products, fast, cars, days bool) *bun.RawQuer
 			" FROM "+monthlyT+" WHERE month IN (?) AND "+where)
 		args = append(append(args, bun.In(months)), cargs...)
 	}
+	if len(plus) > 0 {
+		parts = append(parts, "SELECT "+cols+" FROM stat_trip_mtd WHERE day IN (?) AND "+where)
+		args = append(append(args, bun.In(plus)), cargs...)
+	}
+	if len(minus) > 0 {
+		// the day before the range is in the same month, so day / 100 is still the range's month
+		parts = append(parts, "SELECT day, car_id, group_id, sales_group_id, product_id, "+negated()+
+			" FROM stat_trip_mtd WHERE day IN (?) AND "+where)
+		args = append(append(args, bun.In(minus)), cargs...)
+	}
 	if len(parts) == 0 {
 		return idb.NewRaw("(SELECT " + cols + " FROM " + daily + " WHERE 1 = 0)")
 	}
 	return idb.NewRaw("("+strings.Join(parts, " UNION ALL ")+")", args...)
+}
+
+// negated is monthCols as 0 - column, each named as itself.
+func negated() string {
+	var out []string
+	for _, c := range strings.Split(monthCols, ",") {
+		c = strings.TrimSpace(c)
+		out = append(out, "0 - "+c+" AS "+c)
+	}
+	return strings.Join(out, ", ")
 }
 
 func sum(ctx context.Context, idb bun.IDB, f Filter, by By, fast bool) ([]Total, error) {
@@ -152,7 +181,8 @@ func sum(ctx context.Context, idb bun.IDB, f Filter, by By, fast bool) ([]Total,
 		ColumnExpr("COALESCE(SUM(s.out_to_arrival_min), 0.0) AS out_to_arrival_min, COALESCE(SUM(s.abnormal_openings), 0) AS abnormal_openings").
 		ColumnExpr("COALESCE(SUM(s.over_allowance), 0) AS over_allowance")
 	if by != ByTotal {
-		sel = sel.GroupExpr(key).OrderExpr(key)
+		// a key whose running sums did not move in the range adds up to nothing: it had no trip there
+		sel = sel.GroupExpr(key).Having("SUM(s.trips) <> 0").OrderExpr(key)
 	}
 	var out []Total
 	if err := sel.Scan(ctx, &out); err != nil {
@@ -162,7 +192,15 @@ func sum(ctx context.Context, idb bun.IDB, f Filter, by By, fast bool) ([]Total,
 		out = []Total{{}} // the whole set's total exists even when the set is empty
 	}
 	for i := range out {
+		out[i].round()
 		out[i].Derive()
 	}
 	return out, nil
+}
+
+// round drops the last bits that a difference of running sums leaves (20.000000000003 for 20).
+func (t *Total) round() {
+	for _, v := range []*float64{&t.ShippedVtL, &t.ShippedV20L, &t.ShippedT, &t.ReceivedV20L, &t.LossL, &t.Km, &t.TonKm, &t.OutToArrivalMin} {
+		*v = math.Round(*v*1e6) / 1e6
+	}
 }

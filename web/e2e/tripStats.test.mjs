@@ -1,7 +1,8 @@
 // Car, company and product statistics (D50, D55): a trip is loaded and finished through the API (load
 // record, then an operator's correction to CLOSED — the writers mark the rollup and the worker adds it
 // up); every statistics page opens with the demo and shows its totals; on carStat the totals row's trip
-// count and V20 equal the drill-down's rows, and the export is a real xlsx.
+// count and V20 equal the drill-down's rows, with and without the product filter, and the export is a
+// real xlsx.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
@@ -65,6 +66,22 @@ describe('trip statistics', () => {
       await rows.first().waitFor();
       assert.equal(await rows.count(), Math.min(trips, 20));
       await drawer.getByText(made.no ?? '').first().waitFor();
+      await page.keyboard.press('Escape');
+      await drawer.waitFor({ state: 'hidden' });
+      // the product filter: one product's figures, and the drill-down behind them the same trips
+      await pane.getByTestId('product-filter').locator('.ant-select-selector').click();
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+      const [answer] = await Promise.all([
+        page.waitForResponse((r) => r.url().includes('getVehicleTransportationStatisticsPage1') && (r.request().postData() ?? '').includes('"productId"')),
+        pane.locator('button').filter({ hasText: /查\s*询/ }).click(),
+      ]);
+      const oneTrips = (await answer.json()).data.sum.trips;
+      assert.ok(oneTrips >= 1 && oneTrips <= trips, `one product's trips ${oneTrips} of ${trips}`);
+      await total.filter({ hasText: new RegExp(`^${oneTrips.toLocaleString('en-US')}$`) }).waitFor();
+      const oneV20 = (await pane.locator('[data-testid="total-shippedV20"]').textContent()).trim();
+      await total.click();
+      await drawer.locator('[data-testid="drill-count"]').filter({ hasText: new RegExp(`^${oneTrips}$`) }).waitFor();
+      assert.equal((await drawer.locator('[data-testid="drill-sum-shippedV20"]').textContent()).trim(), oneV20);
       await page.keyboard.press('Escape');
       // the export: a real xlsx (a zip holding the sheet)
       const [download] = await Promise.all([page.waitForEvent('download'), pane.locator('button').filter({ hasText: /导\s*出/ }).click()]);

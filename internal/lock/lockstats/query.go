@@ -70,6 +70,7 @@ type Result struct {
 type Service struct{ DB bun.IDB }
 
 type agg struct {
+	N      int64  `bun:"n_rows"` // the page query's count of every row (COUNT(*) OVER ())
 	P      int    `bun:"p"`
 	K      int64  `bun:"k"`
 	Sr     string `bun:"sr"`
@@ -249,10 +250,22 @@ func (s *Service) Page(ctx context.Context, p *httpx.Principal, kind Kind, per P
 	if err != nil {
 		return nil, err
 	}
+	// the count of every row comes with the page (a window over the grouped rows) instead of a second
+	// grouping of the whole range: the whole fleet's cars by month over a year are 120,000 rows (D70)
 	var rows []agg
-	n, err := s.grouped(sc).OrderExpr(ord+", a.k, a.sr").Limit(q.Limit()).Offset(q.Offset()).ScanAndCount(ctx, &rows)
-	if err != nil {
+	if err := s.grouped(sc).ColumnExpr("COUNT(*) OVER () AS n_rows").OrderExpr(ord+", a.k, a.sr").Limit(q.Limit()).Offset(q.Offset()).
+		Scan(ctx, &rows); err != nil {
 		return nil, err
+	}
+	var n int
+	if len(rows) > 0 {
+		n = int(rows[0].N)
+	} else if q.Offset() > 0 { // past the last page: the count alone
+		c, err := s.DB.NewSelect().TableExpr("(?) AS x", s.grouped(sc)).Count(ctx)
+		if err != nil {
+			return nil, err
+		}
+		n = int(c)
 	}
 	out := &Result{From: fmtDay(sc.from), To: fmtDay(sc.to), Chart: []Row{}}
 	list := make([]Row, len(rows))

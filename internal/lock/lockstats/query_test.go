@@ -57,6 +57,15 @@ func TestPagesByHand(t *testing.T) {
 		if r.Total != 5 || len(r.Chart) != 4 {
 			t.Fatalf("day rows = %d, chart %d: %+v", r.Total, len(r.Chart), r.List)
 		}
+		// the count comes with a page, and alone past the last one
+		for _, pg := range []struct{ num, size, rows int }{{2, 2, 2}, {3, 2, 1}, {9, 2, 0}} {
+			qp := q
+			qp.PageNum, qp.PageSize = pg.num, pg.size
+			rp, err := s.Page(ctx, root, KindLock, PerDay, qp)
+			if err != nil || rp.Total != 5 || len(rp.List) != pg.rows {
+				t.Fatalf("page %d of %d: total %v, %d rows, %v", pg.num, pg.size, rp.Total, len(rp.List), err)
+			}
+		}
 		want := map[string]int64{"opened": 4, "openedRemote": 2, "openedBle": 1, "openedKey": 1, "openedInside": 2, "openedOutside": 2,
 			"closed": 1, "tampered": 1, "lowBattery": 1, "offlineEvents": 1, "offlineS": 14400}
 		for k, v := range want {

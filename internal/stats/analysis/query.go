@@ -69,7 +69,17 @@ func round1(v float64) float64 { return math.Round(v*10) / 10 }
 // sumRoutes adds up stat_route_daily over sc grouped by key ("0", "s.day", "s.group_id"; routes are
 // grouped by depot and station whatever key is).
 func sumRoutes(ctx context.Context, idb bun.IDB, sc Scope, key string, byRoute bool) ([]sumRow, error) {
-	sel := idb.NewSelect().TableExpr("stat_route_daily AS s").Join("JOIN org_groups AS g ON g.id = s.group_id").
+	return sumRoutesFrom(ctx, idb, sc, key, byRoute, true)
+}
+
+// sumRoutesFrom is sumRoutes over the group layers (fast) or the cars' rows (the reference the tests
+// compare the layers with).
+func sumRoutesFrom(ctx context.Context, idb bun.IDB, sc Scope, key string, byRoute, fast bool) ([]sumRow, error) {
+	src := idb.NewRaw("stat_route_daily")
+	if fast {
+		src = routeSource(idb, sc, key == "s.day")
+	}
+	sel := idb.NewSelect().TableExpr("? AS s", src).Join("JOIN org_groups AS g ON g.id = s.group_id").
 		ColumnExpr(key+" AS k").
 		ColumnExpr("COALESCE(SUM(s.trips), 0) AS trips, COALESCE(SUM(s.shipped_vt_l), 0.0) AS shipped_vt_l, COALESCE(SUM(s.shipped_v20_l), 0.0) AS shipped_v20_l").
 		ColumnExpr("COALESCE(SUM(s.shipped_t), 0.0) AS shipped_t, COALESCE(SUM(s.received_v20_l), 0.0) AS received_v20_l, COALESCE(SUM(s.loss_l), 0.0) AS loss_l").
@@ -77,7 +87,10 @@ func sumRoutes(ctx context.Context, idb bun.IDB, sc Scope, key string, byRoute b
 		ColumnExpr("COALESCE(SUM(s.out_to_arrival_min), 0.0) AS out_to_arrival_min, COALESCE(SUM(s.abnormal_openings), 0) AS abnormal_openings").
 		ColumnExpr("COALESCE(SUM(s.over_allowance), 0) AS over_allowance, COALESCE(SUM(s.out_to_arrival_sq), 0.0) AS sq").
 		ColumnExpr("COALESCE(MIN(CASE WHEN s.out_to_arrival_lo >= 0 THEN s.out_to_arrival_lo END), -1.0) AS lo, COALESCE(MAX(s.out_to_arrival_hi), -1.0) AS hi").
-		Where("s.day BETWEEN ? AND ?", sc.From, sc.To).Where("g.path LIKE ?", sc.Under+"%")
+		Where("g.path LIKE ?", sc.Under+"%")
+	if !fast { // the layers' source holds the period's rows only (a month's as YYYYMM00)
+		sel = sel.Where("s.day BETWEEN ? AND ?", sc.From, sc.To)
+	}
 	if sc.GroupID > 0 {
 		sel = sel.Where("s.group_id = ?", sc.GroupID)
 	}

@@ -5,6 +5,7 @@ package analysis
 
 import (
 	"context"
+	"slices"
 
 	"github.com/uptrace/bun"
 
@@ -97,6 +98,20 @@ func refresh(ctx context.Context, idb bun.IDB, carID int64, day int, orphans boo
 	if err != nil {
 		return err
 	}
+	// the carrier groups whose group rows change: the car's before and after, and the orphans'
+	layered := orphans && !stats.Bulk(ctx)
+	var groups []int64
+	if layered {
+		q := idb.NewSelect().Table("stat_route_daily").ColumnExpr("DISTINCT group_id").Where("day = ?", day)
+		if n, err := idb.NewSelect().Table("stat_trip_daily").Where("day = ? AND car_id <> ?", day, carID).Limit(1).Count(ctx); err != nil {
+			return err
+		} else if n > 0 {
+			q = q.Where("car_id = ?", carID) // no orphan will be dropped: the car's own groups
+		}
+		if err := q.Scan(ctx, &groups); err != nil {
+			return err
+		}
+	}
 	if _, err := idb.NewDelete().Table("stat_route_daily").Where("car_id = ? AND day = ?", carID, day).Exec(ctx); err != nil {
 		return err
 	}
@@ -106,11 +121,23 @@ func refresh(ctx context.Context, idb bun.IDB, carID int64, day int, orphans boo
 		}
 	}
 	rows := ComputeRoutes(day, trips, routes)
-	if len(rows) == 0 {
+	if len(rows) > 0 {
+		if _, err = idb.NewInsert().Model(&rows).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	if !layered {
 		return nil
 	}
-	_, err = idb.NewInsert().Model(&rows).Exec(ctx)
-	return err
+	for _, r := range rows {
+		if !slices.Contains(groups, r.GroupID) {
+			groups = append(groups, r.GroupID)
+		}
+	}
+	if groups == nil {
+		groups = []int64{}
+	}
+	return regroup(ctx, idb, day, day, groups)
 }
 
 // dropOrphans removes the day's route rows of other cars when the trip rollup holds no other car on
@@ -174,5 +201,5 @@ func Rebuild(ctx context.Context, idb bun.IDB, from, to int) (int, error) {
 			n++
 		}
 	}
-	return n, nil
+	return n, Regroup(ctx, idb, from, to)
 }

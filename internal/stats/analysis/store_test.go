@@ -15,7 +15,7 @@ import (
 	"tankwatch/internal/waybill"
 )
 
-func init() { stats.Register("route", Refresh) }
+func init() { stats.Register("route", Refresh); stats.RegisterLayers("route", Regroup) }
 
 // nov2 is a Monday.
 const nov2 = 20261102
@@ -289,6 +289,7 @@ func TestRebuildEqualsIncremental(t *testing.T) {
 			}
 		}
 		inc := snapshot()
+		layersMatch(t, d, "incremental")
 		if len(inc) != 5 {
 			t.Fatalf("incremental rows = %d, want 5 (A, B, C, D, E on their own car-day-routes)", len(inc))
 		}
@@ -298,12 +299,14 @@ func TestRebuildEqualsIncremental(t *testing.T) {
 		if reb := snapshot(); !reflect.DeepEqual(inc, reb) {
 			t.Errorf("rebuild ≠ incremental:\n%+v\n%+v", reb, inc)
 		}
+		layersMatch(t, d, "rebuild")
 		if _, err := Rebuild(ctx, d, 20251101, 20261130); err != nil {
 			t.Fatal(err)
 		}
 		if reb := snapshot(); !reflect.DeepEqual(inc, reb) {
 			t.Errorf("route-only rebuild ≠ incremental:\n%+v\n%+v", reb, inc)
 		}
+		layersMatch(t, d, "route-only rebuild")
 		// C is corrected out of the finished set: north has no trip on 11-02 any more
 		if _, err := d.NewRaw("UPDATE waybills SET state = ? WHERE id = ?", waybill.Received, f.tripC).Exec(ctx); err != nil {
 			t.Fatal(err)
@@ -312,6 +315,7 @@ func TestRebuildEqualsIncremental(t *testing.T) {
 			t.Fatal(err)
 		}
 		inc = snapshot()
+		layersMatch(t, d, "after C left")
 		if len(inc) != 4 {
 			t.Errorf("after C left: %d rows, want 4", len(inc))
 		}
@@ -332,6 +336,7 @@ func TestRebuildEqualsIncremental(t *testing.T) {
 				left = append(left, fmt.Sprint(r.CarID, r.StationID, r.Trips))
 			}
 		}
+		layersMatch(t, d, "after B left")
 		sort.Strings(left)
 		if want := []string{fmt.Sprint(f.carE, f.s1, 1)}; !reflect.DeepEqual(left, want) {
 			t.Errorf("11-02 after the rebuild = %v, want %v (A only)", left, want)

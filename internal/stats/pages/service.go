@@ -82,6 +82,17 @@ type Result struct {
 	Top  []Row  `json:"top"`
 	From string `json:"from"`
 	To   string `json:"to"`
+	// Products are the product filter's choices: the products carried in the period and scope (the
+	// other filters applied, not the product itself), largest V20 first.
+	Products []ProductOption `json:"products"`
+}
+
+// ProductOption is one product of the product filter.
+type ProductOption struct {
+	ID        int64  `json:"id"`
+	Name      string `json:"name"`
+	GroupName string `json:"groupName"`
+	Trips     int64  `json:"trips"`
 }
 
 // code is the permission the caller needs for k in its view (export: the button).
@@ -295,7 +306,32 @@ func (s *Service) Page(ctx context.Context, p *httpx.Principal, k Kind, q Query)
 	if lo := (q.PageNum - 1) * q.PageSize; lo < len(rows) {
 		res.List = rows[lo:min(lo+q.PageSize, len(rows))]
 	}
+	if res.Products, err = s.products(ctx, f); err != nil {
+		return nil, err
+	}
 	return res, nil
+}
+
+// products lists the product filter's choices under f without its product.
+func (s *Service) products(ctx context.Context, f stats.Filter) ([]ProductOption, error) {
+	f.ProductID, f.Products = 0, true
+	sums, err := stats.Sum(ctx, s.db, f, stats.ByProduct)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]Row, len(sums))
+	for i, t := range sums {
+		rows[i] = Row{Total: t}
+	}
+	if err := s.name(ctx, KindProduct, rows); err != nil {
+		return nil, err
+	}
+	_ = order(rows, "shippedV20", "descend")
+	out := make([]ProductOption, len(rows))
+	for i, r := range rows {
+		out[i] = ProductOption{ID: r.Key, Name: r.Name, GroupName: r.GroupName, Trips: r.Trips}
+	}
+	return out, nil
 }
 
 // dayText is YYYYMMDD as YYYY-MM-DD.

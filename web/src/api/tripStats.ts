@@ -51,6 +51,15 @@ export interface StatPage extends Page<StatRow> {
   top: StatRow[];
   from: string;
   to: string;
+  /** the product filter's choices: the products carried under the other filters, largest V20 first */
+  products?: ProductChoice[];
+}
+
+export interface ProductChoice {
+  id: number;
+  name: string;
+  groupName: string;
+  trips: number;
 }
 
 export type Only = '' | 'over' | 'openings' | 'timed';

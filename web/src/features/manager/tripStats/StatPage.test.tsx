@@ -20,7 +20,8 @@ beforeEach(() => {
   Object.values(api).forEach((f) => f.mockReset());
   const rows = [car(1, '沪A10001', 2, 18000, 60, 1), car(2, '沪A10002', 1, 5000, 5, 0)];
   api.statPage.mockResolvedValue({ list: rows, total: 2, pageNum: 1, pageSize: 10, sum: { ...car(0, '', 3, 23000, 65, 1), groupName: '' },
-    top: rows, from: '2026-11-01', to: '2026-11-26' });
+    top: rows, from: '2026-11-01', to: '2026-11-26',
+    products: [{ id: 7, name: '92#汽油', groupName: '集团', trips: 2 }, { id: 8, name: '0#柴油', groupName: '集团', trips: 1 }] });
   api.statTrips.mockResolvedValue({ list: [], total: 1, pageNum: 1, pageSize: 20, sum: { ...car(0, '', 1, 8000, 40, 1) } });
 });
 
@@ -49,5 +50,18 @@ describe('trip statistics page', { timeout: 150_000 }, () => {
     expect(await screen.findByTestId('drill-count', {}, SLOW)).toHaveProperty('textContent', '1');
     fireEvent.click(screen.getByTestId('total-trips'));
     await waitFor(() => expect(api.statTrips).toHaveBeenLastCalledWith(expect.objectContaining({ all: true, only: '' })), SLOW);
+  });
+
+  it('filters the figures to one product, and the trips behind a number to the same product', async () => {
+    renderPage(<StatPage kind="car" sales={false} />, 'carStat', ['export']);
+    await screen.findByText('沪A10001', {}, SLOW);
+    const select = screen.getByTestId('product-filter');
+    fireEvent.mouseDown(select.querySelector('.ant-select-selector') ?? select);
+    fireEvent.click(await screen.findByText('0#柴油 · 集团', {}, SLOW));
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(api.statPage).toHaveBeenLastCalledWith('car', expect.objectContaining({ productId: 8, sales: false })), SLOW);
+    await waitFor(() => expect(screen.getByTestId('totals-row')).toBeTruthy(), SLOW);
+    fireEvent.click(screen.getByTestId('total-trips'));
+    await waitFor(() => expect(api.statTrips).toHaveBeenLastCalledWith(expect.objectContaining({ all: true, productId: 8 })), SLOW);
   });
 });

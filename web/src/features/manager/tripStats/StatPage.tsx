@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Card, Form, Table, Typography } from 'antd';
+import { Card, Form, Select, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { statExport, statPage, type DrillQuery, type StatKind, type StatPage as StatPageData, type StatQuery, type StatRow } from '../../../api/tripStats';
@@ -9,7 +9,7 @@ import { TimeRangePicker } from '../../../components/TimeRangePicker';
 import { VehiclePicker } from '../../../components/VehiclePicker';
 import { initialRange } from '../../../lib/presets';
 import { DrillDrawer } from './DrillDrawer';
-import { drillable, FIGURES, nameKey, toStatFilters, type FigureColumn } from './model';
+import { drillable, FIGURES, nameKey, productOptions, toStatFilters, type FigureColumn } from './model';
 import { StatChart } from './StatChart';
 
 type Filters = Omit<StatQuery, 'pageNum' | 'pageSize'>;
@@ -109,6 +109,17 @@ export function StatPage({ kind, sales }: { kind: StatKind; sales: boolean }) {
                 <VehiclePicker placeholder={t('common.all')} />
               </Form.Item>
             )}
+            <Form.Item name="productId" label={t('tripStats.product')}>
+              <Select
+                allowClear
+                showSearch
+                optionFilterProp="label"
+                placeholder={t('common.all')}
+                options={productOptions(data?.products)}
+                style={{ width: 200 }}
+                data-testid="product-filter"
+              />
+            </Form.Item>
           </>
         }
         tableProps={{

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StatRow } from '../../../api/tripStats';
-import { chartOption, drillable, FIGURES, minutes, nameKey, toStatFilters } from './model';
+import { chartOption, drillable, FIGURES, minutes, nameKey, productOptions, toStatFilters } from './model';
 
 const row = (key: number, name: string, v20: number, loss: number): StatRow => ({
   key,
@@ -75,5 +75,15 @@ describe('tripStats model', () => {
     expect(drillable(col('overAllowance'), 1, 5)).toBe(true);
     expect(drillable(col('avgOutToArrivalMin'), -1, 5)).toBe(false);
     expect(drillable(col('avgOutToArrivalMin'), 0, 5)).toBe(true);
+  });
+});
+
+describe('product filter choices', () => {
+  it('names each product with its company, and is empty before the first answer', () => {
+    expect(productOptions(undefined)).toEqual([]);
+    expect(productOptions([{ id: 3, name: '92#汽油', groupName: '华东分公司', trips: 4 }, { id: 4, name: '0#柴油', groupName: '', trips: 1 }])).toEqual([
+      { value: 3, label: '92#汽油 · 华东分公司' },
+      { value: 4, label: '0#柴油' },
+    ]);
   });
 });

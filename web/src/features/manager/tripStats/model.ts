@@ -1,4 +1,4 @@
-import type { Only, StatFigures, StatKind, StatRow } from '../../../api/tripStats';
+import type { Only, ProductChoice, StatFigures, StatKind, StatRow } from '../../../api/tripStats';
 import type { TimeRangeValue } from '../../../components/TimeRangePicker';
 
 /** A figure column of the statistics tables: its key (the sort field), how it reads, and which trips lie behind it. */
@@ -95,4 +95,9 @@ export function drillable(f: FigureColumn, v: number, trips: number): boolean {
   if (f.only === 'timed') return v >= 0;
   if (f.only) return v > 0;
   return true;
+}
+
+/** The product filter's choices; products are each company's own, so the company tells two '92#' apart. */
+export function productOptions(products: readonly ProductChoice[] | undefined): { value: number; label: string }[] {
+  return (products ?? []).map((p) => ({ value: p.id, label: p.groupName ? `${p.name} · ${p.groupName}` : p.name }));
 }
