@@ -63,9 +63,9 @@ func TestIngestRaisesLockAlarms(t *testing.T) {
 			t.Fatal(err)
 		}
 		t1 := at.Add(2 * time.Minute)
-		store(inside(ev(lock.EventOpened, lock.MethodLocalKey, 1, t1, "BL-0001")))             // inside the fence
+		store(inside(ev(lock.EventOpened, lock.MethodLocalKey, 1, t1, "BL-0001")))                 // inside the fence
 		store(away(ev(lock.EventOpened, lock.MethodRemote, 1, at.Add(30*time.Second), "BL-0001"))) // before loading
-		store(away(ev(lock.EventOpened, lock.MethodLocalKey, 1, t1.Add(time.Second), "BL-0001"))) // the alarm
+		store(away(ev(lock.EventOpened, lock.MethodLocalKey, 1, t1.Add(time.Second), "BL-0001")))  // the alarm
 		if len(s.raised) != 2 || s.raised[1].Tampered || s.raised[1].Method != lock.MethodLocalKey || s.raised[1].T != t1.Add(time.Second).UnixMilli() {
 			t.Fatalf("loaded: %+v", s.raised)
 		}
