@@ -67,7 +67,8 @@ type history struct {
 		FoundNo     string `bun:"found_no"`
 		CheckedAt   int64  `bun:"checked_at"`
 	}
-	firstDest int64 // the first destination's station
+	firstDest int64   // the first destination's station
+	dests     []int64 // every destination's station
 }
 
 func load(ctx context.Context, idb bun.IDB, id int64) (*history, bool, error) {
@@ -93,13 +94,12 @@ func load(ctx context.Context, idb bun.IDB, id int64) (*history, bool, error) {
 		Where("waybill_id = ? AND NOT ok", id).OrderExpr("id").Scan(ctx, &h.checks); err != nil {
 		return nil, false, err
 	}
-	var dests []int64
 	if err := idb.NewSelect().Table("waybill_destinations").Column("station_id").Where("waybill_id = ?", id).
-		OrderExpr("seq").Limit(1).Scan(ctx, &dests); err != nil {
+		OrderExpr("seq").Scan(ctx, &h.dests); err != nil {
 		return nil, false, err
 	}
-	if len(dests) > 0 {
-		h.firstDest = dests[0]
+	if len(h.dests) > 0 {
+		h.firstDest = h.dests[0]
 	}
 	return h, true, nil
 }
@@ -115,8 +115,10 @@ func sealOf(detail string) tank.Seal {
 	return tank.Seal(ev.Seal)
 }
 
-// end is how the seals of a waybill ended, from its steps: the first unseal at a destination or the
-// first opening on the way whose evidence says the seal was broken or opened, whichever came first.
+// end is how the seals of a waybill ended, from its steps: the first unseal at a destination (the seal
+// byte 3 UNSEALED or 2 BROKEN inside its fence, or the station's seal check), the first unseal inside
+// another station's fence (broken away there) or the first opening on the way whose evidence says the
+// seal was broken or opened, whichever came first.
 type end struct {
 	state   State
 	t       int64
@@ -140,8 +142,13 @@ func (h *history) end() (end, bool) {
 				continue // a seal check that found other numbers marks the waybill: the seal's end is not known
 			}
 			// the engine's unseal is inside the destination's fence (its station); the station's seal
-			// check (cause record) carries no place: it was done where the car had arrived
+			// check (cause record) carries no place: it was done where the car had arrived. An unseal
+			// the engine stored inside another station's fence (an info step, D73) is broken away.
 			e := end{state: StateBrokenAtDest, t: s.T, station: s.StationID, lat: s.Lat, lon: s.Lon}
+			if s.StationID > 0 && !slices.Contains(h.dests, s.StationID) {
+				e.state = StateBrokenAway
+				return e, true
+			}
 			if e.station == 0 {
 				e.station = arrived
 				if arriveStep != nil && e.lat == 0 && e.lon == 0 {
