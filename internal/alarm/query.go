@@ -311,6 +311,9 @@ func detailText(l i18n.Lang, code, detail string) string {
 	if err := json.Unmarshal([]byte(detail), &args); err != nil {
 		return detail
 	}
+	if s, ok := lockDetailText(l, code, args); ok {
+		return s
+	}
 	key := "alarm.detail." + code
 	if k := key + "." + strconv.Itoa(len(args)); i18n.Has(k) { // a template for this many arguments
 		key = k

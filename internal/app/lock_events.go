@@ -1,11 +1,14 @@
 package app
 
 import (
+	"context"
 	"net/http"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/uptrace/bun"
 
+	"tankwatch/internal/alarm"
 	"tankwatch/internal/lock/events"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/telemetry"
@@ -31,10 +34,25 @@ func (c liveCars) CarNow(carID int64) (events.Car, bool) {
 	return events.Car{GroupID: s.GroupID, GroupPath: s.GroupPath, Lat: s.Lat, Lon: s.Lon, Located: s.Reported && (s.Lat != 0 || s.Lon != 0)}, true
 }
 
+// lockAlarms raises the alarms of lock events through the alarm engine (D72).
+type lockAlarms struct{ eng *alarm.Engine }
+
+func (l lockAlarms) RaiseLockAlarm(ctx context.Context, tx bun.IDB, a events.Alarm) (func(), error) {
+	code := alarm.CodeLockOpenedAway
+	if a.Tampered {
+		code = alarm.CodeLockTampered
+	}
+	_, push, err := l.eng.RaiseLock(ctx, tx, alarm.LockAlarm{Code: code, CarID: a.CarID, GroupID: a.GroupID, GroupPath: a.GroupPath,
+		Serial: a.Serial, Compartment: a.Compartment, Device: int(a.Device), Method: int(a.Method), At: a.T, Lat: a.Lat, Lon: a.Lon,
+		Station: a.Station})
+	return push, err
+}
+
 // buildLockEvents creates the part's services (called by New after the waybill parts).
 func (a *App) buildLockEvents() {
 	le := &a.lockEvents
-	le.Ingest = &events.Ingest{DB: a.DB, Cars: liveCars{a.Devices.Live}, Stations: a.Stations, Now: func() time.Time { return a.now() }}
+	le.Ingest = &events.Ingest{DB: a.DB, Cars: liveCars{a.Devices.Live}, Stations: a.Stations,
+		Alarms: lockAlarms{a.Alarms.Engine}, Now: func() time.Time { return a.now() }}
 	le.Queue = events.NewQueue(le.Ingest, a.Log.With("component", "lockevents"))
 	a.Devices.Writer.Subscribe(le.Queue.Enqueue)
 	le.Service = events.NewService(a.DB)

@@ -17,7 +17,7 @@ type sealRecords struct {
 
 // buildSealRecords creates the seal service and keeps the seal records with the waybills: the load
 // record service (records written, edited, imported, deleted; seal checks) and the process engine
-// (departures, unseals, openings on the way) tell it, inside their transactions, which waybill to
+// (departures, unseals, openings on the way) and the operators' corrections tell it, inside their transactions, which waybill to
 // sync (called by New after the waybill parts).
 func (a *App) buildSealRecords() {
 	a.sealRecords.Service = seal.New(a.DB)
@@ -29,6 +29,9 @@ func (a *App) buildSealRecords() {
 	}
 	if e := a.WaybillProcess(); e != nil {
 		e.OnSeals = sync
+	}
+	if s := a.waybillProcess.Service; s != nil { // an operator's correction (to IN_TRANSIT: the departure)
+		s.OnSeals = sync
 	}
 }
 

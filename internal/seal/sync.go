@@ -1,9 +1,11 @@
 package seal
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -49,25 +51,52 @@ type wbHist struct {
 	DepartAt     int64 `bun:"depart_at"`
 }
 
+// recItem is a load record's compartment as Sync reads it.
+type recItem struct {
+	WaybillID int64  `bun:"waybill_id"`
+	ID        int64  `bun:"id"`
+	DepotID   int64  `bun:"depot_id"`
+	LoadedAt  int64  `bun:"loaded_at"`
+	CreatedBy int64  `bun:"created_by"`
+	Comp      int    `bun:"compartment"`
+	SealNo    string `bun:"seal_no"`
+}
+
+// checkRow is a seal check that did not match.
+type checkRow struct {
+	WaybillID   int64  `bun:"waybill_id"`
+	Compartment int    `bun:"compartment"`
+	ExpectedNo  string `bun:"expected_no"`
+	FoundNo     string `bun:"found_no"`
+	CheckedAt   int64  `bun:"checked_at"`
+}
+
 // history is what Sync reads of one waybill.
 type history struct {
-	w   wbHist
-	rec []struct {
-		ID        int64  `bun:"id"`
-		DepotID   int64  `bun:"depot_id"`
-		LoadedAt  int64  `bun:"loaded_at"`
-		CreatedBy int64  `bun:"created_by"`
-		Comp      int    `bun:"compartment"`
-		SealNo    string `bun:"seal_no"`
-	}
-	steps  []waybill.StepRow
-	checks []struct {
-		Compartment int    `bun:"compartment"`
-		ExpectedNo  string `bun:"expected_no"`
-		FoundNo     string `bun:"found_no"`
-		CheckedAt   int64  `bun:"checked_at"`
-	}
-	firstDest int64 // the first destination's station
+	w         wbHist
+	rec       []recItem
+	steps     []waybill.StepRow
+	checks    []checkRow
+	firstDest int64   // the first destination's station
+	dests     []int64 // every destination's station
+}
+
+// Queries of a waybill's history, shared by load (one waybill) and loadMany (Rebuild's batches):
+// the same rows in the same order either way.
+var sealEvidence = []waybill.Evidence{waybill.EvDepotExit, waybill.EvArrive, waybill.EvUnseal, waybill.EvOpeningOnWay}
+
+func recSelect(idb bun.IDB) *bun.SelectQuery {
+	return idb.NewSelect().TableExpr("load_records AS r").Join("JOIN load_record_items AS i ON i.record_id = r.id").
+		ColumnExpr("r.waybill_id, r.id, r.depot_id, r.loaded_at, r.created_by, i.compartment, i.seal_no")
+}
+
+func stepSelect(idb bun.IDB, steps *[]waybill.StepRow) *bun.SelectQuery {
+	return idb.NewSelect().Model(steps).
+		Where("(evidence IN (?) OR (to_state = ? AND from_state <> to_state))", bun.In(sealEvidence), waybill.InTransit)
+}
+
+func checkSelect(idb bun.IDB) *bun.SelectQuery {
+	return idb.NewSelect().Table("seal_checks").Column("waybill_id", "compartment", "expected_no", "found_no", "checked_at").Where("NOT ok")
 }
 
 func load(ctx context.Context, idb bun.IDB, id int64) (*history, bool, error) {
@@ -78,28 +107,21 @@ func load(ctx context.Context, idb bun.IDB, id int64) (*history, bool, error) {
 		return nil, false, err
 	}
 	h.w = ws[0]
-	if err := idb.NewSelect().TableExpr("load_records AS r").Join("JOIN load_record_items AS i ON i.record_id = r.id").
-		ColumnExpr("r.id, r.depot_id, r.loaded_at, r.created_by, i.compartment, i.seal_no").
-		Where("r.waybill_id = ?", id).OrderExpr("i.compartment").Scan(ctx, &h.rec); err != nil {
+	if err := recSelect(idb).Where("r.waybill_id = ?", id).OrderExpr("i.compartment").Scan(ctx, &h.rec); err != nil {
 		return nil, false, err
 	}
-	evs := []waybill.Evidence{waybill.EvDepotExit, waybill.EvArrive, waybill.EvUnseal, waybill.EvOpeningOnWay}
-	if err := idb.NewSelect().Model(&h.steps).Where("waybill_id = ?", id).
-		Where("(evidence IN (?) OR (to_state = ? AND from_state <> to_state))", bun.In(evs), waybill.InTransit).
-		OrderExpr("t, id").Scan(ctx); err != nil {
+	if err := stepSelect(idb, &h.steps).Where("waybill_id = ?", id).OrderExpr("t, id").Scan(ctx); err != nil {
 		return nil, false, err
 	}
-	if err := idb.NewSelect().Table("seal_checks").Column("compartment", "expected_no", "found_no", "checked_at").
-		Where("waybill_id = ? AND NOT ok", id).OrderExpr("id").Scan(ctx, &h.checks); err != nil {
+	if err := checkSelect(idb).Where("waybill_id = ?", id).OrderExpr("id").Scan(ctx, &h.checks); err != nil {
 		return nil, false, err
 	}
-	var dests []int64
 	if err := idb.NewSelect().Table("waybill_destinations").Column("station_id").Where("waybill_id = ?", id).
-		OrderExpr("seq").Limit(1).Scan(ctx, &dests); err != nil {
+		OrderExpr("seq").Scan(ctx, &h.dests); err != nil {
 		return nil, false, err
 	}
-	if len(dests) > 0 {
-		h.firstDest = dests[0]
+	if len(h.dests) > 0 {
+		h.firstDest = h.dests[0]
 	}
 	return h, true, nil
 }
@@ -115,8 +137,10 @@ func sealOf(detail string) tank.Seal {
 	return tank.Seal(ev.Seal)
 }
 
-// end is how the seals of a waybill ended, from its steps: the first unseal at a destination or the
-// first opening on the way whose evidence says the seal was broken or opened, whichever came first.
+// end is how the seals of a waybill ended, from its steps: the first unseal at a destination (the seal
+// byte 3 UNSEALED or 2 BROKEN inside its fence, or the station's seal check), the first unseal inside
+// another station's fence (broken away there) or the first opening on the way whose evidence says the
+// seal was broken or opened, whichever came first.
 type end struct {
 	state   State
 	t       int64
@@ -140,8 +164,13 @@ func (h *history) end() (end, bool) {
 				continue // a seal check that found other numbers marks the waybill: the seal's end is not known
 			}
 			// the engine's unseal is inside the destination's fence (its station); the station's seal
-			// check (cause record) carries no place: it was done where the car had arrived
+			// check (cause record) carries no place: it was done where the car had arrived. An unseal
+			// the engine stored inside another station's fence (an info step, D73) is broken away.
 			e := end{state: StateBrokenAtDest, t: s.T, station: s.StationID, lat: s.Lat, lon: s.Lon}
+			if s.StationID > 0 && !slices.Contains(h.dests, s.StationID) {
+				e.state = StateBrokenAway
+				return e, true
+			}
 			if e.station == 0 {
 				e.station = arrived
 				if arriveStep != nil && e.lat == 0 && e.lon == 0 {
@@ -210,17 +239,44 @@ func syncOne(ctx context.Context, tx bun.IDB, id int64, now int64) ([]string, er
 	if err != nil || !ok {
 		return nil, err // a deleted waybill's rows went with it (ON DELETE CASCADE)
 	}
+	want, nos, unsealed := h.records()
+	var first map[string]firstUse
+	if len(nos) > 0 {
+		if first, err = firstUses(ctx, tx, nos); err != nil {
+			return nil, err
+		}
+	}
+	var haveRecs []Record
+	if err := tx.NewSelect().Model(&haveRecs).Where("waybill_id = ?", id).Scan(ctx); err != nil {
+		return nil, err
+	}
+	var marks dirtySet
+	recs, err := writeRecords(ctx, tx, &marks, haveRecs, want)
+	if err != nil {
+		return nil, err
+	}
+	var haveInc []IncidentRow
+	if err := tx.NewSelect().Model(&haveInc).Where("waybill_id = ?", id).OrderExpr("id").Scan(ctx); err != nil {
+		return nil, err
+	}
+	if err := writeIncidents(ctx, tx, &marks, haveInc, h.incidents(recs, unsealed, first)); err != nil {
+		return nil, err
+	}
+	return nos, marks.flush(ctx, tx, now)
+}
+
+// records are the seal records the waybill's history says it has (ids not set), its numbers and the
+// compartments of its load record without one.
+func (h *history) records() (want []Record, nos []string, unsealed []int) {
 	w := &h.w
-	want := []Record{}
-	var nos []string
-	var unsealed []int
+	want = []Record{}
 	for _, r := range h.rec {
 		if r.SealNo == "" {
 			unsealed = append(unsealed, r.Comp)
 			continue
 		}
 		nos = append(nos, r.SealNo)
-		want = append(want, Record{GroupID: w.GroupID, WaybillID: id, CarID: w.CarID, Compartment: r.Comp, SealNo: r.SealNo,
+		want = append(want, Record{GroupID: w.GroupID, WaybillID: w.ID, CarID: w.CarID, Compartment: r.Comp, SealNo: r.SealNo,
 			DepotID: r.DepotID, AppliedAt: r.LoadedAt, AppliedBy: r.CreatedBy, State: StateApplied})
 	}
 	e, ended := h.end()
@@ -230,10 +286,14 @@ func syncOne(ctx context.Context, tx bun.IDB, id int64, now int64) ([]string, er
 			want[i].BrokenLat, want[i].BrokenLon = int64(e.lat), int64(e.lon)
 		}
 	}
-	recs, err := writeRecords(ctx, tx, w.CarID, id, want, now)
-	if err != nil {
-		return nil, err
-	}
+	return want, nos, unsealed
+}
+
+// incidents are the incidents the waybill's history says it has, given its seal records as written
+// (with their ids) and the first use of each of its numbers.
+func (h *history) incidents(recs []Record, unsealed []int, first map[string]firstUse) []IncidentRow {
+	w := &h.w
+	id := w.ID
 	byComp := map[int]*Record{}
 	for i := range recs {
 		byComp[recs[i].Compartment] = &recs[i]
@@ -252,18 +312,12 @@ func syncOne(ctx context.Context, tx bun.IDB, id int64, now int64) ([]string, er
 		inc = append(inc, row)
 	}
 	// a number applied on another waybill before this one (any state: a seal is used once)
-	if len(nos) > 0 {
-		first, err := firstUses(ctx, tx, nos)
-		if err != nil {
-			return nil, err
-		}
-		for i := range recs {
-			r := &recs[i]
-			f, ok := first[r.SealNo]
-			if ok && f.WaybillID != id && (f.LoadedAt < r.AppliedAt || (f.LoadedAt == r.AppliedAt && f.WaybillID < id)) {
-				add(IncidentReused, r, r.Compartment, r.SealNo, r.AppliedAt, r.DepotID, 0, 0,
-					ReusedDetail{WaybillID: f.WaybillID, WaybillNo: f.No, AppliedAt: f.LoadedAt})
-			}
+	for i := range recs {
+		r := &recs[i]
+		f, ok := first[r.SealNo]
+		if ok && f.WaybillID != id && (f.LoadedAt < r.AppliedAt || (f.LoadedAt == r.AppliedAt && f.WaybillID < id)) {
+			add(IncidentReused, r, r.Compartment, r.SealNo, r.AppliedAt, r.DepotID, 0, 0,
+				ReusedDetail{WaybillID: f.WaybillID, WaybillNo: f.No, AppliedAt: f.LoadedAt})
 		}
 	}
 	for i := range recs {
@@ -285,10 +339,7 @@ func syncOne(ctx context.Context, tx bun.IDB, id int64, now int64) ([]string, er
 		add(IncidentMismatch, byComp[c.Compartment], c.Compartment, c.ExpectedNo, c.CheckedAt, h.arrivedAt(c.CheckedAt), 0, 0,
 			MismatchDetail{Found: c.FoundNo})
 	}
-	if err := writeIncidents(ctx, tx, w.CarID, id, inc, now); err != nil {
-		return nil, err
-	}
-	return nos, nil
+	return inc
 }
 
 // arrivedAt is the station the car had arrived at by t (the first destination when no arrival is stored).
@@ -326,63 +377,126 @@ func firstUses(ctx context.Context, idb bun.IDB, nos []string) (map[string]first
 	return out, nil
 }
 
-// dirty marks the seal statistics of the days a row touches.
-func dirty(ctx context.Context, tx bun.IDB, carID int64, now int64, times ...int64) error {
+// dirtySet collects the (car, day) rows of the seal statistics that changed rows touch, written at
+// once (a rebuild of many waybills marks each car-day once).
+type dirtySet map[[2]int64]bool
+
+func (m *dirtySet) add(carID int64, times ...int64) {
+	if *m == nil {
+		*m = dirtySet{}
+	}
 	for _, t := range times {
 		if t > 0 {
-			if err := stats.MarkDirty(ctx, tx, stats.DirtySeal, carID, stats.Day(t), now); err != nil {
-				return err
+			(*m)[[2]int64{carID, int64(stats.Day(t))}] = true
+		}
+	}
+}
+
+// flush marks the collected days, 500 to a statement.
+func (m dirtySet) flush(ctx context.Context, tx bun.IDB, now int64) error {
+	keys := slices.SortedFunc(maps.Keys(m), func(a, b [2]int64) int { return cmp.Compare(a[0], b[0])*2 + cmp.Compare(a[1], b[1]) })
+	for len(keys) > 0 {
+		part := keys[:min(500, len(keys))]
+		keys = keys[len(part):]
+		var b strings.Builder
+		args := make([]any, 0, 4*len(part))
+		for i, k := range part {
+			if i > 0 {
+				b.WriteString(", ")
 			}
+			b.WriteString("(?, ?, ?, ?)")
+			args = append(args, stats.DirtySeal, k[0], int(k[1]), now)
+		}
+		if _, err := tx.NewRaw(`INSERT INTO stat_dirty (kind, car_id, day, marked_at) VALUES `+b.String()+`
+			ON CONFLICT (kind, car_id, day) DO UPDATE SET marked_at = EXCLUDED.marked_at`, args...).Exec(ctx); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// writeRecords makes the waybill's seal_records equal to want (keyed by compartment, ids kept) and
-// returns them with their ids.
-func writeRecords(ctx context.Context, tx bun.IDB, carID, id int64, want []Record, now int64) ([]Record, error) {
-	var have []Record
-	if err := tx.NewSelect().Model(&have).Where("waybill_id = ?", id).Scan(ctx); err != nil {
+// writeRecords makes a waybill's seal_records (have) equal to want (keyed by compartment, ids kept)
+// and returns them with their ids; the days of changed rows go to marks.
+func writeRecords(ctx context.Context, tx bun.IDB, marks *dirtySet, have, want []Record) ([]Record, error) {
+	ins, del, err := diffRecords(ctx, tx, marks, have, want)
+	if err != nil {
 		return nil, err
 	}
+	if err := insertRecords(ctx, tx, ins); err != nil {
+		return nil, err
+	}
+	return want, deleteIDs(ctx, tx, (*Record)(nil), del)
+}
+
+// diffRecords updates the changed records in place and returns those to insert (pointers into want,
+// whose ids the insert sets) and the ids to delete.
+func diffRecords(ctx context.Context, tx bun.IDB, marks *dirtySet, have, want []Record) ([]*Record, []int64, error) {
 	old := map[int]Record{}
 	for _, r := range have {
 		old[r.Compartment] = r
 	}
+	var ins []*Record
 	for i := range want {
 		r := &want[i]
 		o, ok := old[r.Compartment]
 		delete(old, r.Compartment)
 		switch {
 		case !ok:
-			if _, err := tx.NewInsert().Model(r).Returning("id").Exec(ctx); err != nil {
-				return nil, err
-			}
-			if err := dirty(ctx, tx, carID, now, r.AppliedAt, r.BrokenAt); err != nil {
-				return nil, err
-			}
+			ins = append(ins, r)
+			marks.add(r.CarID, r.AppliedAt, r.BrokenAt)
 		default:
 			r.ID = o.ID
 			if o == *r {
 				continue
 			}
 			if _, err := tx.NewUpdate().Model(r).WherePK().Exec(ctx); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			if err := dirty(ctx, tx, carID, now, o.AppliedAt, o.BrokenAt, r.AppliedAt, r.BrokenAt); err != nil {
-				return nil, err
-			}
+			marks.add(r.CarID, o.AppliedAt, o.BrokenAt, r.AppliedAt, r.BrokenAt)
 		}
 	}
+	var del []int64
 	for _, o := range old {
-		if _, err := tx.NewDelete().Model((*Record)(nil)).Where("id = ?", o.ID).Exec(ctx); err != nil {
-			return nil, err
-		}
-		if err := dirty(ctx, tx, carID, now, o.AppliedAt, o.BrokenAt); err != nil {
-			return nil, err
+		del = append(del, o.ID)
+		marks.add(o.CarID, o.AppliedAt, o.BrokenAt)
+	}
+	return ins, del, nil
+}
+
+// insertBatch is how many rows one INSERT writes.
+const insertBatch = 500
+
+func insertRecords(ctx context.Context, tx bun.IDB, rows []*Record) error {
+	for len(rows) > 0 {
+		part := rows[:min(insertBatch, len(rows))]
+		rows = rows[len(part):]
+		if _, err := tx.NewInsert().Model(&part).Returning("id").Exec(ctx); err != nil {
+			return err
 		}
 	}
-	return want, nil
+	return nil
+}
+
+func insertIncidents(ctx context.Context, tx bun.IDB, rows []*IncidentRow) error {
+	for len(rows) > 0 {
+		part := rows[:min(insertBatch, len(rows))]
+		rows = rows[len(part):]
+		if _, err := tx.NewInsert().Model(&part).Returning("id").Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func deleteIDs(ctx context.Context, tx bun.IDB, model any, ids []int64) error {
+	for len(ids) > 0 {
+		part := ids[:min(insertBatch, len(ids))]
+		ids = ids[len(part):]
+		if _, err := tx.NewDelete().Model(model).Where("id IN (?)", bun.In(part)).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // incidentKey is what makes two incidents the same cause.
@@ -390,100 +504,55 @@ func incidentKey(r *IncidentRow) string {
 	return fmt.Sprintf("%d|%d|%s|%d", r.Kind, r.Compartment, r.SealNo, r.T)
 }
 
-// writeIncidents makes the waybill's seal_incidents equal to want: an incident of the same cause is
-// kept (its id too), a changed one updated, one whose cause is gone deleted.
-func writeIncidents(ctx context.Context, tx bun.IDB, carID, id int64, want []IncidentRow, now int64) error {
-	var have []IncidentRow
-	if err := tx.NewSelect().Model(&have).Where("waybill_id = ?", id).OrderExpr("id").Scan(ctx); err != nil {
+// writeIncidents makes a waybill's seal_incidents (have, by id) equal to want: an incident of the
+// same cause is kept (its id too), a changed one updated, one whose cause is gone deleted.
+func writeIncidents(ctx context.Context, tx bun.IDB, marks *dirtySet, have, want []IncidentRow) error {
+	ins, del, err := diffIncidents(ctx, tx, marks, have, want)
+	if err != nil {
 		return err
 	}
+	if err := insertIncidents(ctx, tx, ins); err != nil {
+		return err
+	}
+	return deleteIDs(ctx, tx, (*IncidentRow)(nil), del)
+}
+
+func diffIncidents(ctx context.Context, tx bun.IDB, marks *dirtySet, have, want []IncidentRow) ([]*IncidentRow, []int64, error) {
 	old := map[string]IncidentRow{}
-	var extra []IncidentRow // a second row of the same cause (never written by Sync, but removed if found)
+	var del []int64
 	for _, r := range have {
 		k := incidentKey(&r)
-		if _, dup := old[k]; dup {
-			extra = append(extra, r)
+		if _, dup := old[k]; dup { // a second row of the same cause (never written by Sync, but removed if found)
+			del = append(del, r.ID)
+			marks.add(r.CarID, r.T)
 			continue
 		}
 		old[k] = r
 	}
+	var ins []*IncidentRow
 	for i := range want {
 		r := &want[i]
 		k := incidentKey(r)
 		o, ok := old[k]
 		delete(old, k)
 		if !ok {
-			if _, err := tx.NewInsert().Model(r).Returning("id").Exec(ctx); err != nil {
-				return err
-			}
-			if err := dirty(ctx, tx, carID, now, r.T); err != nil {
-				return err
-			}
+			ins = append(ins, r)
+			marks.add(r.CarID, r.T)
 			continue
 		}
 		r.ID = o.ID
 		if o != *r {
 			if _, err := tx.NewUpdate().Model(r).WherePK().Exec(ctx); err != nil {
-				return err
+				return nil, nil, err
 			}
-			if err := dirty(ctx, tx, carID, now, r.T); err != nil {
-				return err
-			}
+			marks.add(r.CarID, r.T)
 		}
 	}
-	gone := slices.Collect(func(yield func(IncidentRow) bool) {
-		for _, o := range old {
-			if !yield(o) {
-				return
-			}
-		}
-	})
-	for _, o := range append(gone, extra...) {
-		if _, err := tx.NewDelete().Model((*IncidentRow)(nil)).Where("id = ?", o.ID).Exec(ctx); err != nil {
-			return err
-		}
-		if err := dirty(ctx, tx, carID, now, o.T); err != nil {
-			return err
-		}
+	for _, o := range old {
+		del = append(del, o.ID)
+		marks.add(o.CarID, o.T)
 	}
-	return nil
-}
-
-// Rebuild recomputes the seal records and incidents of every waybill loaded, departed or sealed in
-// [from, to] (Unix ms; 0 = open) from the history, in transactions of batch waybills. It returns how
-// many waybills it synced.
-func Rebuild(ctx context.Context, idb bun.IDB, from, to int64, now int64) (int, error) {
-	if to == 0 {
-		to = 1 << 62
-	}
-	var ids []int64
-	err := idb.NewSelect().TableExpr("waybills AS w").ColumnExpr("w.id").
-		Where(`EXISTS (SELECT 1 FROM load_records AS r WHERE r.waybill_id = w.id AND r.loaded_at BETWEEN ? AND ?)
-			OR (w.depart_at BETWEEN ? AND ? AND w.depart_at > 0)
-			OR EXISTS (SELECT 1 FROM seal_records AS s WHERE s.waybill_id = w.id AND s.applied_at BETWEEN ? AND ?)
-			OR EXISTS (SELECT 1 FROM seal_incidents AS x WHERE x.waybill_id = w.id AND x.t BETWEEN ? AND ?)`,
-			from, to, from, to, from, to, from, to).OrderExpr("w.id").Scan(ctx, &ids)
-	if err != nil {
-		return 0, err
-	}
-	total := len(ids)
-	const batch = 200
-	for len(ids) > 0 {
-		n := min(batch, len(ids))
-		part := ids[:n]
-		ids = ids[n:]
-		if err := idb.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			for _, id := range part {
-				if _, err := syncOne(ctx, tx, id, now); err != nil {
-					return fmt.Errorf("waybill %d: %w", id, err)
-				}
-			}
-			return nil
-		}); err != nil {
-			return 0, err
-		}
-	}
-	return total, nil
+	return ins, del, nil
 }
 
 // cleanNo is a seal number as load records store it (trimmed, upper case).

@@ -69,6 +69,21 @@ type DecodedTank struct {
 	SealName     string               `json:"sealName,omitempty"`
 	Levels       []LevelView          `json:"levels,omitempty"`
 	Help         *DecodedHelp         `json:"help,omitempty"`
+	Locks        []DecodedLock        `json:"locks,omitempty"` // items 0xE6, in the order sent
+}
+
+// DecodedLock is one lock event (item 0xE6) with its codes named in the caller's language.
+type DecodedLock struct {
+	Serial      string `json:"serial"`
+	Event       int    `json:"event"`
+	EventName   string `json:"eventName"`
+	Method      int    `json:"method"`
+	MethodName  string `json:"methodName"`
+	Compartment int    `json:"compartment"`
+	Device      int    `json:"device"`
+	DeviceName  string `json:"deviceName"`
+	Battery     *int   `json:"battery"` // null: the lock did not say
+	Time        string `json:"time"`    // the lock's own time (Asia/Shanghai)
 }
 
 // DecodedCompartment is one compartment's four devices.
@@ -417,6 +432,17 @@ func decodeTank(l i18n.Lang, e tank.Extract) *DecodedTank {
 	}
 	if h := e.Help; h != nil {
 		out.Help = &DecodedHelp{Type: int(h.Type), Name: histName(l, "telemetry.help.", int64(h.Type)), RequestID: int(h.RequestID)}
+	}
+	for _, ev := range e.Locks {
+		d := DecodedLock{Serial: ev.Serial, Event: int(ev.Event), EventName: histName(l, "lockEvents.event.", int64(ev.Event)),
+			Method: int(ev.Method), MethodName: histName(l, "lockEvents.method.", int64(ev.Method)), Compartment: int(ev.Compartment),
+			Device: int(ev.Device), DeviceName: histName(l, "lockEvents.device.", int64(ev.Device)),
+			Time: ev.Time.In(httpx.Shanghai).Format(httpx.TimeLayout)}
+		if ev.Battery != tank.BatteryUnknown {
+			b := int(ev.Battery)
+			d.Battery = &b
+		}
+		out.Locks = append(out.Locks, d)
 	}
 	return out
 }

@@ -15,7 +15,7 @@ func (s *Service) Routes() []httpx.Route {
 			Handler: httpx.JSON(func(r *http.Request, q Query) (any, error) {
 				return s.List(r.Context(), httpx.Caller(r), httpx.Lang(r), q)
 			})},
-		{Method: "POST", Path: prefix + "export", Access: httpx.Needs(CodeExport), Scoped: true, Handler: xlsx.Handler(s.Export)},
+		{Method: "POST", Path: prefix + "export", Access: httpx.Needs(CodeExport), Scoped: true, Handler: xlsx.StreamHandler(s.Export)},
 		{Method: "POST", Path: prefix + "commands", Access: httpx.Needs(CodePage), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, q CommandQuery) (any, error) {
 				return s.Commands(r.Context(), httpx.Caller(r), httpx.Lang(r), q)

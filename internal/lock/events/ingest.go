@@ -15,7 +15,6 @@ import (
 
 	"tankwatch/internal/lock"
 	"tankwatch/internal/platform/db"
-	"tankwatch/internal/stats"
 	"tankwatch/internal/tank"
 	"tankwatch/internal/telemetry"
 	"tankwatch/internal/waybill"
@@ -47,11 +46,33 @@ const (
 	CommandAfter  = 2 * time.Minute
 )
 
-// Ingest files lock events; Cars and Stations may be nil (no place, no fence).
+// Alarm is a filed lock event that raises an alarm (D72).
+type Alarm struct {
+	Tampered    bool // else opened away: outside every fence while the car was loaded
+	CarID       int64
+	GroupID     int64
+	GroupPath   string
+	Serial      string
+	Compartment int
+	Device      lock.Device
+	Method      lock.Method
+	T           int64
+	Lat, Lon    int32
+	Station     string // the fence that holds the place, "" outside every fence
+}
+
+// Alarms raises the alarm of a lock event in the transaction that files it (the alarm engine); the
+// returned func, if any, runs once that transaction has committed (the live push).
+type Alarms interface {
+	RaiseLockAlarm(ctx context.Context, tx bun.IDB, a Alarm) (after func(), err error)
+}
+
+// Ingest files lock events; Cars, Stations and Alarms may be nil (no place, no fence, no alarm).
 type Ingest struct {
 	DB       *db.DB
 	Cars     Cars
 	Stations Stations
+	Alarms   Alarms
 	Now      func() time.Time
 }
 
@@ -65,8 +86,9 @@ func (in *Ingest) Store(ctx context.Context, reports []telemetry.Report) (int, e
 		now = in.Now
 	}
 	stored := 0
+	var pushes []func()
 	err := in.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		stored = 0
+		stored, pushes = 0, nil
 		cars := map[int64]Car{}
 		for i := range reports {
 			r := &reports[i]
@@ -89,17 +111,25 @@ func (in *Ingest) Store(ctx context.Context, reports []telemetry.Report) (int, e
 				recv = 0
 			}
 			for _, ev := range r.Locks {
-				ok, err := in.file(ctx, tx, r.CarID, car, ev, recv, now().UnixMilli())
+				ok, push, err := in.file(ctx, tx, r.CarID, car, ev, recv, now().UnixMilli())
 				if err != nil {
 					return err
 				}
 				if ok {
 					stored++
 				}
+				if push != nil {
+					pushes = append(pushes, push)
+				}
 			}
 		}
 		return nil
 	})
+	if err == nil {
+		for _, p := range pushes {
+			p()
+		}
+	}
 	return stored, err
 }
 
@@ -116,48 +146,79 @@ func (in *Ingest) car(ctx context.Context, idb bun.IDB, carID int64) (Car, error
 	return c, err
 }
 
-// file writes one event (recv: when the platform read its report, 0 unknown); false when it was filed
-// before.
-func (in *Ingest) file(ctx context.Context, tx bun.IDB, carID int64, car Car, ev tank.LockEvent, recv, now int64) (bool, error) {
+// file writes one event (recv: when the platform read its report, 0 unknown) and the alarm it raises;
+// false when it was filed before (then it raises nothing: a terminal's repeat is not a new alarm).
+// push is the alarm's live push, to run after the commit.
+func (in *Ingest) file(ctx context.Context, tx bun.IDB, carID int64, car Car, ev tank.LockEvent, recv, now int64) (ok bool, push func(), err error) {
 	t := ev.Time.UnixMilli()
 	row := &lock.EventRow{Serial: ev.Serial, GroupID: car.GroupID, CarID: carID, Compartment: int(ev.Compartment),
 		Device: lock.Device(ev.Device), Event: lock.Event(ev.Event), Method: lock.Method(ev.Method), BatteryPct: -1, T: t, RecordedAt: now}
 	if ev.Battery != tank.BatteryUnknown {
 		row.BatteryPct = int(ev.Battery)
 	}
+	station := ""
 	if car.Located {
 		row.Lat, row.Lon = int64(car.Lat), int64(car.Lon)
 		if in.Stations != nil {
-			if id, _, ok := in.Stations.StationAt(car.GroupPath, car.Lat, car.Lon); ok {
-				row.StationID = id
+			if id, name, ok := in.Stations.StationAt(car.GroupPath, car.Lat, car.Lon); ok {
+				row.StationID, station = id, name
 			}
 		}
 	}
-	var err error
 	if row.LockID, err = lockID(ctx, tx, ev.Serial); err != nil {
-		return false, err
+		return false, nil, err
 	}
-	if row.WaybillID, err = activeWaybill(ctx, tx, carID, t); err != nil {
-		return false, err
+	wb, err := activeWaybill(ctx, tx, carID, t)
+	if err != nil {
+		return false, nil, err
 	}
+	row.WaybillID = wb.ID
 	if row.Method == lock.MethodRemote && (row.Event == lock.EventOpened || row.Event == lock.EventClosed) {
 		if row.CommandID, err = explainingCommand(ctx, tx, carID, row.Event, row.Compartment, t, recv); err != nil {
-			return false, err
+			return false, nil, err
 		}
 	}
 	res, err := tx.NewInsert().Model(row).On("CONFLICT (serial, t, event) DO NOTHING").Returning("NULL").Exec(ctx)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return false, err
+		return false, nil, err
 	}
 	if row.LockID != 0 {
 		if err := touchLock(ctx, tx, row); err != nil {
-			return false, err
+			return false, nil, err
 		}
 	}
-	return true, stats.MarkDirty(ctx, tx, stats.DirtyLock, carID, stats.Day(t), now)
+	if err := in.markDirty(ctx, tx, row, now); err != nil {
+		return false, nil, err
+	}
+	if in.Alarms != nil {
+		if a, ok := alarmOf(row, car, wb, station); ok {
+			a.GroupPath = car.GroupPath
+			if push, err = in.Alarms.RaiseLockAlarm(ctx, tx, a); err != nil {
+				return false, nil, err
+			}
+		}
+	}
+	return true, push, nil
+}
+
+// alarmOf is the alarm a filed event raises (D72): a tampering, anywhere; an opening outside every
+// fence (the place known) while the car's waybill was loaded — loaded at or before the lock's time
+// and not yet received — unless a platform command explains it (the dispatcher opened it).
+func alarmOf(row *lock.EventRow, car Car, wb runningWaybill, station string) (Alarm, bool) {
+	a := Alarm{CarID: row.CarID, GroupID: row.GroupID, Serial: row.Serial, Compartment: row.Compartment, Device: row.Device,
+		Method: row.Method, T: row.T, Lat: int32(row.Lat), Lon: int32(row.Lon), Station: station}
+	switch row.Event {
+	case lock.EventTampered:
+		a.Tampered = true
+		return a, true
+	case lock.EventOpened:
+		away := car.Located && row.StationID == 0 && row.CommandID == 0
+		return a, away && wb.loadedAt(row.T)
+	}
+	return a, false
 }
 
 func lockID(ctx context.Context, idb bun.IDB, serial string) (int64, error) {
@@ -169,18 +230,31 @@ func lockID(ctx context.Context, idb bun.IDB, serial string) (int64, error) {
 	return ids[0], err
 }
 
+// runningWaybill is what the ingest needs of the car's waybill at the lock's time.
+type runningWaybill struct {
+	ID         int64 `bun:"id"`
+	LoadedAt   int64 `bun:"loaded_at"`
+	ReceivedAt int64 `bun:"received_at"`
+}
+
+// loadedAt reports whether the tank held the waybill's load at t: loaded at or before t and not
+// received (every destination unloaded) before it.
+func (w runningWaybill) loadedAt(t int64) bool {
+	return w.ID != 0 && w.LoadedAt > 0 && w.LoadedAt <= t && (w.ReceivedAt == 0 || w.ReceivedAt > t)
+}
+
 // activeWaybill is the waybill the car was running at t: dispatched at or before t and not closed
-// before t (cancelled ones never ran), the latest such.
-func activeWaybill(ctx context.Context, idb bun.IDB, carID, t int64) (int64, error) {
-	var ids []int64
-	err := idb.NewSelect().Table("waybills").Column("id").Where("car_id = ?", carID).
+// before t (cancelled ones never ran), the latest such; zero when none.
+func activeWaybill(ctx context.Context, idb bun.IDB, carID, t int64) (runningWaybill, error) {
+	var rows []runningWaybill
+	err := idb.NewSelect().Table("waybills").Column("id", "loaded_at", "received_at").Where("car_id = ?", carID).
 		Where("state NOT IN (?, ?)", int(waybill.Planned), int(waybill.Cancelled)).
 		Where("dispatched_at > 0 AND dispatched_at <= ?", t).Where("closed_at = 0 OR closed_at >= ?", t).
-		OrderExpr("dispatched_at DESC, id DESC").Limit(1).Scan(ctx, &ids)
-	if len(ids) == 0 {
-		return 0, err
+		OrderExpr("dispatched_at DESC, id DESC").Limit(1).Scan(ctx, &rows)
+	if len(rows) == 0 {
+		return runningWaybill{}, err
 	}
-	return ids[0], err
+	return rows[0], err
 }
 
 // explainingCommand is the newest lock command (an unlock for an opening, a lock for a closing) sent to

@@ -163,40 +163,61 @@ func (s *Service) Import(w http.ResponseWriter, r *http.Request, save bool) (*Im
 	return res, nil
 }
 
-// Export writes the filtered locks: the import's columns, then state, battery, online, last event
-// and the binding.
-func (s *Service) Export(r *http.Request, q Query) (*xlsx.Sheet, error) {
+// exportBatch is how many locks the export reads at a time: it walks the filter by serial (unique) in
+// batches, so its memory stays flat and no read stays open while the workbook is written.
+const exportBatch = 2000
+
+// Export streams every lock of the filter by serial, without a cap (docs/PERFORMANCE.md).
+func (s *Service) Export(r *http.Request, q Query) (*xlsx.Sheet, xlsx.Rows, error) {
 	ctx, p, lang := r.Context(), httpx.Caller(r), httpx.Lang(r)
-	sel, err := s.where(ctx, p, q)
-	if err != nil {
-		return nil, err
-	}
-	var rows []lockRow
-	if err := sel.OrderExpr("l.serial, l.id").Limit(maxExport+1).Scan(ctx, &rows); err != nil {
-		return nil, err
-	}
-	if err := tooMany(len(rows)); err != nil {
-		return nil, err
+	if _, err := s.where(ctx, p, q); err != nil { // validation and scope, answered before the download
+		return nil, nil, err
 	}
 	head := append(append([]string{}, sheetHead...), "field.blueLock.state", "field.blueLock.battery", "field.blueLock.online",
 		"field.blueLock.lastEventAt", "field.blueLock.plate", "field.blueLock.compartment", "field.blueLock.device")
 	sh := &xlsx.Sheet{Name: "export.blueLock", ASCII: "locks", Head: head}
-	unknown := "—"
-	for i := range rows {
-		v := rows[i].view()
-		battery, online := any(unknown), unknown
-		if v.BatteryPct != nil {
-			battery = *v.BatteryPct
+	each := func(emit func([]any) error) error {
+		after := ""
+		for first := true; ; first = false {
+			sel, err := s.where(ctx, p, q)
+			if err != nil {
+				return err
+			}
+			if !first {
+				sel = sel.Where("l.serial > ?", after)
+			}
+			var rows []lockRow
+			if err := sel.OrderExpr("l.serial, l.id").Limit(exportBatch).Scan(ctx, &rows); err != nil {
+				return err
+			}
+			for i := range rows {
+				if err := emit(exportRow(lang, &rows[i])); err != nil {
+					return err
+				}
+			}
+			if len(rows) < exportBatch {
+				return nil
+			}
+			after = rows[len(rows)-1].Serial
 		}
-		if v.Online != nil {
-			online = i18n.T(lang, map[bool]string{true: "field.blueLock.isOnline", false: "field.blueLock.isOffline"}[*v.Online])
-		}
-		comp, dev := any(""), ""
-		if v.CarID != nil {
-			comp, dev = v.Compartment, i18n.T(lang, "field."+deviceKey(lock.Device(v.Device)))
-		}
-		sh.Rows = append(sh.Rows, []any{v.Serial, i18n.T(lang, fmt.Sprintf("field.blueLock.kind.%d", v.Kind)), v.Model, v.Firmware, v.GroupName,
-			v.Remark, i18n.T(lang, fmt.Sprintf("field.blueLock.state.%d", v.State)), battery, online, v.LastEventAt, v.Plate, comp, dev})
 	}
-	return sh, nil
+	return sh, each, nil
+}
+
+func exportRow(lang i18n.Lang, r *lockRow) []any {
+	const unknown = "—"
+	v := r.view()
+	battery, online := any(unknown), unknown
+	if v.BatteryPct != nil {
+		battery = *v.BatteryPct
+	}
+	if v.Online != nil {
+		online = i18n.T(lang, map[bool]string{true: "field.blueLock.isOnline", false: "field.blueLock.isOffline"}[*v.Online])
+	}
+	comp, dev := any(""), ""
+	if v.CarID != nil {
+		comp, dev = v.Compartment, i18n.T(lang, "field."+deviceKey(lock.Device(v.Device)))
+	}
+	return []any{v.Serial, i18n.T(lang, fmt.Sprintf("field.blueLock.kind.%d", v.Kind)), v.Model, v.Firmware, v.GroupName,
+		v.Remark, i18n.T(lang, fmt.Sprintf("field.blueLock.state.%d", v.State)), battery, online, v.LastEventAt, v.Plate, comp, dev}
 }

@@ -43,7 +43,7 @@ func (s *Service) Routes() []httpx.Route {
 				data, err := s.Import(w, r, true)
 				httpx.Respond(w, r, data, err)
 			}},
-		{Method: "POST", Path: lockPrefix + "export", Access: httpx.Needs(CodeExport), Scoped: true, Handler: xlsx.Handler(s.Export)},
+		{Method: "POST", Path: lockPrefix + "export", Access: httpx.Needs(CodeExport), Scoped: true, Handler: xlsx.StreamHandler(s.Export)},
 
 		{Method: "POST", Path: bindPrefix + "page", Access: httpx.Needs(CodeBinds), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, q BindQuery) (any, error) { return s.BindPage(r.Context(), httpx.Caller(r), q) })},

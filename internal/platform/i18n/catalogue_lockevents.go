@@ -5,6 +5,11 @@ package i18n
 // under lockEvents.
 func init() {
 	merge(map[string][3]string{
+		"alarm.type.lockTampered":   {"锁具破坏报警", "鎖具破壞報警", "Lock tampered"},
+		"alarm.type.lockOpenedAway": {"围栏外开锁（载货途中）", "圍欄外開鎖（載貨途中）", "Lock opened outside the fences (loaded)"},
+		"alarm.detail.lock": {"锁 %s（%s 号仓 %s），方式：%s，地点：%s", "鎖 %s（%s 號倉 %s），方式：%s，地點：%s",
+			"Lock %s (compartment %s, %s), method: %s, place: %s"},
+		"telemetry.item.0xe6":          {"锁事件", "鎖事件", "Lock event"},
 		"lockEvents.rangeReversed":     {"结束时间早于开始时间", "結束時間早於開始時間", "The end time is before the start time"},
 		"lockEvents.noGateway":         {"终端网关未启用，无法下发开关锁指令", "終端網關未啟用，無法下發開關鎖指令", "The terminal gateway is not running: lock commands cannot be sent"},
 		"field.lockEvents.event":       {"事件", "事件", "Event"},

@@ -76,6 +76,7 @@ type active struct {
 	comps     uint8 // the waybill's compartments (bit i = compartment i+1); 0: every one
 	inDepot   bool  // the last located report was inside the depot fence
 	episode   bool  // an opening on the way is going on (one difference per episode)
+	sealAway  bool  // a seal broken inside another station's fence was stored (one step per trip)
 	base      float64
 	hasBase   bool
 	settle    uint8 // smoothed totals seen since the base was set (it may still rise while settling)
@@ -423,7 +424,9 @@ func (dv *deriver) atDestination(cfg *Config, ds *dest, inside bool, prevV20 flo
 		m.DestSeq, m.StationID = ds.seq, ds.st.id
 		return m
 	}
-	if ds.state == waybill.DestArrived && inside && c.hasTank && c.tank.Seal == tank.SealUnsealed && (ds.resealed || ds.seq == w.dests[0].seq) {
+	// unsealed (3) or broken (2): either way the seal is open at the destination, where it may be
+	if ds.state == waybill.DestArrived && inside && c.hasTank && (c.tank.Seal == tank.SealUnsealed || c.tank.Seal == tank.SealBroken) &&
+		(ds.resealed || ds.seq == w.dests[0].seq) {
 		ds.state = waybill.DestUnsealed
 		dv.destStep(mv(waybill.EvUnseal))
 	}

@@ -273,11 +273,20 @@ func (e *Engine) step(c *carState, in *input, out []action) []action {
 	for i := n; i < len(out); i++ {
 		a := out[i]
 		if a.move.Evidence == waybill.EvOpeningOnWay {
-			if _, _, ok := e.d.Stations.StationAt(a.w.groupPath, a.move.Lat, a.move.Lon); ok {
+			if id, _, ok := e.d.Stations.StationAt(a.w.groupPath, a.move.Lat, a.move.Lon); ok {
 				// not on the way: dropped (the alarm engine judges an opening at a station that is not
 				// the destination); the episode is not open, so a car that drives off with it open is
 				// flagged then
 				a.w.episode = false
+				if sl := a.detail.seal; a.kind == actAdvance && !a.w.sealAway && (sl == tank.SealBroken || sl == tank.SealUnsealed) {
+					// but the first leg's seal was broken there: an info step (it moves nothing) that
+					// ends the seals as broken away at that station (seal.Sync, D73), once per trip
+					a.w.sealAway = true
+					m := a.move
+					m.Evidence, m.StationID, m.Detail = waybill.EvUnseal, id, a.detail.json(&a.move)
+					out[k] = action{kind: actDest, w: a.w, move: m}
+					k++
+				}
 				continue
 			}
 		}

@@ -45,7 +45,10 @@ type Service struct {
 	Audit *audit.Log
 	// Touch tells the engine a car's waybill changed (Engine.Touch); nil: nothing to tell.
 	Touch func(carID int64)
-	Now   func() time.Time
+	// OnSeals, when set, is told inside the transaction of a correction which waybill's steps changed
+	// (seal.Sync: a correction to IN_TRANSIT is the trip's departure, D53).
+	OnSeals func(ctx context.Context, tx bun.Tx, waybillID int64) error
+	Now     func() time.Time
 }
 
 // NewService returns the service.
@@ -399,8 +402,10 @@ func (s *Service) Correct(r *http.Request, in CorrectInput) error {
 			return err
 		}
 		carID = w.CarID
-		_, err = waybill.Correct(ctx, tx, w.ID, to, p.UserID, reason, now)
-		return err
+		if _, err = waybill.Correct(ctx, tx, w.ID, to, p.UserID, reason, now); err != nil || s.OnSeals == nil {
+			return err
+		}
+		return s.OnSeals(ctx, tx, w.ID)
 	})
 	if err == nil {
 		s.log(r, "stateCorrect", in.WaybillID, to.String()+": "+reason)

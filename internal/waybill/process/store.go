@@ -129,7 +129,7 @@ func (e *Engine) load(ctx context.Context, cars []int64) error {
 		}
 		for _, w := range list {
 			if o := old[w.id]; o != nil {
-				w.episode, w.base, w.hasBase, w.settle, w.low = o.episode, o.base, o.hasBase, o.settle, o.low
+				w.episode, w.base, w.hasBase, w.settle, w.low, w.sealAway = o.episode, o.base, o.hasBase, o.settle, o.low, o.sealAway
 				for j := range w.dests {
 					for k := range o.dests {
 						if o.dests[k].seq == w.dests[j].seq && o.dests[k].state == w.dests[j].state {

@@ -47,6 +47,24 @@ export interface DecodedTank {
   sealName?: string;
   levels?: LevelReading[];
   help?: { type: number; name: string; requestId: number };
+  /** items 0xE6, in the order sent, named in the caller's language */
+  locks?: DecodedLock[];
+}
+
+/** One lock event (item 0xE6, docs/PROTOCOL.md §2). */
+export interface DecodedLock {
+  serial: string;
+  event: number;
+  eventName: string;
+  method: number;
+  methodName: string;
+  compartment: number;
+  device: number;
+  deviceName: string;
+  /** null when the lock did not say */
+  battery: number | null;
+  /** the lock's own time */
+  time: string;
 }
 
 export interface DecodedItem {

@@ -1,6 +1,6 @@
 import { Alert, Descriptions, Empty, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { DecodedDevice, DecodedFrame, DecodedLocation, DecodedTank } from '../../../api/history';
+import type { DecodedDevice, DecodedFrame, DecodedLocation, DecodedLock, DecodedTank } from '../../../api/history';
 import { bearingText } from '../../../lib/bearing';
 import { levelText } from '../history/format';
 import { bodyShape, spacedHex, valueText } from './decoded';
@@ -40,7 +40,38 @@ function DeviceTag({ d }: { d: DecodedDevice }) {
   );
 }
 
-/** The tank extension: compartments × devices, seal, levels, help request. */
+/** Lock events (item 0xE6): what each lock reported, on its own clock. */
+function LocksView({ locks }: { locks: DecodedLock[] }) {
+  const { t } = useTranslation();
+  // tampering and an offline lock stand out as they do on the lock events page
+  const color = (ev: number) => (ev === 3 ? 'red' : ev === 1 ? 'orange' : ev === 2 ? 'green' : ev === 4 || ev === 5 ? 'gold' : 'blue');
+  return (
+    <Table
+      size="small"
+      pagination={false}
+      rowKey={(l) => `${l.serial}|${l.time}|${l.event}`}
+      style={{ marginTop: 8 }}
+      data-testid="decoded-locks"
+      title={() => t('rawData.lockEvents')}
+      dataSource={locks}
+      columns={[
+        { title: t('rawData.lockSerial'), dataIndex: 'serial', width: 160, render: (v: string) => <span style={mono}>{v}</span> },
+        { title: t('rawData.lockEvent'), dataIndex: 'eventName', width: 110, render: (v: string, l) => <Tag color={color(l.event)}>{v || l.event}</Tag> },
+        { title: t('rawData.lockMethod'), dataIndex: 'methodName', width: 140, render: (v: string, l) => v || l.method },
+        {
+          title: t('rawData.compartment'),
+          key: 'where',
+          width: 160,
+          render: (_: unknown, l) => `${t('history.compartmentNo', { no: l.compartment })} ${l.deviceName || l.device}`,
+        },
+        { title: t('rawData.lockBattery'), dataIndex: 'battery', width: 100, render: (v: number | null) => (v === null ? t('rawData.lockBatteryUnknown') : `${v}%`) },
+        { title: t('rawData.lockTime'), dataIndex: 'time', width: 170 },
+      ]}
+    />
+  );
+}
+
+/** The tank extension: compartments × devices, seal, levels, help request, lock events. */
 export function TankView({ tank }: { tank: DecodedTank }) {
   const { t } = useTranslation();
   const comps = tank.compartments ?? [];
@@ -80,6 +111,7 @@ export function TankView({ tank }: { tank: DecodedTank }) {
           </Descriptions.Item>
         )}
       </Descriptions>
+      {tank.locks && tank.locks.length > 0 && <LocksView locks={tank.locks} />}
     </div>
   );
 }

@@ -22,6 +22,10 @@ const location = {
     ] }],
     lockState: '1'.repeat(4) + '0'.repeat(124), seal: 2, sealName: '铅封破坏',
     levels: [{ compartment: 1, levelMm: 1500, volumeL: 12000, temperature: 21.5 }],
+    locks: [
+      { serial: 'TWL00001-2', event: 1, eventName: '开锁', method: 2, methodName: '手机蓝牙', compartment: 2, device: 1, deviceName: '人孔盖', battery: 76, time: '2026-03-01 15:58:30' },
+      { serial: 'TWL00001-1', event: 3, eventName: '破坏报警', method: 0, methodName: '无', compartment: 1, device: 2, deviceName: '卸油阀', battery: null, time: '2026-03-01 15:59:00' },
+    ],
   },
   // a slightly wrong report (docs/PROTOCOL.md §1): the good items are shown with the dropped ones named
   tankError: 'item 2 (0xE2): tank: bad extension item: probe of compartment 9',
@@ -86,6 +90,13 @@ describe('raw data page', { timeout: 60_000 }, () => {
     expect(within(tank).getByText('1 号仓：1500 mm / 12000 L / 21.5 °C')).toBeTruthy();
     expect(within(tank).getAllByText('故障').length).toBe(1);
     expect(within(tank).getAllByText('打开').length).toBe(1);
+    // item 0xE6: each lock event decoded (serial, event, method, where, battery, the lock's time)
+    const locks = within(tank).getByTestId('decoded-locks');
+    expect(within(locks).getByText('锁事件（0xE6）')).toBeTruthy();
+    const opened = within(locks).getByText('TWL00001-2').closest('tr')!;
+    for (const text of ['开锁', '手机蓝牙', '2 号仓 人孔盖', '76%', '2026-03-01 15:58:30']) expect(within(opened).getByText(text)).toBeTruthy();
+    const tampered = within(locks).getByText('TWL00001-1').closest('tr')!;
+    for (const text of ['破坏报警', '1 号仓 卸油阀', '未报告']) expect(within(tampered).getByText(text)).toBeTruthy();
     expect(within(decoded).getByText('部分罐体数据格式错误，已舍弃（其余照常显示）')).toBeTruthy();
     expect(within(decoded).getByText(/probe of compartment 9/)).toBeTruthy();
     const cut = within(decoded).getByTestId('decoded-cut');

@@ -11,6 +11,7 @@ import { initialRange } from '../../../lib/presets';
 import { Chart } from '../../police/abnormal/Chart';
 import { DrillDrawer, type DrillTarget } from './DrillDrawer';
 import { Duration } from './Duration';
+import { HeaderText, headerWidth } from './HeaderText';
 import { FIGURES, PAGES, anyFigure, chartOption, groupings, rowKey, toStatFilters } from './model';
 
 type Filters = Omit<StatQuery, 'pageNum' | 'pageSize'>;
@@ -70,10 +71,10 @@ export function StatPage({ page }: { page: StatPageName }) {
     );
   };
   const fig = (c: (typeof figures)[number]) => ({
-    title: label(c.key),
+    title: <HeaderText text={label(c.key)} />,
     dataIndex: ['figures', c.key],
     key: c.key,
-    width: c.duration ? 124 : c.group ? 86 : 98,
+    width: headerWidth(label(c.key), c.duration ? 124 : c.group ? 86 : 98),
     align: 'right' as const,
     sorter: true,
     render: cell(c.key, c.duration),
@@ -83,7 +84,7 @@ export function StatPage({ page }: { page: StatPageName }) {
       ? []
       : [
           {
-            title: t(`lockStats.period.${period}`),
+            title: <HeaderText text={t(`lockStats.period.${period}`)} />,
             dataIndex: 'label',
             key: 'period',
             width: period === 'week' ? 120 : 104,
@@ -93,7 +94,7 @@ export function StatPage({ page }: { page: StatPageName }) {
           },
         ]),
     {
-      title: t(`lockStats.by.${by}`),
+      title: <HeaderText text={t(`lockStats.by.${by}`)} />,
       dataIndex: 'name',
       key: 'name',
       width: 132,
@@ -113,8 +114,8 @@ export function StatPage({ page }: { page: StatPageName }) {
     ...(kind === 'lock'
       ? [
           fig(figures[0]),
-          { title: t('lockStats.byMethod'), key: 'method', children: figures.filter((c) => c.group === 'method').map(fig) },
-          { title: t('lockStats.byFence'), key: 'fence', children: figures.filter((c) => c.group === 'fence').map(fig) },
+          { title: <HeaderText text={t('lockStats.byMethod')} />, key: 'method', children: figures.filter((c) => c.group === 'method').map(fig) },
+          { title: <HeaderText text={t('lockStats.byFence')} />, key: 'fence', children: figures.filter((c) => c.group === 'fence').map(fig) },
           ...figures.filter((c) => !c.group && c.key !== 'opened').map(fig),
         ]
       : figures.map(fig)),
