@@ -37,8 +37,10 @@ type Device struct {
 	UpdatedAt    int64  `bun:"updated_at"`
 }
 
-// unionSQL is every device the caller may see, one row per kind + serial: the terminals, locks and
-// station gauges from their registers (mirror 1) and the devices registered only here (mirror 0), each
+// unionSQL is every device the caller may see, one row per kind + serial: the terminals (by phone),
+// locks (by serial) and station gauges (one automatic tank gauge per station with ground tanks, named
+// ATG-<station id>: the gauge's address changes with its network, so it is no key) from their
+// registers (mirror 1) and the devices registered only here (mirror 0), each
 // with the group that owns it (a car's or station's device follows its place). The four placeholders
 // are the scope's path prefix, pushed into each branch so that a subsidiary's list never reads the
 // whole platform's registers (D62).
@@ -49,10 +51,9 @@ UNION ALL
 SELECT 3, l.serial, 1, l.car_id, CAST(NULL AS BIGINT), g.id, g.name, g.path, l.model, '', CASE l.state WHEN 3 THEN 2 WHEN 4 THEN 3 ELSE 1 END
  FROM locks AS l JOIN org_groups AS g ON g.id = l.group_id WHERE g.path LIKE ?
 UNION ALL
-SELECT 5, gt.gauge_host || ':' || CAST(gt.gauge_port AS TEXT), 1, CAST(NULL AS BIGINT), gt.station_id, g.id, g.name, g.path, '', '', 1
- FROM ground_tanks AS gt JOIN stations AS s ON s.id = gt.station_id JOIN org_groups AS g ON g.id = s.group_id
- WHERE gt.gauge_host <> '' AND g.path LIKE ?
- GROUP BY gt.station_id, gt.gauge_host, gt.gauge_port, g.id, g.name, g.path
+SELECT 5, 'ATG-' || CAST(s.id AS TEXT), 1, CAST(NULL AS BIGINT), s.id, g.id, g.name, g.path, '', '', 1
+ FROM stations AS s JOIN org_groups AS g ON g.id = s.group_id
+ WHERE EXISTS (SELECT 1 FROM ground_tanks AS gt WHERE gt.station_id = s.id) AND g.path LIKE ?
 UNION ALL
 SELECT e0.kind, e0.serial, 0, e0.car_id, e0.station_id, g.id, g.name, g.path, '', '', e0.state
  FROM equipment AS e0 LEFT JOIN cars AS c0 ON c0.id = e0.car_id LEFT JOIN stations AS s0 ON s0.id = e0.station_id
