@@ -172,9 +172,12 @@ func TestMirroredRowKeepsItsRegister(t *testing.T) {
 			t.Errorf("a terminal model on a lock: %s", r.Body)
 		}
 		var d equipment.Deleted
-		v.MustOK("POST", del, v.admin, map[string]any{"id": got.ID}).Decode(&d)
+		v.MustOK("POST", del, v.admin, map[string]any{"kind": 3, "serial": bare.Serial}).Decode(&d)
 		if !d.Mirror {
 			t.Error("deleting a lock's fields does not say it was a mirror")
+		}
+		if r := e.Call("POST", del, v.admin, map[string]any{"kind": 3, "serial": bare.Serial}); r.Code != 0 {
+			t.Errorf("deleting fields that are gone: %s", r.Body)
 		}
 		again := v.list(v.admin, map[string]any{"kind": 3, "serial": bare.Serial})
 		if again.Total != 1 || again.List[0].ID != 0 || again.List[0].InstallDate != "" {
@@ -305,8 +308,13 @@ func TestModelsArePlatformWide(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		v := setup(t, e)
-		var ms httpx.Page[equipment.Model]
+		var ms equipment.ModelList
 		v.MustOK("POST", modelPage, v.east, map[string]any{"video": true}).Decode(&ms)
+		var mine equipment.ModelList
+		v.MustOK("POST", modelPage, v.admin, map[string]any{"pageSize": 1}).Decode(&mine)
+		if ms.Editable || !mine.Editable {
+			t.Errorf("editable: 华东 %v, platform %v", ms.Editable, mine.Editable)
+		}
 		if ms.Total == 0 {
 			t.Fatal("no models with video")
 		}
@@ -398,3 +406,28 @@ func TestCarFunctions(t *testing.T) {
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// TestPlaces: the form's places are the caller's cars and stations.
+func TestPlaces(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		v := setup(t, e)
+		var all, east equipment.Places
+		v.MustOK("POST", "/base-info-app/equipment/places", v.admin, map[string]any{}).Decode(&all)
+		v.MustOK("POST", "/base-info-app/equipment/places", v.east, map[string]any{}).Decode(&east)
+		if len(all.Cars) == 0 || len(all.Stations) == 0 || len(east.Cars) == 0 {
+			t.Fatalf("places %+v / %+v", all, east)
+		}
+		for _, c := range append(east.Cars, east.Stations...) {
+			if c.GroupName == "华北分公司" {
+				t.Errorf("华东 is offered %+v", c)
+			}
+		}
+		plate := east.Cars[0].Name
+		var one equipment.Places
+		v.MustOK("POST", "/base-info-app/equipment/places", v.east, map[string]any{"text": plate[len(plate)-3:]}).Decode(&one)
+		if len(one.Cars) == 0 || one.Cars[0].Name != plate && !strings.Contains(one.Cars[0].Name, plate[len(plate)-3:]) {
+			t.Errorf("search %s: %+v", plate, one.Cars)
+		}
+	})
+}

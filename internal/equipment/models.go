@@ -129,8 +129,23 @@ func modelSel(idb bun.IDB) *bun.SelectQuery {
 		ColumnExpr("(SELECT COUNT(*) FROM equipment AS e WHERE e.model_id = m.id) AS devices")
 }
 
+// ModelList is a page of models and whether the caller may change them (a platform user: the
+// console shows the buttons only then).
+type ModelList struct {
+	httpx.Page[Model]
+	Editable bool `json:"editable"`
+}
+
 // ModelPage lists the models (every user with the page sees all: they are the platform's).
-func (s *Service) ModelPage(ctx context.Context, q ModelQuery) (httpx.Page[Model], error) {
+func (s *Service) ModelPage(ctx context.Context, p *httpx.Principal, q ModelQuery) (*ModelList, error) {
+	page, err := s.modelPage(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return &ModelList{Page: page, Editable: p.Platform}, nil
+}
+
+func (s *Service) modelPage(ctx context.Context, q ModelQuery) (httpx.Page[Model], error) {
 	var zero httpx.Page[Model]
 	if err := q.Normalize(); err != nil {
 		return zero, err

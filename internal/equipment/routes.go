@@ -3,6 +3,7 @@ package equipment
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
@@ -18,6 +19,14 @@ type idBody struct {
 	ID int64 `json:"id"`
 }
 
+// deleteBody names an equipment row by id, or a device by kind + serial (a mirrored device's row as
+// the list shows it).
+type deleteBody struct {
+	ID     int64  `json:"id"`
+	Kind   Kind   `json:"kind"`
+	Serial string `json:"serial"`
+}
+
 // Routes: the devices (page 03-17: add -01, edit -02, delete -03, export -04), a car's functions (the
 // equipment page and the monitoring pages that show a car), and the models (06-09: add -01, edit -02,
 // delete -03; changed only by platform users, read by the equipment form too). Models have no group, so
@@ -29,14 +38,17 @@ func (s *Service) Routes() []httpx.Route {
 		{Method: "POST", Path: devicePrefix + "save", Access: httpx.Needs(CodeAdd, CodeEdit), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, in Input) (any, error) { return s.saveChecked(r, in) })},
 		{Method: "POST", Path: devicePrefix + "delete", Access: httpx.Needs(CodeDelete), Scoped: true,
-			Handler: httpx.JSON(func(r *http.Request, in idBody) (any, error) { return s.Delete(r, in.ID) })},
+			Handler: httpx.JSON(func(r *http.Request, in deleteBody) (any, error) { return s.deleteBy(r, in) })},
 		{Method: "POST", Path: devicePrefix + "export", Access: httpx.Needs(CodeExport), Scoped: true,
 			Handler: xlsx.StreamHandler(s.Export)},
+		// the caller's own scope only: it names no record
+		{Method: "POST", Path: devicePrefix + "places", Access: httpx.Needs(CodeAdd, CodeEdit),
+			Handler: httpx.JSON(func(r *http.Request, q PlacesQuery) (any, error) { return s.FindPlaces(r.Context(), httpx.Caller(r), q) })},
 		{Method: "GET", Path: devicePrefix + "carFunctions", Access: httpx.Needs(CodePage, "04-01", "04-02", "04-03"), Scoped: true,
 			Handler: httpx.ByID("carId", func(r *http.Request, id int64) (any, error) { return s.CarFunctions(r.Context(), httpx.Caller(r), id) })},
 
 		{Method: "POST", Path: modelPrefix + "page", Access: httpx.Needs(CodeModels),
-			Handler: httpx.JSON(func(r *http.Request, q ModelQuery) (any, error) { return s.ModelPage(r.Context(), q) })},
+			Handler: httpx.JSON(func(r *http.Request, q ModelQuery) (any, error) { return s.ModelPage(r.Context(), httpx.Caller(r), q) })},
 		{Method: "GET", Path: modelPrefix + "list", Access: httpx.Needs(CodeModels, CodePage),
 			Handler: func(w http.ResponseWriter, r *http.Request) {
 				kind, err := strconv.Atoi(r.URL.Query().Get("kind"))
@@ -52,6 +64,20 @@ func (s *Service) Routes() []httpx.Route {
 		{Method: "POST", Path: modelPrefix + "delete", Access: httpx.Needs(CodeModelDel),
 			Handler: httpx.JSON(func(r *http.Request, in idBody) (any, error) { return nil, s.DeleteModel(r, in.ID) })},
 	}
+}
+
+func (s *Service) deleteBy(r *http.Request, in deleteBody) (any, error) {
+	if in.ID == 0 && in.Kind.Valid() && in.Serial != "" {
+		src, err := one(r.Context(), s.db, httpx.Caller(r), in.Kind, strings.TrimSpace(in.Serial))
+		if err != nil {
+			return nil, err
+		}
+		if src == nil || src.ID == 0 {
+			return nil, httpx.ErrNotFound
+		}
+		in.ID = src.ID
+	}
+	return s.Delete(r, in.ID)
 }
 
 // saveChecked: adding needs the add button's code, changing the edit button's (a mirrored device's
