@@ -125,7 +125,7 @@ export default function EquipmentPage() {
           {editing && <DeviceForm device={editing.device} onClose={() => setEditing(null)} onSaved={() => (setEditing(null), reload())} />}
         </>
       )}
-      tableProps={{ scroll: { x: 1560 }, locale: { emptyText: t('equipment.empty') } }}
+      tableProps={{ scroll: { x: 1480 }, locale: { emptyText: t('equipment.empty') } }}
       columns={({ reload }) => [
         {
           title: t('equipment.kind'),
@@ -147,9 +147,8 @@ export default function EquipmentPage() {
             </Space>
           ),
         },
-        { title: t('equipment.serial'), dataIndex: 'serial', key: 'serial', sorter: true, width: 170 },
+        { title: t('equipment.serial'), dataIndex: 'serial', key: 'serial', sorter: true, width: 150 },
         { title: t('equipment.model'), dataIndex: 'modelName', key: 'modelName', sorter: true, width: 130, render: (v: string) => v || '—' },
-        { title: t('equipment.manufacturer'), dataIndex: 'manufacturer', key: 'manufacturer', sorter: true, width: 120, ellipsis: true, render: (v: string) => v || '—' },
         {
           title: t('equipment.place'),
           key: 'plate',
@@ -169,9 +168,7 @@ export default function EquipmentPage() {
               <span className="tw-muted">{t('equipment.placeNone')}</span>
             ),
         },
-        { title: t('equipment.group'), dataIndex: 'groupName', key: 'groupName', sorter: true, width: 120, ellipsis: true },
-        { title: t('equipment.installDate'), dataIndex: 'installDate', key: 'installDate', sorter: true, width: 110, render: (v: string) => v || '—' },
-        { title: t('equipment.warrantyEnd'), key: 'warrantyEnd', sorter: true, width: 190, render: (_, d) => <WarrantyCell d={d} /> },
+        { title: t('equipment.warrantyEnd'), key: 'warrantyEnd', sorter: true, width: 180, render: (_, d) => <WarrantyCell d={d} /> },
         {
           title: t('equipment.state'),
           dataIndex: 'state',
@@ -184,7 +181,10 @@ export default function EquipmentPage() {
             </Tag>
           ),
         },
-        { title: t('equipment.notes'), dataIndex: 'notes', key: 'notes', width: 150, ellipsis: true, render: (v: string) => v || '—' },
+        { title: t('equipment.installDate'), dataIndex: 'installDate', key: 'installDate', sorter: true, width: 110, render: (v: string) => v || '—' },
+        { title: t('equipment.group'), dataIndex: 'groupName', key: 'groupName', sorter: true, width: 120, ellipsis: true },
+        { title: t('equipment.manufacturer'), dataIndex: 'manufacturer', key: 'manufacturer', sorter: true, width: 110, ellipsis: true, render: (v: string) => v || '—' },
+        { title: t('equipment.notes'), dataIndex: 'notes', key: 'notes', width: 130, ellipsis: true, render: (v: string) => v || '—' },
         {
           title: t('common.actions'),
           key: 'actions',
