@@ -62,7 +62,7 @@ function WarrantyCell({ d }: { d: Device }) {
   if (!d.warrantyEnd) return <span className="tw-muted">—</span>;
   const left = daysLeft(d.warrantyEnd, dayjs().format('YYYY-MM-DD'));
   return (
-    <Space size={4}>
+    <Space size={4} style={{ whiteSpace: 'nowrap' }}>
       <span>{d.warrantyEnd}</span>
       <Tag color={warrantyColour(d.warranty)} bordered={false}>
         {d.warranty === 2 && left >= 0 ? t('equipment.daysLeft', { n: left }) : t(`equipment.warrantyName.${d.warranty}`)}
@@ -168,7 +168,7 @@ export default function EquipmentPage() {
               <span className="tw-muted">{t('equipment.placeNone')}</span>
             ),
         },
-        { title: t('equipment.warrantyEnd'), key: 'warrantyEnd', sorter: true, width: 180, render: (_, d) => <WarrantyCell d={d} /> },
+        { title: t('equipment.warrantyEnd'), key: 'warrantyEnd', sorter: true, width: 200, render: (_, d) => <WarrantyCell d={d} /> },
         {
           title: t('equipment.state'),
           dataIndex: 'state',
