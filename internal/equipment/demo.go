@@ -90,7 +90,7 @@ func (s *Service) SeedDemo(ctx context.Context, userID int64) error {
 		for _, r := range rows {
 			switch {
 			case r.Kind == KindLock && locks < 12:
-				add(r, KindLock, r.Serial, nil, locks+3, nil, nil) // the model is the register's (linked by name)
+				add(r, KindLock, r.Serial, r.ModelID, locks+3, nil, nil) // the register's model text, linked by name
 				locks++
 			case r.Kind == KindGauge:
 				add(r, KindGauge, r.Serial, ids["TLS-450"], gauges+4, nil, nil)

@@ -105,7 +105,7 @@ export default function EquipmentFunPage() {
         },
         { title: t('equipment.fun.devices'), dataIndex: 'devices', key: 'devices', sorter: true, width: 90, align: 'right' },
         { title: t('equipment.notes'), dataIndex: 'remark', key: 'remark', width: 180, ellipsis: true, render: (v: string) => v || '—' },
-        { title: t('equipment.updatedAt'), dataIndex: 'updatedAt', key: 'updatedAt', sorter: true, width: 160 },
+        { title: t('equipment.updatedAt'), dataIndex: 'updatedAt', key: 'updatedAt', sorter: true, width: 180, render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{v}</span> },
         ...(editable
           ? [
               {
