@@ -43,7 +43,9 @@ func (s *Service) Routes() []httpx.Route {
 			Handler: xlsx.StreamHandler(s.Export)},
 		// the caller's own scope only: it names no record
 		{Method: "POST", Path: devicePrefix + "places", Access: httpx.Needs(CodeAdd, CodeEdit),
-			Handler: httpx.JSON(func(r *http.Request, q PlacesQuery) (any, error) { return s.FindPlaces(r.Context(), httpx.Caller(r), q) })},
+			Handler: httpx.JSON(func(r *http.Request, q PlacesQuery) (any, error) {
+				return s.FindPlaces(r.Context(), httpx.Caller(r), q)
+			})},
 		{Method: "GET", Path: devicePrefix + "carFunctions", Access: httpx.Needs(CodePage, "04-01", "04-02", "04-03"), Scoped: true,
 			Handler: httpx.ByID("carId", func(r *http.Request, id int64) (any, error) { return s.CarFunctions(r.Context(), httpx.Caller(r), id) })},
 
