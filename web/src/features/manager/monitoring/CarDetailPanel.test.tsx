@@ -6,6 +6,7 @@ import type { CarDetails, DeviceKind } from '../../../api/monitor';
 const api = vi.hoisted(() => ({ carDetails: vi.fn(), getAddress: vi.fn(), alarmsByCar: vi.fn() }));
 vi.mock('../../../api/monitor', () => ({ carDetails: api.carDetails }));
 vi.mock('../../../api/geocode', () => ({ getAddress: api.getAddress }));
+vi.mock('../../../api/equipment', () => ({ carFunctions: () => Promise.reject(new Error('no server')) }));
 vi.mock('../../../api/alarm', async (orig) => ({ ...(await orig<typeof import('../../../api/alarm')>()), alarmsByCar: api.alarmsByCar }));
 
 import { CarDetailPanel } from './CarDetailPanel';

@@ -11,6 +11,7 @@ import { bearingText } from '../../../lib/bearing';
 import { isValidCoords } from '../../../lib/coords';
 import { statusName, vehicleColor } from '../../../lib/vehicleColors';
 import { RecentAlarms } from '../../police/common/RecentAlarms';
+import { CarFunctionsBar } from './CarFunctionsBar';
 
 const KINDS: DeviceKind[] = ['smallManholeCover', 'manholeCover', 'oilDischargeValve', 'bottomValve'];
 
@@ -227,6 +228,7 @@ export function CarDetailPanel({ carId, live, follow, onFollow, onLocate, onClos
         <Switch size="small" checked={follow} onChange={onFollow} disabled={!located} data-testid="detail-follow" />
         <span>{t('monitor.follow')}</span>
       </div>
+      <CarFunctionsBar carId={carId} plate={plate} />
       {q.isPending ? (
         <Skeleton active paragraph={{ rows: 10 }} style={{ padding: 12 }} />
       ) : q.isError && !d ? (
