@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"tankwatch/internal/jt808"
 	"tankwatch/internal/jt808/gateway"
 )
 
@@ -197,17 +196,4 @@ func (s *Service) Result(r gateway.UpgradeReport) {
 			s.Log.Info("0x0108 without a firmware job", "terminal", r.TerminalID, "type", r.Type, "result", r.Result)
 		}
 	}()
-}
-
-// resultText is the 0x0108 result's catalogue key.
-func resultKey(r int) string {
-	switch byte(r) {
-	case jt808.UpgradeSuccess:
-		return "upgradePack.result.0"
-	case jt808.UpgradeFailure:
-		return "upgradePack.result.1"
-	case jt808.UpgradeCancelled:
-		return "upgradePack.result.2"
-	}
-	return ""
 }
