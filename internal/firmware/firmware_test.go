@@ -197,10 +197,10 @@ WHERE g.name = '华北分公司' OR g.path LIKE (SELECT path FROM org_groups WHE
 		if jobs.Total != 1 || jobs.List[0].Version != "TW-808T 2.1.0" || jobs.List[0].Plate == "" {
 			t.Fatalf("jobs %+v", jobs.List)
 		}
-		if r := e.Call("POST", "/base-info-app/upgradePack/retry", east, map[string]any{"id": jobs.List[0].ID}); r.Status != http.StatusForbidden {
+		if r := e.Call("POST", "/base-info-app/upgradePack/retry", east, map[string]any{"carId": northCar, "packageId": pkg}); r.Status != http.StatusForbidden {
 			t.Fatalf("retry another company's job: %d %s", r.Status, r.Body)
 		}
-		if r := e.Call("POST", "/base-info-app/upgradePack/retry", admin, map[string]any{"id": jobs.List[0].ID}); r.Success != 0 {
+		if r := e.Call("POST", "/base-info-app/upgradePack/retry", admin, map[string]any{"carId": northCar, "packageId": pkg}); r.Success != 0 {
 			t.Fatalf("retry a queued job: %s", r.Body)
 		}
 		var pushes httpx.Page[firmware.PushView]

@@ -50,10 +50,6 @@ func (s *Service) Push(r *http.Request, in PushInput) (*PushResult, error) {
 	if len(in.CarIDs) > MaxPushTerminals {
 		return nil, httpx.Biz("upgradePack.tooManyCars", MaxPushTerminals)
 	}
-	pkg, err := s.pkg(ctx, in.PackageID)
-	if err != nil {
-		return nil, err
-	}
 	ids := map[int64]bool{}
 	for _, id := range in.CarIDs {
 		if id <= 0 {
@@ -79,6 +75,10 @@ func (s *Service) Push(r *http.Request, in PushInput) (*PushResult, error) {
 		if !p.InScope(c.GroupPath) {
 			return nil, httpx.ErrScope
 		}
+	}
+	pkg, err := s.pkg(ctx, in.PackageID)
+	if err != nil {
+		return nil, err
 	}
 	for _, c := range rows {
 		if c.TerminalID == 0 {
@@ -136,6 +136,7 @@ type JobView struct {
 	Manufacturer string `json:"manufacturer"`
 	Version      string `json:"version"`
 	TerminalID   int64  `json:"terminalId"`
+	CarID        int64  `json:"carId"`
 	Phone        string `json:"phone"`
 	Plate        string `json:"plate"`
 	GroupName    string `json:"groupName"`
@@ -157,6 +158,7 @@ type jobRow struct {
 	Manufacturer string `bun:"manufacturer"`
 	Version      string `bun:"version"`
 	Phone        string `bun:"phone"`
+	CarID        int64  `bun:"car_id"`
 	Plate        string `bun:"plate"`
 	GroupName    string `bun:"group_name"`
 	GroupPath    string `bun:"group_path"`
@@ -166,7 +168,7 @@ type jobRow struct {
 
 func (r *jobRow) view() JobView {
 	return JobView{ID: r.ID, PushID: r.PushID, PackageID: r.PackageID, Kind: r.Kind, Manufacturer: r.Manufacturer, Version: r.Version,
-		TerminalID: r.TerminalID, Phone: r.Phone, Plate: r.Plate, GroupName: r.GroupName, Status: r.Status, Acked: r.Acked,
+		TerminalID: r.TerminalID, CarID: r.CarID, Phone: r.Phone, Plate: r.Plate, GroupName: r.GroupName, Status: r.Status, Acked: r.Acked,
 		Total: r.Total, Attempts: r.Attempts, Result: r.Result, Reason: r.Reason, PushedBy: r.PushedBy,
 		PushedAt: httpx.Time(r.PushedAt).String(), ExpiresAt: httpx.Time(r.ExpiresAt).String(), UpdatedAt: httpx.Time(r.UpdatedAt).String()}
 }
@@ -174,7 +176,7 @@ func (r *jobRow) view() JobView {
 func jobSel(idb bun.IDB) *bun.SelectQuery {
 	return idb.NewSelect().Model((*Job)(nil)).ColumnExpr("j.*").
 		ColumnExpr("pu.kind, pu.manufacturer, pu.version, pu.user_name, pu.created_at AS pushed_at").
-		ColumnExpr("COALESCE(t.phone, '') AS phone, COALESCE(c.plate, '') AS plate, g.name AS group_name, g.path AS group_path").
+		ColumnExpr("COALESCE(t.phone, '') AS phone, COALESCE(c.id, 0) AS car_id, COALESCE(c.plate, '') AS plate, g.name AS group_name, g.path AS group_path").
 		Join("JOIN firmware_pushes AS pu ON pu.id = j.push_id").Join("JOIN org_groups AS g ON g.id = j.group_id").
 		Join("LEFT JOIN terminals AS t ON t.id = j.terminal_id").Join("LEFT JOIN cars AS c ON c.id = t.car_id")
 }
@@ -223,15 +225,45 @@ func (s *Service) Jobs(ctx context.Context, p *httpx.Principal, q JobQuery) (htt
 	return db.ScanPage(ctx, sel, q.PageReq, order, "j.id", func(r *jobRow) JobView { return r.view() })
 }
 
-// Retry queues a failed (or answered-failure) job again with a fresh validity period and attempts.
-func (s *Service) Retry(r *http.Request, id int64) error {
+// RetryInput names the job to retry: the newest job of the car's terminal for the package.
+type RetryInput struct {
+	CarID     int64 `json:"carId"`
+	PackageID int64 `json:"packageId"`
+}
+
+// Retry queues the car's failed (or answered-failure) job of the package again, with a fresh validity
+// period and attempts. The car is checked against the caller's scope first.
+func (s *Service) Retry(r *http.Request, in RetryInput) error {
 	ctx, p := r.Context(), httpx.Caller(r)
-	if id <= 0 {
-		return httpx.Required("id")
+	if in.CarID <= 0 {
+		return httpx.Required("upgradePack.cars")
 	}
-	row, err := db.ScopedRow(ctx, jobSel(s.db).Where("j.id = ?", id), p, func(r *jobRow) string { return r.GroupPath })
-	if err != nil {
+	var cars []carTerm
+	if err := s.db.NewSelect().TableExpr("cars AS c").ColumnExpr("c.id AS car_id, c.plate, COALESCE(t.id, 0) AS terminal_id, c.group_id, g.path AS group_path").
+		Join("JOIN org_groups AS g ON g.id = c.group_id").Join("LEFT JOIN terminals AS t ON t.car_id = c.id").
+		Where("c.id = ?", in.CarID).Scan(ctx, &cars); err != nil {
 		return err
+	}
+	if len(cars) == 0 {
+		return httpx.ErrNotFound
+	}
+	if !p.InScope(cars[0].GroupPath) {
+		return httpx.ErrScope
+	}
+	if in.PackageID <= 0 {
+		return httpx.Required("upgradePack.package")
+	}
+	var rows []jobRow
+	if err := jobSel(s.db).Where("j.terminal_id = ? AND j.package_id = ?", cars[0].TerminalID, in.PackageID).
+		OrderExpr("j.id DESC").Limit(1).Scan(ctx, &rows); err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return httpx.ErrNotFound
+	}
+	row := rows[0]
+	if !p.InScope(row.GroupPath) {
+		return httpx.ErrScope
 	}
 	if row.Status != StatusFailed && !(row.Status == StatusAcked && row.Result != 0) {
 		return httpx.Biz("upgradePack.retryState")
@@ -243,14 +275,14 @@ func (s *Service) Retry(r *http.Request, id int64) error {
 	res, err := s.db.NewUpdate().Model((*Job)(nil)).
 		Set("status = ?, attempts = 0, acked = 0, result = -1, reason = '', next_at = ?, expires_at = ?, updated_at = ?",
 			StatusQueued, now, now+int64(DefaultValidHours)*int64(time.Hour/time.Millisecond), now).
-		Where("id = ? AND status = ?", id, row.Status).Exec(ctx)
+		Where("id = ? AND status = ?", row.ID, row.Status).Exec(ctx)
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return httpx.Biz("upgradePack.retryState")
 	}
-	s.record(r, ActionRetry, row.Plate+" "+row.Version, id, "")
+	s.record(r, ActionRetry, row.Plate+" "+row.Version, row.ID, "")
 	s.Kick()
 	return nil
 }
@@ -286,6 +318,7 @@ func (r *pushRow) view() PushView {
 type PushQuery struct {
 	httpx.PageReq
 	Version string `json:"version"` // contains
+	GroupID int64  `json:"groupId"` // pushes made from this group or below
 	Start   string `json:"startTime"`
 	End     string `json:"endTime"`
 }
@@ -293,12 +326,16 @@ type PushQuery struct {
 var pushSort = map[string]string{"createdAt": "pu.created_at", "version": "pu.version", "userName": "pu.user_name", "terminals": "pu.terminals"}
 
 // pushWhere: pushes made from the caller's group or below.
-func (s *Service) pushWhere(p *httpx.Principal, q PushQuery) (*bun.SelectQuery, error) {
+func (s *Service) pushWhere(ctx context.Context, p *httpx.Principal, q PushQuery) (*bun.SelectQuery, error) {
+	under, err := db.ScopeUnder(ctx, s.db, p, q.GroupID)
+	if err != nil {
+		return nil, err
+	}
 	sel := s.db.NewSelect().Model((*Push)(nil)).ColumnExpr("pu.*, g.name AS group_name").
 		ColumnExpr("(SELECT COUNT(*) FROM firmware_jobs AS j WHERE j.push_id = pu.id AND j.status = ? AND j.result = 0) AS done", StatusAcked).
 		ColumnExpr("(SELECT COUNT(*) FROM firmware_jobs AS j WHERE j.push_id = pu.id AND (j.status = ? OR (j.status = ? AND j.result <> 0))) AS failed",
 			StatusFailed, StatusAcked).
-		Join("JOIN org_groups AS g ON g.id = pu.group_id").Where("g.path LIKE ?", p.GroupPath+"%")
+		Join("JOIN org_groups AS g ON g.id = pu.group_id").Where("g.path LIKE ?", under+"%")
 	if v := strings.TrimSpace(q.Version); v != "" {
 		e, a := db.Contains("pu.version", v)
 		sel = sel.Where(e, a)
@@ -332,7 +369,7 @@ func (s *Service) Pushes(ctx context.Context, p *httpx.Principal, q PushQuery) (
 	if err != nil {
 		return zero, err
 	}
-	sel, err := s.pushWhere(p, q)
+	sel, err := s.pushWhere(ctx, p, q)
 	if err != nil {
 		return zero, err
 	}

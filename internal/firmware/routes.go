@@ -31,7 +31,7 @@ func (s *Service) Routes() []httpx.Route {
 		{Method: "POST", Path: prefix + "push", Access: httpx.Needs(CodePush), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, in PushInput) (any, error) { return s.Push(r, in) })},
 		{Method: "POST", Path: prefix + "retry", Access: httpx.Needs(CodeRetry), Scoped: true,
-			Handler: httpx.JSON(func(r *http.Request, in idBody) (any, error) { return nil, s.Retry(r, in.ID) })},
+			Handler: httpx.JSON(func(r *http.Request, in RetryInput) (any, error) { return nil, s.Retry(r, in) })},
 		{Method: "POST", Path: prefix + "jobs", Access: httpx.Needs(CodePage), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, q JobQuery) (any, error) { return s.Jobs(r.Context(), httpx.Caller(r), q) })},
 		{Method: "POST", Path: prefix + "pushes", Access: httpx.Needs(CodePage), Scoped: true,
@@ -43,7 +43,7 @@ func (s *Service) Routes() []httpx.Route {
 // PushExport streams the push history of the caller's scope (the list's filters; newest first).
 func (s *Service) PushExport(r *http.Request, q PushQuery) (*xlsx.Sheet, xlsx.Rows, error) {
 	ctx, p, lang := r.Context(), httpx.Caller(r), httpx.Lang(r)
-	if _, err := s.pushWhere(p, q); err != nil {
+	if _, err := s.pushWhere(ctx, p, q); err != nil {
 		return nil, nil, err
 	}
 	sh := &xlsx.Sheet{Name: "export.upgradePush", ASCII: "firmware-pushes", Head: []string{"field.upgradePack.pushedAt",
@@ -54,7 +54,7 @@ func (s *Service) PushExport(r *http.Request, q PushQuery) (*xlsx.Sheet, xlsx.Ro
 		const batch = 1000
 		for off := int64(0); ; off += batch {
 			var page []pushRow
-			sel, err := s.pushWhere(p, q)
+			sel, err := s.pushWhere(ctx, p, q)
 			if err != nil {
 				return err
 			}
