@@ -100,7 +100,7 @@ type terminal struct {
 	// password is the locks' local unlock password last set by item 0xE5 (a string; read by tests
 	// through Fleet.LocalPassword while the terminal's goroutine writes it).
 	password atomic.Value
-	params   params // 0x8103 / 0x8104 memory (params.go)
+	params   params       // 0x8103 / 0x8104 memory (params.go)
 	upg      *upgradeRx   // 0x8108 being received (upgrade.go)
 	firmware atomic.Value // string: the version of the last upgrade (Fleet.Firmware)
 }
