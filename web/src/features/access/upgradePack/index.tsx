@@ -171,7 +171,7 @@ function Jobs() {
       tableProps={{ locale: { emptyText: t('firmware.emptyJobs') } }}
       columns={({ reload }) => [
         { title: t('firmware.plate'), dataIndex: 'plate', key: 'plate', sorter: true, width: 120, fixed: 'left', render: (v: string) => v || '—' },
-        { title: t('firmware.phone'), dataIndex: 'phone', key: 'phone', width: 130 },
+        { title: t('firmware.phone'), dataIndex: 'phone', key: 'phone', width: 150 },
         { title: t('firmware.version'), key: 'version', sorter: true, width: 200, render: (_, j) => `${t(`firmware.kindName.${j.kind}`)} ${j.version}` },
         {
           title: t('firmware.state'),
@@ -198,7 +198,7 @@ function Jobs() {
           ),
         },
         { title: t('firmware.reasonTitle'), dataIndex: 'reason', key: 'reason', width: 200, ellipsis: true, render: (r: string) => (r ? t(`firmware.reason.${r}`) : '—') },
-        { title: t('firmware.attempts'), dataIndex: 'attempts', key: 'attempts', sorter: true, width: 90, align: 'right' },
+        { title: t('firmware.attempts'), dataIndex: 'attempts', key: 'attempts', sorter: true, width: 120, align: 'right' },
         { title: t('firmware.group'), dataIndex: 'groupName', key: 'groupName', sorter: true, width: 130, ellipsis: true },
         { title: t('firmware.pushedBy'), dataIndex: 'pushedBy', key: 'pushedBy', width: 110 },
         { title: t('firmware.pushedAt'), dataIndex: 'pushedAt', key: 'pushedAt', sorter: true, width: 160 },
@@ -249,9 +249,9 @@ function History() {
         { title: t('firmware.manufacturer'), dataIndex: 'manufacturer', key: 'manufacturer', width: 110 },
         { title: t('firmware.pushedBy'), dataIndex: 'userName', key: 'userName', sorter: true, width: 110 },
         { title: t('firmware.group'), dataIndex: 'groupName', key: 'groupName', width: 140 },
-        { title: t('firmware.terminals'), dataIndex: 'terminals', key: 'terminals', sorter: true, width: 90, align: 'right' },
-        { title: t('firmware.done'), dataIndex: 'done', key: 'done', width: 90, align: 'right' },
-        { title: t('firmware.failed'), dataIndex: 'failed', key: 'failed', width: 90, align: 'right' },
+        { title: t('firmware.terminals'), dataIndex: 'terminals', key: 'terminals', sorter: true, width: 110, align: 'right' },
+        { title: t('firmware.done'), dataIndex: 'done', key: 'done', width: 110, align: 'right' },
+        { title: t('firmware.failed'), dataIndex: 'failed', key: 'failed', width: 100, align: 'right' },
         { title: t('firmware.expiresAt'), dataIndex: 'expiresAt', key: 'expiresAt', width: 160 },
       ]}
     />
@@ -267,6 +267,7 @@ export default function UpgradePackPage() {
       activeKey={tab}
       onChange={setTab}
       destroyOnHidden
+      tabBarStyle={{ padding: '0 16px', marginBottom: 0 }}
       items={[
         { key: 'packages', label: t('firmware.tabPackages'), children: <Packages onPushed={() => setTab('jobs')} /> },
         { key: 'jobs', label: t('firmware.tabJobs'), children: <Jobs /> },
