@@ -181,6 +181,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 				a.Log.Error("JT/T 808 gateway stopped", "err", err)
 			}
 		}()
+		a.startFirmware(edgeCtx, &edgeDone) // firmware transfers (firmware.go)
 		if a.Cfg.Demo && a.Cfg.DemoSim && a.Cfg.DemoVehicles > 0 {
 			f, err := sim.Start(edgeCtx, sim.Config{Gateway: dv.gatewayAddr, Vehicles: a.Cfg.DemoVehicles, Interval: a.Cfg.DemoInterval,
 				Seed: 1, Speedup: a.Cfg.DemoSpeedup, Misbehave: a.Cfg.DemoMisbehave, DayAtStart: true, Log: a.Log.With("component", "sim"),

@@ -2,18 +2,66 @@ package app
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
 
+	"tankwatch/internal/firmware"
 	"tankwatch/internal/platform/httpx"
 )
 
 // firmware: upgrade packages and their transfer to terminals over 0x8108 (access/upgradePack) — issue 18.
 // The part's wiring only: the service lives in its domain package (DESIGN.md §3).
-type firmwarePart struct{}
+type firmwarePart struct {
+	svc *firmware.Service
+}
 
-// buildFirmware creates the part's services (called by New, after the issue-16 parts).
-func (a *App) buildFirmware() {}
+// buildFirmware creates the part's services (called by New, after the issue-16 parts). The packages
+// live in <data>/firmware; without a data folder (tests, PostgreSQL without --data) in a temporary one.
+func (a *App) buildFirmware() {
+	dir := ""
+	if a.Cfg.Data != "" {
+		dir = filepath.Join(a.Cfg.Data, "firmware")
+	} else if d, err := os.MkdirTemp("", "tankwatch-firmware-"); err == nil {
+		dir = d
+	}
+	s, err := firmware.New(a.DB, a.Audit, dir)
+	if err != nil {
+		a.Log.Error("firmware packages unavailable", "err", err)
+		return
+	}
+	s.Now = func() time.Time { return a.now() }
+	s.Log = a.Log.With("component", "firmware")
+	a.firmware.svc = s
+	if a.Devices.Gateway != nil {
+		a.Devices.Gateway.OnUpgradeResult(s.Result)
+	}
+}
 
-func (a *App) firmwareRoutes() []httpx.Route { return nil }
+// Firmware is the upgrade package service (tests).
+func (a *App) Firmware() *firmware.Service { return a.firmware.svc }
+
+func (a *App) firmwareRoutes() []httpx.Route {
+	if a.firmware.svc == nil {
+		return nil
+	}
+	return a.firmware.svc.Routes()
+}
+
+// startFirmware runs the transfer worker with the gateway until ctx ends (StartDevices).
+func (a *App) startFirmware(ctx context.Context, wg *sync.WaitGroup) {
+	if a.firmware.svc == nil || a.Devices.Gateway == nil {
+		return
+	}
+	wg.Add(1)
+	go func() { defer wg.Done(); a.firmware.svc.Run(ctx, a.Devices.Gateway) }()
+}
 
 // seedFirmwareDemo adds the part's demo data (Bootstrap, after the issue-16 seeds).
-func (a *App) seedFirmwareDemo(ctx context.Context) error { return nil }
+func (a *App) seedFirmwareDemo(ctx context.Context) error {
+	if a.firmware.svc == nil {
+		return nil
+	}
+	return a.firmware.svc.SeedDemo(ctx)
+}

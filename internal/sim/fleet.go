@@ -77,6 +77,13 @@ type Config struct {
 	Heartbeat  time.Duration // heartbeat 0x0002 after this much silence (default 60s, wall time)
 	Backoff    time.Duration // first reconnect delay, doubled up to 60× (default 1s, wall time)
 	MaxBacklog int           // unacknowledged reports kept per terminal, oldest dropped (default 1000)
+
+	// UpgradeDrop lists 0x8108 sub-package indexes (from 1) every terminal loses the first time they
+	// arrive in an upgrade: not acknowledged, asked for again with 0x0005 (tests of the re-send).
+	UpgradeDrop []int
+	// OnUpgrade is called (from the terminal's goroutine) when a terminal has received a whole 0x8108
+	// and answered 0x0108 success: the package as reassembled.
+	OnUpgrade func(phone string, u *jt808.Upgrade)
 }
 
 // workShift is how far DayAtStart moves the working day: from 09:00 local to the start's local time.
@@ -285,6 +292,15 @@ func (f *Fleet) LocalPassword(i int) string {
 	}
 	pw, _ := f.terms[i].password.Load().(string)
 	return pw
+}
+
+// Firmware returns the firmware version the terminal of vehicle i (in fleet order) runs: the version of
+// its last successful upgrade, SimFirmware before any.
+func (f *Fleet) Firmware(i int) string {
+	if i < 0 || i >= len(f.terms) {
+		return ""
+	}
+	return f.terms[i].fwVersion()
 }
 
 // carProduct is the product a demo car's compartments carry: its fuel type (tankInfo's seed).

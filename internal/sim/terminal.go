@@ -100,7 +100,9 @@ type terminal struct {
 	// password is the locks' local unlock password last set by item 0xE5 (a string; read by tests
 	// through Fleet.LocalPassword while the terminal's goroutine writes it).
 	password atomic.Value
-	params   params // 0x8103 / 0x8104 memory (params.go)
+	params   params       // 0x8103 / 0x8104 memory (params.go)
+	upg      *upgradeRx   // 0x8108 being received (upgrade.go)
+	firmware atomic.Value // string: the version of the last upgrade (Fleet.Firmware)
 }
 
 func newTerminal(f *Fleet, idx int, plate, tid string) (*terminal, error) {
@@ -548,7 +550,7 @@ func (t *terminal) read(c net.Conn, gen int) {
 			t.f.log.Debug("sim: bad frame from the gateway", "phone", t.phone, "err", err)
 			continue
 		}
-		if fr.Header.Subpackaged { // no platform command the simulator understands needs several packets
+		if fr.Header.Subpackaged && fr.Header.MsgID != jt808.MsgUpgrade { // no other platform command the simulator understands needs several packets
 			t.f.log.Debug("sim: sub-packaged downlink ignored", "phone", t.phone, "msg", fmt.Sprintf("0x%04x", fr.Header.MsgID))
 			continue
 		}
@@ -581,7 +583,7 @@ func (t *terminal) register() *jt808.Register {
 func (t *terminal) auth() *jt808.Auth {
 	a := &jt808.Auth{AuthCode: t.authCode}
 	if t.ver == jt808.V2019 {
-		a.IMEI, a.SoftwareVersion = fmt.Sprintf("86%013d", t.idx), "TW-SIM 1.0"
+		a.IMEI, a.SoftwareVersion = fmt.Sprintf("86%013d", t.idx), t.authVersion()
 	}
 	return a
 }
@@ -604,6 +606,8 @@ func (t *terminal) frame(h jt808.Header, body []byte, now time.Time) {
 			}
 		}
 	case jt808.MsgResendRequest: // we never sub-package, so there is nothing to send again
+	case jt808.MsgUpgrade:
+		t.upgradePart(h, body, now) // upgrade.go
 	default:
 		if h.MsgID&0x8000 == 0 {
 			return

@@ -41,6 +41,10 @@ func (s *session) message(now time.Time, f jt808.Frame, frames []telemetry.Frame
 		return s.paramsReply(f, frames)
 	case jt808.MsgResourceList:
 		return s.resourceList(f, frames)
+	case jt808.MsgUpgradeResend:
+		return s.upgradeResend(f, frames)
+	case jt808.MsgUpgradeResult:
+		return s.upgradeResult(now, f, frames)
 	}
 	// Kept for the raw-data pages, but the gateway does nothing with it: say so.
 	if !s.submit(nil, frames, nil) {
@@ -111,7 +115,9 @@ func (s *session) terminalReply(f jt808.Frame, frames []telemetry.Frame) bool {
 	if err := g.DecodeBody(f.Body, f.Header.Version); err != nil {
 		return s.malformedBody(f.Header, err)
 	}
-	s.answered(g.ReplyID, g.Serial, g.Result, resultText(g.Result))
+	if g.ReplyID != jt808.MsgUpgrade || !s.upgradeAck(g.Serial, g.Result) {
+		s.answered(g.ReplyID, g.Serial, g.Result, resultText(g.Result))
+	}
 	return s.submit(nil, frames, nil)
 }
 

@@ -26,6 +26,7 @@ type Server struct {
 
 	onAuth     atomic.Pointer[func(Terminal)]
 	onConflict atomic.Pointer[func(Conflict)]
+	onUpgrade  atomic.Pointer[func(UpgradeReport)]
 	fails      *failLimiter
 
 	mu        sync.Mutex

@@ -57,6 +57,8 @@ type session struct {
 
 	pmu     sync.Mutex
 	waiters map[waitKey]*waiter
+
+	upg atomic.Pointer[transfer] // the firmware upgrade under way (upgrade.go)
 }
 
 // liveInfo is what Send needs of an authenticated session.
