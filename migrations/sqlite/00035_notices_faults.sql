@@ -20,7 +20,8 @@ CREATE UNIQUE INDEX notice_templates_key ON notice_templates (group_id, kind, la
 
 -- A fault report of a car (or a device on it): filed under the car's group; visits and parts are small
 -- JSON lists kept with the record; source_kind/source_id link the record it was raised from (an
--- offline record, a sensor-fault event).
+-- offline record: the car and the start of its silence in source_id/source_at; a sensor-fault event:
+-- car_tank_events.id).
 CREATE TABLE faults (
     id             INTEGER PRIMARY KEY AUTOINCREMENT,
     group_id       BIGINT  NOT NULL,
@@ -38,6 +39,7 @@ CREATE TABLE faults (
     parts          TEXT    NOT NULL DEFAULT '[]',
     source_kind    TEXT    NOT NULL DEFAULT '',
     source_id      BIGINT  NOT NULL DEFAULT 0,
+    source_at      BIGINT  NOT NULL DEFAULT 0,
     created_by     BIGINT  NOT NULL DEFAULT 0,
     created_at     BIGINT  NOT NULL,
     updated_at     BIGINT  NOT NULL

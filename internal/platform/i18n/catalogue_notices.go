@@ -16,7 +16,7 @@ func init() {
 		"notice.notBuiltin":         {"只有内置模板可以恢复默认", "只有內建範本可以恢復預設", "Only a built-in template can be reset"},
 		"notice.langNotOffered":     {"%s 类模板不提供该语言", "%s 類範本不提供該語言", "%s templates are not offered in this language"},
 
-		"notice.platformWide":      {"全平台", "全平台", "Platform-wide"},
+		"notice.platformWide": {"全平台", "全平台", "Platform-wide"},
 
 		"field.notice.kind":  {"模板类型", "範本類型", "Template kind"},
 		"field.notice.lang":  {"语言", "語言", "Language"},
@@ -27,8 +27,8 @@ func init() {
 		"notice.kind.alarmPush": {"报警推送消息", "報警推播訊息", "Alarm push message"},
 		"notice.kind.helpPush":  {"求助推送消息", "求助推播訊息", "Help request push message"},
 
-		"module.notice":     {"模板设置", "範本設定", "Templates"},
+		"module.notice":      {"模板设置", "範本設定", "Templates"},
 		"action.noticeReset": {"恢复默认", "恢復預設", "Reset to default"},
-		"oplog.notice":      {"%s（%s）：%s", "%s（%s）：%s", "%s (%s): %s"},
+		"oplog.notice":       {"%v（%v）：%v", "%v（%v）：%v", "%v (%v): %v"},
 	})
 }
