@@ -44,8 +44,10 @@ func (s *Service) SeedDemo(ctx context.Context, technicianID int64) error {
 	used := map[int64]bool{}
 	for _, d := range demoFaults {
 		var cars []carRef
+		// a car of the group's subtree (a company's cars may all sit in its fleets); any car when none
 		if err := s.db.NewSelect().TableExpr("cars AS c").ColumnExpr("c.id, c.plate, c.group_id, g.path").Join("JOIN org_groups AS g ON g.id = c.group_id").
-			Where("g.name = ?", d.group).OrderExpr("c.id").Limit(12).Scan(ctx, &cars); err != nil {
+			Join("JOIN org_groups AS top ON g.path LIKE top.path || '%'").Where("top.name = ?", d.group).
+			OrderExpr("c.id").Limit(int64(len(demoFaults)+1)).Scan(ctx, &cars); err != nil {
 			return err
 		}
 		var car *carRef
@@ -54,6 +56,9 @@ func (s *Service) SeedDemo(ctx context.Context, technicianID int64) error {
 				car = &cars[i]
 				break
 			}
+		}
+		if car == nil && len(cars) > 0 { // fewer cars than faults: a car gets a second one
+			car = &cars[len(used)%len(cars)]
 		}
 		if car == nil {
 			continue
