@@ -60,7 +60,7 @@ export default function EditTempPage() {
           {editing && kinds.data && <TemplateForm template={editing === 'new' ? undefined : editing} kinds={kinds.data} onClose={() => setEditing(null)} onSaved={() => (setEditing(null), reload())} />}
         </>
       )}
-      tableProps={{ scroll: { x: 1250 }, locale: { emptyText: t('notices.empty') } }}
+      tableProps={{ scroll: { x: 1340 }, locale: { emptyText: t('notices.empty') } }}
       columns={({ reload }) => [
         {
           title: t('notices.kind'),
