@@ -12,6 +12,7 @@ import (
 
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/messaging"
+	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
 	"tankwatch/internal/telemetry"
 )
@@ -73,6 +74,9 @@ type Deps struct {
 	Waybills   Waybills  // the waybill hook of the abnormal-unloading rule; nil until waybills exist
 }
 
+// TextTemplates expands a template kind for a car's group in every console language.
+type TextTemplates func(ctx context.Context, kind, groupPath string, vars func(i18n.Lang) map[string]string) map[string]string
+
 // Engine judges every committed report against the alarm rules on its own goroutine. Its per-car
 // state is memory only: at start it reloads the alarms still going on (so an episode is neither
 // repeated nor left open) and otherwise starts cold — the first report of a car sets the baselines
@@ -82,6 +86,9 @@ type Engine struct {
 	cfg EngineConfig
 	log *slog.Logger
 	Now func() time.Time
+	// Texts, when set, writes the live push from the alarm push template (notice.Service.Texts, D68):
+	// kind "alarmPush", the car's group path, and each language's values.
+	Texts TextTemplates
 
 	q         chan []telemetry.Report
 	dropped   atomic.Int64
@@ -383,9 +390,17 @@ func (e *Engine) push(ctx context.Context, car *fleet.LiveCar, rec *Record) {
 	if err != nil || len(ids) == 0 {
 		return
 	}
-	texts := i18n.Texts(func(l i18n.Lang) string {
-		return i18n.T(l, "alarm.push", car.Plate, levelRoman(rec.Level), TypeName(l, rec.TypeCode))
-	})
+	var texts map[string]string
+	if e.Texts != nil {
+		at := time.UnixMilli(rec.StartAt).In(httpx.Shanghai).Format("2006-01-02 15:04")
+		texts = e.Texts(ctx, "alarmPush", car.GroupPath, func(l i18n.Lang) map[string]string {
+			return map[string]string{"plate": car.Plate, "level": levelRoman(rec.Level), "alarm": TypeName(l, rec.TypeCode), "time": at}
+		})
+	} else {
+		texts = i18n.Texts(func(l i18n.Lang) string {
+			return i18n.T(l, "alarm.push", car.Plate, levelRoman(rec.Level), TypeName(l, rec.TypeCode))
+		})
+	}
 	m := messaging.Message{Key: "alarm", Code: rec.TypeCode, Timestamp: rec.StartAt,
 		Message: texts[i18n.ZhCN.String()], Texts: texts,
 		Data: map[string]string{"alarmId": strconv.FormatInt(rec.ID, 10), "carId": strconv.FormatInt(car.ID, 10),

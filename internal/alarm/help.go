@@ -94,6 +94,8 @@ type HelpService struct {
 	// QueueSize bounds the committed batches waiting to become records (default 1024). Ingest never
 	// waits for this service: when the queue is full the batch is dropped and counted.
 	QueueSize int
+	// Texts, when set, writes the live push from the help push template (kind "helpPush", D68).
+	Texts TextTemplates
 
 	startOnce sync.Once
 	queue     chan []telemetry.Report
@@ -319,9 +321,6 @@ func (h *HelpService) push(ctx context.Context, groupPath string, v *HelpView) {
 	if len(ids) == 0 {
 		return
 	}
-	texts := i18n.Texts(func(l i18n.Lang) string {
-		return i18n.T(l, "help.push", v.CarNumber, i18n.T(l, helpTypeKey(v.RequestType)))
-	})
 	data := v.data()
 	// spec §3's address is the simplified-Chinese one; the other consoles show theirs
 	cctx := geo.WithScope(ctx, groupPath)
@@ -331,6 +330,21 @@ func (h *HelpService) push(ctx context.Context, groupPath string, v *HelpView) {
 				data[AddressKey(l)] = a
 			}
 		}
+	}
+	var texts map[string]string
+	if h.Texts != nil {
+		at := v.RequestTime.Std().In(httpx.Shanghai).Format("2006-01-02 15:04")
+		texts = h.Texts(ctx, "helpPush", groupPath, func(l i18n.Lang) map[string]string {
+			place := data[AddressKey(l)]
+			if l == i18n.ZhCN || place == "" {
+				place = v.Address
+			}
+			return map[string]string{"plate": v.CarNumber, "request": i18n.T(l, helpTypeKey(v.RequestType)), "time": at, "place": place}
+		})
+	} else {
+		texts = i18n.Texts(func(l i18n.Lang) string {
+			return i18n.T(l, "help.push", v.CarNumber, i18n.T(l, helpTypeKey(v.RequestType)))
+		})
 	}
 	m := messaging.Message{Key: "help-" + strconv.FormatInt(v.ID, 10), Code: "help",
 		Message: texts[i18n.ZhCN.String()], Texts: texts,

@@ -109,7 +109,8 @@ func setup(t *testing.T, e *apptest.Env) fixture {
 	}
 	f.eastRole = newID(e, admin, "/authority-app/roleInfo/insert", map[string]any{"name": "华东管理员", "groupId": f.east, "resourceCodes": org.AllCodes()})
 	f.eastAdmin = newID(e, admin, "/authority-app/userInfo/insert", map[string]any{"name": "eastadmin", "password": "secret1", "groupId": f.east, "roleIds": []int64{f.eastRole}})
-	homeOnly := newID(e, admin, "/authority-app/roleInfo/insert", map[string]any{"name": "仅售后", "resourceCodes": []string{"07"}})
+	// 08 (the supply-chain link) guards no route; 07 now guards the after-sales pages (D69)
+	homeOnly := newID(e, admin, "/authority-app/roleInfo/insert", map[string]any{"name": "仅供应链", "resourceCodes": []string{"08"}})
 	newID(e, admin, "/authority-app/userInfo/insert", map[string]any{"name": "nobody", "password": "secret1", "groupId": f.east, "roleIds": []int64{homeOnly}})
 	f.northRole = newID(e, admin, "/authority-app/roleInfo/insert", map[string]any{"name": "华北角色", "groupId": f.north, "resourceCodes": []string{"01"}})
 	f.foreignUser = newID(e, admin, "/authority-app/userInfo/insert", map[string]any{"name": "northuser", "password": "secret1", "groupId": f.north, "roleIds": []int64{f.northRole}})

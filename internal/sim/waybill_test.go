@@ -9,6 +9,7 @@ import (
 
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/jt808"
+	"tankwatch/internal/notice"
 	"tankwatch/internal/tank"
 	"tankwatch/internal/tank/gauge"
 	"tankwatch/internal/waybill"
@@ -139,8 +140,8 @@ func TestWeep(t *testing.T) {
 	}
 }
 
-// TestTerminalDispatch: over the wire, a truck waiting at its depot takes a dispatch text, ignores
-// one naming places it does not serve, loads (the depot's ticket comes) and unloads at the
+// TestTerminalDispatch: over the wire, a truck waiting at its depot takes a dispatch text (written
+// from a dispatch template with text around the route), ignores one naming places it does not serve, loads (the depot's ticket comes) and unloads at the
 // dispatched station.
 func TestTerminalDispatch(t *testing.T) {
 	idx := -1
@@ -179,7 +180,8 @@ func TestTerminalDispatch(t *testing.T) {
 	for _, text := range []string{
 		waybill.DispatchText("X1", depot, []string{"火星加油站"}),                   // unknown: keeps waiting
 		waybill.DispatchText("X2", other, []string{NearStations(depot, 6)[0]}), // not its depot
-		waybill.DispatchText("X3", depot, []string{stop}),
+		// the one it follows comes inside an administrator's dispatch template (D68): text before the route, a line after it
+		notice.DispatchText(notice.DemoDispatch, waybill.DispatchText("X3", depot, []string{stop}), map[string]string{"plate": "沪A12345", "time": "2026-11-26 09:30"}),
 	} {
 		s := g.send(phone, jt808.V2013, &jt808.Text{Flag: jt808.TextDisplay, Text: text})
 		e := g.next(func(e gwEvent) bool { return e.phone == phone && e.reply != nil && e.reply.Serial == s })

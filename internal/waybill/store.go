@@ -91,15 +91,26 @@ func DispatchText(no, depot string, stops []string) string {
 	return s
 }
 
-// ParseDispatchText is DispatchText's inverse: the number, the depot and the stops; ok false when s is
-// not a dispatch text.
+// ParseDispatchText is DispatchText's inverse: the number, the depot and the stops; ok false when s
+// holds no dispatch text. The route may sit inside a longer text (the dispatch template, D68): it starts
+// at "运单 " and a number (printable ASCII) and runs to the end of its line.
 func ParseDispatchText(s string) (no, depot string, stops []string, ok bool) {
-	rest, found := strings.CutPrefix(s, "运单 ")
-	if !found {
-		return "", "", nil, false
+	for rest := s; ; {
+		i := strings.Index(rest, "运单 ")
+		if i < 0 {
+			return "", "", nil, false
+		}
+		rest = rest[i+len("运单 "):]
+		line, _, _ := strings.Cut(rest, "\n")
+		if no, depot, stops, ok = parseRoute(line); ok {
+			return no, depot, stops, true
+		}
 	}
-	no, route, found := strings.Cut(rest, "：")
-	if !found || no == "" {
+}
+
+func parseRoute(line string) (no, depot string, stops []string, ok bool) {
+	no, route, found := strings.Cut(line, "：")
+	if !found || no == "" || strings.ContainsFunc(no, func(r rune) bool { return r > 0x7e || r <= ' ' }) {
 		return "", "", nil, false
 	}
 	parts := strings.Split(route, "→")

@@ -70,6 +70,20 @@ func TestCodeAndDispatchText(t *testing.T) {
 	}
 }
 
+// TestParseDispatchTextInTemplate: a dispatch template's text around the route (D68) does not hide it
+// from the terminal, and a line after it is not taken for a stop.
+func TestParseDispatchTextInTemplate(t *testing.T) {
+	for _, s := range []string{
+		"【中油调度】沪A12345 请按时装车。运单 YD0001：华东油库→嘉兴站→桐乡站\n注意安全，按规定路线行驶",
+		"新运单 请查收：运单 YD0001：华东油库→嘉兴站→桐乡站",
+	} {
+		no, depot, stops, ok := waybill.ParseDispatchText(s)
+		if !ok || no != "YD0001" || depot != "华东油库" || !slices.Equal(stops, []string{"嘉兴站", "桐乡站"}) {
+			t.Errorf("%q: %q %q %q %v", s, no, depot, stops, ok)
+		}
+	}
+}
+
 func TestDocPrefix(t *testing.T) {
 	// 2026-11-25 17:30 UTC is already the 26th in Shanghai
 	at := time.Date(2026, 11, 25, 17, 30, 0, 0, time.UTC)

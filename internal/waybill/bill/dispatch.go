@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -45,11 +47,17 @@ func (s *Service) dispatch(ctx context.Context, r *http.Request, p *httpx.Princi
 	if len(other) > 0 {
 		return nil, httpx.Biz("waybillBills.carBusy", other[0])
 	}
-	var depot string
-	if err := s.db.NewSelect().TableExpr("waybills AS w").ColumnExpr("d.name").Join("JOIN stations AS d ON d.id = w.depot_id").
-		Where("w.id = ?", id).Scan(ctx, &depot); err != nil {
+	var head struct {
+		Depot     string `bun:"depot"`
+		Plate     string `bun:"plate"`
+		PlannedAt int64  `bun:"planned_load_at"`
+	}
+	if err := s.db.NewSelect().TableExpr("waybills AS w").ColumnExpr("d.name AS depot, c.plate, w.planned_load_at").
+		Join("JOIN stations AS d ON d.id = w.depot_id").Join("JOIN cars AS c ON c.id = w.car_id").
+		Where("w.id = ?", id).Scan(ctx, &head); err != nil {
 		return nil, err
 	}
+	depot := head.Depot
 	var stops []string
 	if err := s.db.NewSelect().TableExpr("waybill_destinations AS wd").ColumnExpr("st.name").Join("JOIN stations AS st ON st.id = wd.station_id").
 		Where("wd.waybill_id = ?", id).OrderExpr("wd.seq").Scan(ctx, &stops); err != nil {
@@ -63,8 +71,16 @@ func (s *Service) dispatch(ctx context.Context, r *http.Request, p *httpx.Princi
 			return nil, err
 		}
 	}
-	v, err := s.Commands.Deliver(r, s.Sender, telemetry.CommandInput{CarID: w.CarID, Kind: telemetry.KindText,
-		Text: waybill.DispatchText(w.No, depot, stops)})
+	text := waybill.DispatchText(w.No, depot, stops)
+	if s.DispatchText != nil {
+		planned := ""
+		if head.PlannedAt > 0 {
+			planned = time.UnixMilli(head.PlannedAt).In(httpx.Shanghai).Format("2006-01-02 15:04")
+		}
+		text = s.DispatchText(ctx, w.GroupPath, text, map[string]string{"plate": head.Plate, "waybillNo": w.No, "depot": depot,
+			"stops": strings.Join(stops, "→"), "time": planned})
+	}
+	v, err := s.Commands.Deliver(r, s.Sender, telemetry.CommandInput{CarID: w.CarID, Kind: telemetry.KindText, Text: text})
 	if err != nil {
 		return nil, err
 	}

@@ -53,6 +53,10 @@ type Service struct {
 	// lock registry's wiring): nil when car carID may get a waybill at time at, else the refusal. A
 	// new waybill, a waybill's car changed and a dispatch ask it.
 	Blacklist func(ctx context.Context, idb bun.IDB, carID, at int64) error
+	// DispatchText, when set, writes the 0x8300 dispatch text from the dispatch template of the
+	// waybill's group around route, the machine-readable core (notice.Service.Dispatch, D68); vars
+	// are the plate, waybill number, depot, stops and planned loading time.
+	DispatchText func(ctx context.Context, groupPath, route string, vars map[string]string) string
 }
 
 // New returns the waybill service.

@@ -20,6 +20,10 @@ import { TimeRangePicker } from '../../../components/TimeRangePicker';
 import { VehiclePicker } from '../../../components/VehiclePicker';
 import { HISTORY_DEFAULTS, historyInitial, keyed, toHistoryFilters, type Keyed } from '../history/filters';
 import { AddressCell } from '../history/HistoryFields';
+import { RaiseFaultButton } from '../../faultRecord/RaiseFault';
+
+/** The sensor-fault kinds a fault may be raised from (internal/aftersales.SensorFaultKinds). */
+const SENSOR_FAULTS: EventKind[] = ['sensorStuck', 'sensorJump', 'sensorMissing'];
 
 /** Tag colours of the event kinds: product in (green), out at a station (blue), suspicious (red),
  * sensor faults (gold), openings (purple). */
@@ -178,9 +182,26 @@ function EventsTab() {
         {
           title: t('carEvents.trend'),
           key: 'trend',
-          width: 80,
+          width: 130,
           fixed: 'right',
-          render: (_, e) => <Link to={trendHref(e)}>{t('carEvents.trendLink')}</Link>,
+          render: (_, e) => (
+            <Space size={0}>
+              <Link to={trendHref(e)}>{t('carEvents.trendLink')}</Link>
+              {SENSOR_FAULTS.includes(e.kind) && (
+                <RaiseFaultButton
+                  source={() => ({
+                    carId: e.carId,
+                    plate: e.plate,
+                    kind: 'tankEvent',
+                    sourceId: e.id,
+                    faultType: 'probe',
+                    device: e.compartment ? `${t('faults.compartment', { n: e.compartment })} ${e.deviceName}` : e.deviceName,
+                    symptom: t('faults.sensorSymptom', { kind: e.kindName, start: e.start, where: e.stationName || t('common.notLocated') }),
+                  })}
+                />
+              )}
+            </Space>
+          ),
         },
       ]}
     />

@@ -9,6 +9,7 @@ import { VehiclePicker } from '../../../components/VehiclePicker';
 import { HISTORY_DEFAULTS, historyInitial, keyed, toHistoryFilters, type Keyed } from '../history/filters';
 import { coordText, durationText } from '../history/format';
 import { AddressCell } from '../history/HistoryFields';
+import { RaiseFaultButton, useCanRaiseFault } from '../../faultRecord/RaiseFault';
 
 type OfflineFilters = { groupId?: number; carId?: number; startTime?: string; endTime?: string };
 type KeyedPeriod = Keyed<OfflinePeriod>;
@@ -20,6 +21,7 @@ async function fetchPeriods(q: OfflineQuery): Promise<Page<KeyedPeriod>> {
 /** 离线记录: every time a vehicle of the group sent nothing for longer than its offline threshold. */
 export default function OfflineRecordPage() {
   const { t } = useTranslation();
+  const canRaise = useCanRaiseFault();
   return (
     <ListPage<KeyedPeriod, OfflineFilters>
       queryKey="offlineRecord"
@@ -42,7 +44,7 @@ export default function OfflineRecordPage() {
           </Form.Item>
         </>
       }
-      tableProps={{ scroll: { x: 1300 } }}
+      tableProps={{ scroll: { x: canRaise ? 1390 : 1300 } }}
       columns={[
         { title: t('history.plate'), dataIndex: 'plate', key: 'plate', width: 120 },
         { title: t('offlineRecord.group'), dataIndex: 'groupName', key: 'groupName', width: 140, ellipsis: true },
@@ -64,6 +66,30 @@ export default function OfflineRecordPage() {
         },
         { title: t('offlineRecord.lastPosition'), key: 'position', width: 200, render: (_, p) => coordText(p.lastLng, p.lastLat) || t('common.notLocated') },
         { title: t('offlineRecord.address'), key: 'address', width: 280, ellipsis: true, render: (_, p) => <AddressCell lng={p.lastLng} lat={p.lastLat} /> },
+        ...(canRaise
+          ? [
+              {
+                title: t('common.actions'),
+                key: 'actions',
+                width: 90,
+                fixed: 'right' as const,
+                render: (_: unknown, p: KeyedPeriod) => (
+                  <RaiseFaultButton
+                    source={() => ({
+                      carId: p.carId,
+                      plate: p.plate,
+                      kind: 'offline',
+                      sourceId: p.carId,
+                      sourceAt: p.start,
+                      faultType: 'terminal',
+                      device: t('faults.typeName.terminal'),
+                      symptom: t('faults.offlineSymptom', { start: p.start, duration: durationText(t, p.minutes) }),
+                    })}
+                  />
+                ),
+              },
+            ]
+          : []),
       ]}
     />
   );
