@@ -53,6 +53,10 @@ type Service struct {
 	// lock registry's wiring): nil when car carID may get a waybill at time at, else the refusal. A
 	// new waybill, a waybill's car changed and a dispatch ask it.
 	Blacklist func(ctx context.Context, idb bun.IDB, carID, at int64) error
+	// Crew, when set, is the staff register's driver / escort check (internal/staff.CrewCheck, set by
+	// the staff part's wiring, D60): nil when the people of these phones may work on a waybill of a car
+	// of group carGroupID loading at at, else the refusal naming the person. Add and update ask it.
+	Crew func(ctx context.Context, idb bun.IDB, carGroupID, at int64, driverPhone, escortPhone string) error
 }
 
 // New returns the waybill service.
@@ -239,6 +243,15 @@ func (s *Service) check(ctx context.Context, idb bun.IDB, p *httpx.Principal, in
 	}
 	if in.DriverName == "" && in.DriverPhone == "" {
 		in.DriverName, in.DriverPhone = out.car.DriverName, out.car.DriverPhone
+	}
+	if s.Crew != nil {
+		at := in.PlannedLoadAt
+		if at <= 0 {
+			at = s.nowMS()
+		}
+		if err := s.Crew(ctx, idb, out.car.GroupID, at, in.DriverPhone, in.EscortPhone); err != nil {
+			return nil, err
+		}
 	}
 	return &out, nil
 }
