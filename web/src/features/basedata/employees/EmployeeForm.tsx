@@ -197,7 +197,7 @@ export function EmployeeForm({ employee, onClose, onSaved }: { employee: Employe
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item name="qualNo" label={t('staff.qualNo')} extra={qualNeeded ? t('staff.qualHint') : undefined}>
+          <Form.Item name="qualNo" label={t('staff.qualNo')} tooltip={qualNeeded ? t('staff.qualHint') : undefined}>
             <Input maxLength={32} autoComplete="off" />
           </Form.Item>
         </Col>

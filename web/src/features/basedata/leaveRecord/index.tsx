@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Form, Input, Select, Space, Tag, Tooltip } from 'antd';
+import { Button, Form, Input, Select, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AuthButton } from '../../../components/AuthButton';
@@ -78,8 +78,8 @@ export default function LeaveRecordPage() {
           dataIndex: 'decidedBy',
           key: 'decidedAt',
           sorter: true,
-          width: 190,
-          render: (v: string, l) => (v ? <Tooltip title={l.comment || undefined}>{`${v} · ${l.decidedAt}`}</Tooltip> : '—'),
+          width: 230,
+          render: (v: string, l) => (v ? <span style={{ whiteSpace: 'nowrap' }}>{`${v} · ${l.decidedAt}`}</span> : '—'),
         },
         { title: t('staff.leaveComment'), dataIndex: 'comment', key: 'comment', width: 160, ellipsis: true, render: (v: string) => v || '—' },
         { title: t('staff.group'), dataIndex: 'groupName', key: 'groupName', sorter: true, width: 110, ellipsis: true },
