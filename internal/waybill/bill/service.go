@@ -57,6 +57,10 @@ type Service struct {
 	// waybill's group around route, the machine-readable core (notice.Service.Dispatch, D68); vars
 	// are the plate, waybill number, depot, stops and planned loading time.
 	DispatchText func(ctx context.Context, groupPath, route string, vars map[string]string) string
+	// Crew, when set, is the staff register's driver / escort check (internal/staff.CrewCheck, set by
+	// the staff part's wiring, D60): nil when the people of these phones may work on a waybill of a car
+	// of group carGroupID loading at at, else the refusal naming the person. Add and update ask it.
+	Crew func(ctx context.Context, idb bun.IDB, carGroupID, at int64, driverPhone, escortPhone string) error
 }
 
 // New returns the waybill service.
@@ -243,6 +247,15 @@ func (s *Service) check(ctx context.Context, idb bun.IDB, p *httpx.Principal, in
 	}
 	if in.DriverName == "" && in.DriverPhone == "" {
 		in.DriverName, in.DriverPhone = out.car.DriverName, out.car.DriverPhone
+	}
+	if s.Crew != nil {
+		at := in.PlannedLoadAt
+		if at <= 0 {
+			at = s.nowMS()
+		}
+		if err := s.Crew(ctx, idb, out.car.GroupID, at, in.DriverPhone, in.EscortPhone); err != nil {
+			return nil, err
+		}
 	}
 	return &out, nil
 }

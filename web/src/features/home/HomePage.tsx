@@ -8,6 +8,7 @@ import { useAppStore } from '../../app/store';
 import { COCKPIT_REFRESH_MS, COUNT_CODES, MONITORING_CODE, countCardTarget, countsTime, menuHasCode, type CountCode } from '../../lib/cockpit';
 import { zoneNow, zoneTime } from '../../lib/zone';
 import { CountCard } from './CountCard';
+import { StaffWarning } from './StaffWarning';
 import { StatusBar } from './StatusBar';
 import { WatchList } from './WatchList';
 import './home.css';
@@ -57,6 +58,8 @@ export default function HomePage() {
           </Space>
         </div>
       </Card>
+
+      <StaffWarning />
 
       <div className="tw-count-cards" data-testid="cockpit-counts">
         {COUNT_CODES.map((code) => (

@@ -5,6 +5,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal';
+import { CrewInput } from './CrewInput';
 import { addWaybill, formOptions, updateWaybill, type Compartment, type WaybillDetail, type WaybillInput } from './api';
 
 interface FormValues {
@@ -153,7 +154,7 @@ export function WaybillForm({ editing, onClose, onSaved }: { editing: WaybillDet
           </Col>
           <Col span={12}>
             <Form.Item name="driverName" label={t('waybillBills.driverName')} rules={[{ max: 32 }]}>
-              <Input allowClear />
+              <CrewInput form={form} role={1} nameField="driverName" phoneField="driverPhone" data-testid="wb-driver" />
             </Form.Item>
           </Col>
           <Col span={12}>
@@ -163,7 +164,7 @@ export function WaybillForm({ editing, onClose, onSaved }: { editing: WaybillDet
           </Col>
           <Col span={12}>
             <Form.Item name="escortName" label={t('waybillBills.escortName')} rules={[{ max: 32 }]}>
-              <Input allowClear />
+              <CrewInput form={form} role={2} nameField="escortName" phoneField="escortPhone" data-testid="wb-escort" />
             </Form.Item>
           </Col>
           <Col span={12}>
