@@ -6,8 +6,10 @@ import (
 	"tankwatch/internal/platform/httpx"
 )
 
-type idBody struct {
-	ID string `json:"id"`
+// signOutBody names one session (id) or a user whose every session ends (userId).
+type signOutBody struct {
+	ID     string `json:"id"`
+	UserID int64  `json:"userId"`
 }
 
 // Routes: the list (every signed-in user: an administrator sees their scope, others their own
@@ -36,6 +38,11 @@ func (s *Service) Routes() []httpx.Route {
 			}},
 		{Method: "POST", Path: "/authority-app/userInfo/listCurrentRecords", Access: httpx.SignedIn, Scoped: true, Handler: httpx.JSON(list)},
 		{Method: "POST", Path: "/authority-app/userInfo/signOutSession", Access: httpx.SignedIn, Scoped: true,
-			Handler: httpx.JSON(func(r *http.Request, in idBody) (any, error) { return nil, s.SignOut(r, in.ID) })},
+			Handler: httpx.JSON(func(r *http.Request, in signOutBody) (any, error) {
+				if in.ID == "" && in.UserID > 0 {
+					return nil, s.SignOutUser(r, in.UserID)
+				}
+				return nil, s.SignOut(r, in.ID)
+			})},
 	}
 }

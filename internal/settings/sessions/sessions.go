@@ -102,6 +102,31 @@ func (s *Service) List(ctx context.Context, p *httpx.Principal, q Query) (httpx.
 	return httpx.NewPage(list, int64(n), q.PageReq), nil
 }
 
+// SignOutUser revokes every session of a user in the caller's scope (06-11-02).
+func (s *Service) SignOutUser(r *http.Request, userID int64) error {
+	ctx, p := r.Context(), httpx.Caller(r)
+	var rows []Session
+	err := s.db.NewSelect().TableExpr("users AS u").ColumnExpr("u.id AS user_id, u.name AS user_name, g.path AS group_path").
+		Join("JOIN org_groups AS g ON g.id = u.group_id").Where("u.id = ?", userID).Scan(ctx, &rows)
+	if err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return httpx.ErrNotFound
+	}
+	if rows[0].UserID != p.UserID && !p.Has(CodeSignout) {
+		return httpx.ErrForbidden
+	}
+	if !p.InScope(rows[0].GroupPath) {
+		return httpx.ErrScope
+	}
+	if err := s.tokens.RevokeUser(ctx, nil, userID); err != nil {
+		return err
+	}
+	s.audit.Record(ctx, r, p, audit.Entry{Module: "userSession", Action: "sessionSignout", Target: rows[0].UserName, TargetID: userID})
+	return nil
+}
+
 // SignOut revokes session id at once: the next request with that token gets 401. Only a holder of
 // the sign-out button, for a session in their scope; anyone may end their own.
 func (s *Service) SignOut(r *http.Request, id string) error {
