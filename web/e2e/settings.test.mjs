@@ -38,9 +38,11 @@ describe('settings', () => {
       await toast(page, zh('common.addSuccess')).waitFor();
       const row = pane.locator('tr.ant-table-row').filter({ hasText: 'brake' });
       await row.filter({ hasText: '制动故障' }).waitFor();
+      await form.waitFor({ state: 'hidden' });
       await row.getByRole('button', { name: zh('common.edit') }).click();
-      const edit = page.getByRole('dialog');
+      const edit = page.locator('.ant-modal:visible');
       await edit.locator('#codeForm_labelZh').fill('刹车故障');
+      await edit.locator('#codeForm_code[disabled]').waitFor();
       await edit.getByRole('button', { name: /保\s*存/ }).click();
       await row.filter({ hasText: '刹车故障' }).waitFor();
       // other pages read the list at once

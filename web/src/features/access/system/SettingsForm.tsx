@@ -1,7 +1,7 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Descriptions, Form, Input, InputNumber, Row, Select, Space, Spin, Upload } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { platformInfo } from '../../../api/auth';
 import { MAP_PROVIDERS, systemDetail, systemEdit, uploadTiles, type SystemDetail, type SystemInput } from '../../../api/settings';
@@ -39,8 +39,13 @@ export function SettingsForm() {
   const q = useQuery({ queryKey: ['systemDetail'], queryFn: systemDetail });
   const [saving, setSaving] = useState(false);
   const provider = Form.useWatch('mapProvider', form);
+  // filled once: a refetch (after an upload or a save) must not undo what the user is typing
+  const filled = useRef(false);
   useEffect(() => {
-    if (q.data) form.setFieldsValue({ ...q.data, amapKey: '' });
+    if (q.data && !filled.current) {
+      filled.current = true;
+      form.setFieldsValue({ ...q.data, amapKey: '' });
+    }
   }, [q.data, form]);
   if (!q.data) return <Spin spinning style={{ display: 'block', padding: 48 }} />;
   const d = q.data;
