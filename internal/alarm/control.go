@@ -149,7 +149,11 @@ func (s *Service) defaults() *Settings {
 	}
 	s.mu.RUnlock()
 	slices.Sort(codes)
-	d := &Settings{Watched: codes, SpeedLimit: DefaultSpeedLimit, ParkingMinutes: DefaultParkingMinutes,
+	parking := DefaultParkingMinutes
+	if v := s.defaultParking.Load(); v > 0 {
+		parking = int(v)
+	}
+	d := &Settings{Watched: codes, SpeedLimit: DefaultSpeedLimit, ParkingMinutes: parking,
 		OfflineMinutes: DefaultOfflineMinutes, LevelDropLitres: DefaultLevelDropLitres}
 	d.index()
 	return d

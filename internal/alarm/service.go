@@ -10,6 +10,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tankwatch/internal/audit"
@@ -51,6 +52,9 @@ type Service struct {
 	mu       sync.RWMutex
 	types    map[string]Type // cache of alarm_types, refreshed on every change
 	controls *controlSet
+	// defaultParking is the platform's overtime parking minutes set at run time by the system settings
+	// (SetDefaultParking); 0: DefaultParkingMinutes. A control mode's own minutes still win.
+	defaultParking atomic.Int64
 }
 
 // New returns the alarm service; Load reads the types and control modes.

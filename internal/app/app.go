@@ -257,7 +257,7 @@ func (a *App) Handler() http.Handler {
 	// every other method on an unknown path: a JSON 404 (not ServeMux's 405 for the console's "GET /")
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { notFound(mux, w, r) })
 	a.mux = mux
-	return httpx.SecurityHeaders(httpx.Wrap(mux, httpx.NewMetrics(a.registry), a.Log), TileHosts(a.Cfg.MapTiles))
+	return httpx.SecurityHeadersLive(httpx.Wrap(mux, httpx.NewMetrics(a.registry), a.Log), a.mapTileHosts)
 }
 
 const notBuiltPage = `<!doctype html>
@@ -413,6 +413,7 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 	go a.purgeTokens(ctx)
 	go a.runLockStats(ctx)  // issue 16: the lock and seal rollup worker (lock_stats.go)
 	go a.runStatsTrips(ctx) // the trip rollup's outbox worker (stats_trips.go)
+	go a.runSettings(ctx)   // issue 18: platform settings another node changed (settings.go)
 	if cfg.Pprof != "" {
 		if err := servePprof(ctx, cfg.Pprof, log); err != nil {
 			_ = ln.Close()

@@ -86,6 +86,9 @@ func (s *Service) Login(r *http.Request, req LoginRequest) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.Guard.Tokens.Describe(ctx, token, ip, r.UserAgent()); err != nil {
+		return nil, err
+	}
 	if err := s.Guard.Accounts.TouchLogin(ctx, acc.UserID, now.UnixMilli()); err != nil {
 		return nil, err
 	}

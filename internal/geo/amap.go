@@ -58,7 +58,7 @@ func (s *Service) failed(now time.Time, err error) {
 func (s *Service) regeo(ctx context.Context, lng, lat float64) (string, error) {
 	glng, glat := WGS84ToGCJ02(lng, lat)
 	q := url.Values{}
-	q.Set("key", s.cfg.AMapKey)
+	q.Set("key", s.amapKey())
 	q.Set("location", strconv.FormatFloat(glng, 'f', 6, 64)+","+strconv.FormatFloat(glat, 'f', 6, 64))
 	q.Set("output", "JSON")
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)

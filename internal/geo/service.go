@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tankwatch/internal/platform/httpx"
@@ -82,6 +83,7 @@ const (
 // Service answers reverse geocoding lookups.
 type Service struct {
 	cfg    Config
+	key    atomic.Pointer[string] // the AMap key set at run time (SetAMapKey); nil: cfg.AMapKey
 	places func() []Place
 	client *http.Client
 	cache  *lru
@@ -133,7 +135,7 @@ func (s *Service) Reverse(ctx context.Context, lng, lat float64, lang i18n.Lang)
 	}
 	var base string
 	// Gaode answers in simplified Chinese only; English comes from the table.
-	if s.cfg.AMapKey != "" && lang != i18n.EnUS {
+	if s.amapKey() != "" && lang != i18n.EnUS {
 		addr, err := s.online(ctx, lng, lat)
 		if err != nil {
 			return "", err

@@ -92,6 +92,7 @@ type User struct {
 	LastLoginAt  *int64 `bun:"last_login_at"`
 	Language     string `bun:"language"`
 	Timezone     string `bun:"timezone"`
+	Prefs        string `bun:"prefs"` // the console preferences as JSON (Prefs, prefs.go)
 	CreatedAt    int64  `bun:"created_at"`
 }
 

@@ -33,6 +33,9 @@ type Service struct {
 	Now    func() time.Time
 	// Logins is the sign-in limiter: the users list shows who is locked, and unlock lifts it.
 	Logins *auth.Limiter
+	// PlatformOverride fills in the platform settings an administrator changed at run time (map tiles,
+	// time zone: internal/settings); nil: the flags.
+	PlatformOverride func(*PlatformInfo)
 }
 
 // New returns the organisation service.
@@ -239,6 +242,7 @@ type Session struct {
 	Platform        bool            `json:"platform"`
 	Language        string          `json:"language"`
 	Timezone        string          `json:"timezone"`
+	Prefs           Prefs           `json:"prefs"` // the user's console preferences, applied at sign-in
 	AccessToken     string          `json:"access_token,omitempty"`
 	CurrentUserInfo CurrentUserInfo `json:"currentUserInfo"`
 	ExceedCars      []any           `json:"exceedCars"`
@@ -277,7 +281,7 @@ func (s *Service) session(ctx context.Context, userID int64, token string) (*Ses
 		UserName: u.Name, UserID: u.ID, GroupID: g.ID, GroupCode: g.Code, GroupName: g.Name, TopGroupID: top,
 		UserNickName: u.NickName, UserEmail: u.Email, UserPhone: u.Phone, UserStatus: u.Status,
 		IndexTitle: look.Title, IndexLogo: look.Logo, Theme: look.Theme, Platform: u.Platform,
-		Language: u.Language, Timezone: u.Timezone, AccessToken: token,
+		Language: u.Language, Timezone: u.Timezone, Prefs: ParsePrefs(u.Prefs), AccessToken: token,
 		CurrentUserInfo: CurrentUserInfo{UserID: u.ID, UserName: u.Name, UserNickName: u.NickName, GroupID: g.ID,
 			GroupCode: g.Code, GroupName: g.Name, TopGroupID: top, RoleIDs: roleIDs, Theme: look.Theme},
 		ExceedCars: []any{}, ExpiringCars: []any{}, ExpiredCars: []any{},
@@ -291,13 +295,18 @@ type PlatformInfo struct {
 	IndexLogo      string `json:"indexLogo"`
 	LoginTitle     string `json:"loginTitle"`
 	SupplyChainURL string `json:"supplyChainUrl"`
-	MapTiles       string `json:"mapTiles"` // gaode, osm or none: the console's map tiles
+	MapTiles       string `json:"mapTiles"` // gaode, osm, offline or none: the console's map tiles
+	TimeZone       string `json:"timeZone"` // the platform's display zone (system settings)
 }
 
 // PlatformInfo returns the server's presentation configuration.
 func (s *Service) PlatformInfo() PlatformInfo {
-	return PlatformInfo{Theme: s.cfg.Theme, IndexTitle: s.cfg.Title, IndexLogo: ThemeLogoURL(s.cfg.Theme),
-		LoginTitle: s.cfg.Title, SupplyChainURL: s.cfg.SupplyChainURL, MapTiles: s.cfg.MapTiles}
+	info := PlatformInfo{Theme: s.cfg.Theme, IndexTitle: s.cfg.Title, IndexLogo: ThemeLogoURL(s.cfg.Theme),
+		LoginTitle: s.cfg.Title, SupplyChainURL: s.cfg.SupplyChainURL, MapTiles: s.cfg.MapTiles, TimeZone: "Asia/Shanghai"}
+	if s.PlatformOverride != nil {
+		s.PlatformOverride(&info) // the system settings changed at run time (internal/settings)
+	}
+	return info
 }
 
 // record writes an operation log entry for the caller of r.

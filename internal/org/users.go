@@ -433,10 +433,11 @@ func (s *Service) ChangeOwnPassword(r *http.Request, oldPw, newPw string) error 
 type Settings struct {
 	Language *string `json:"language"`
 	Timezone *string `json:"timezone"`
+	Prefs    *Prefs  `json:"prefs"` // console preferences (prefs.go); absent: unchanged
 }
 
 // EditSettings changes the caller's language and time zone.
-func (s *Service) EditSettings(r *http.Request, in Settings) (map[string]string, error) {
+func (s *Service) EditSettings(r *http.Request, in Settings) (map[string]any, error) {
 	ctx, p := r.Context(), httpx.Caller(r)
 	q := s.db.NewUpdate().Model((*User)(nil)).Where("id = ?", p.UserID)
 	if in.Language != nil {
@@ -455,7 +456,13 @@ func (s *Service) EditSettings(r *http.Request, in Settings) (map[string]string,
 		}
 		q = q.Set("timezone = ?", *in.Timezone)
 	}
-	if in.Language != nil || in.Timezone != nil {
+	if in.Prefs != nil {
+		if err := in.Prefs.Validate(); err != nil {
+			return nil, err
+		}
+		q = q.Set("prefs = ?", in.Prefs.JSON())
+	}
+	if in.Language != nil || in.Timezone != nil || in.Prefs != nil {
 		if _, err := q.Exec(ctx); err != nil {
 			return nil, err
 		}
@@ -465,7 +472,7 @@ func (s *Service) EditSettings(r *http.Request, in Settings) (map[string]string,
 	if err := s.db.NewSelect().Model(u).Where("u.id = ?", p.UserID).Scan(ctx); err != nil {
 		return nil, err
 	}
-	return map[string]string{"language": u.Language, "timezone": u.Timezone}, nil
+	return map[string]any{"language": u.Language, "timezone": u.Timezone, "prefs": ParsePrefs(u.Prefs)}, nil
 }
 
 // UserQuery is the body of userInfo/page.

@@ -31,6 +31,9 @@ type Service struct {
 	// DeleteCheck, when set, may refuse deleting a station (inside the delete's transaction): the tank
 	// base data refuses while the station has ground tanks (D34).
 	DeleteCheck func(ctx context.Context, idb bun.IDB, stationID int64) error
+	// TypeKnown, when set, says which station types a form may save: the code list the administrators
+	// edit (access/baseType, internal/settings/codes); nil: the built-in Types.
+	TypeKnown func(ctx context.Context, stationType string) bool
 
 	loadMu    sync.Mutex
 	idx       atomic.Pointer[index]

@@ -43,7 +43,7 @@ func maxLen(v *string, field string, n int) error {
 }
 
 // clean validates in and returns its fence.
-func (in *Input) clean() (Fence, error) {
+func (in *Input) clean(known func(string) bool) (Fence, error) {
 	in.StationName = strings.TrimSpace(in.StationName)
 	if in.StationName == "" {
 		return Fence{}, httpx.Required("station.stationName")
@@ -62,7 +62,7 @@ func (in *Input) clean() (Fence, error) {
 	if in.StationType == "" {
 		return Fence{}, httpx.Required("station.stationType")
 	}
-	if !knownType(in.StationType) {
+	if !known(in.StationType) {
 		return Fence{}, httpx.Invalid("station.stationType")
 	}
 	if in.FenceType == 0 {
@@ -166,7 +166,7 @@ func (s *Service) save(ctx context.Context, p *httpx.Principal, in Input, f Fenc
 
 // Add creates a station in the caller's group (or groupId in their scope).
 func (s *Service) Add(r *http.Request, in Input) (*View, error) {
-	f, err := in.clean()
+	f, err := in.clean(s.typeChecker(r.Context()))
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +185,7 @@ func (s *Service) Update(r *http.Request, in Input) (*View, error) {
 		return nil, httpx.Required("id")
 	}
 	in.SuspectID = 0
-	f, err := in.clean()
+	f, err := in.clean(s.typeChecker(r.Context()))
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,7 @@ type History struct {
 	now      func() time.Time
 	commands *Commands
 	live     *Live // the car registry and offline rule of the offline record (UseLive)
+	ret      retention
 }
 
 // UseLive gives the history the live state, whose car registry and offline rule the offline record
@@ -49,7 +50,9 @@ func NewHistory(d *db.DB, f *fleet.Service, cfg HistoryConfig, now func() time.T
 	}
 	c := NewCommands(d)
 	c.Fleet = f
-	return &History{db: d, fleet: f, cfg: cfg, now: now, commands: c}
+	h := &History{db: d, fleet: f, cfg: cfg, now: now, commands: c}
+	h.ret.raw.Store(int64(cfg.RawRetention))
+	return h
 }
 
 // HistoryQuery is the parameters of the raw-data calls (query string of GET, JSON body of POST).

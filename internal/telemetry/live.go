@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tankwatch/internal/fleet"
@@ -46,6 +47,9 @@ type Live struct {
 	log *slog.Logger
 
 	movingDeci int // MovingKmh in the reports' 1/10 km/h, rounded up
+	// offlineOverride is the platform's offline threshold (ms) set at run time by the system settings
+	// (SetOfflineAfter); 0: cfg.OfflineAfter. Atomic: offline records read it without the lock.
+	offlineOverride atomic.Int64
 
 	reloadMu sync.Mutex // one registry reload at a time
 
@@ -217,6 +221,9 @@ func (e *liveEntry) merge(src *liveEntry) {
 func (l *Live) offlineMS(c *fleet.LiveCar) int64 {
 	if c.OfflineMinutes > 0 {
 		return int64(c.OfflineMinutes) * 60_000
+	}
+	if v := l.offlineOverride.Load(); v > 0 {
+		return v
 	}
 	return l.cfg.OfflineAfter.Milliseconds()
 }

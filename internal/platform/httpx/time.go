@@ -14,7 +14,7 @@ var Shanghai = time.FixedZone("CST", 8*3600)
 const TimeLayout = "2006-01-02 15:04:05"
 
 // Time is a point in time stored as Unix milliseconds (UTC) and shown as "YYYY-MM-DD HH:mm:ss" in
-// Asia/Shanghai. Zero is null.
+// the platform's zone (Zone: Asia/Shanghai unless the system settings say otherwise). Zero is null.
 type Time int64
 
 // TimeOf converts t.
@@ -38,7 +38,7 @@ func (t Time) String() string {
 	if t == 0 {
 		return ""
 	}
-	return time.UnixMilli(int64(t)).In(Shanghai).Format(TimeLayout)
+	return time.UnixMilli(int64(t)).In(Zone()).Format(TimeLayout)
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -51,7 +51,7 @@ func (t Time) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '"')
-	b = time.UnixMilli(int64(t)).In(Shanghai).AppendFormat(b, TimeLayout)
+	b = time.UnixMilli(int64(t)).In(Zone()).AppendFormat(b, TimeLayout)
 	return append(b, '"')
 }
 
@@ -62,7 +62,7 @@ func ParseTime(s string) (Time, bool) {
 		return 0, true
 	}
 	for _, layout := range []string{TimeLayout, "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02"} {
-		if v, err := time.ParseInLocation(layout, s, Shanghai); err == nil {
+		if v, err := time.ParseInLocation(layout, s, Zone()); err == nil {
 			return TimeOf(v), true
 		}
 	}

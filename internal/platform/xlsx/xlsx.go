@@ -26,7 +26,7 @@ type Sheet struct {
 	Width float64 // column width (0 → 18)
 }
 
-// Write sends s as "<ASCII>-YYYYMMDD.xlsx" (date in Asia/Shanghai) with the translated name as filename*.
+// Write sends s as "<ASCII>-YYYYMMDD.xlsx" (date in the platform zone, httpx.Zone) with the translated name as filename*.
 func Write(w http.ResponseWriter, r *http.Request, s *Sheet) error {
 	lang := httpx.Lang(r)
 	x := excelize.NewFile()
@@ -56,7 +56,7 @@ func Write(w http.ResponseWriter, r *http.Request, s *Sheet) error {
 
 // headers are the download's: the type and "<ASCII>-YYYYMMDD.xlsx" with the translated name as filename*.
 func headers(w http.ResponseWriter, lang i18n.Lang, s *Sheet) {
-	day := time.Now().In(httpx.Shanghai).Format("20060102")
+	day := time.Now().In(httpx.Zone()).Format("20060102")
 	name := fmt.Sprintf("%s-%s.xlsx", i18n.T(lang, s.Name), day)
 	w.Header().Set("Content-Type", ContentType)
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.xlsx"; filename*=UTF-8''%s`, s.ASCII, day, url.PathEscape(name)))

@@ -30,6 +30,8 @@ export interface PlatformInfo {
   supplyChainUrl: string;
   /** Map tiles: 'gaode' | 'osm' | 'none' (missing on older servers = none). */
   mapTiles?: string;
+  /** The platform's display zone (system settings). */
+  timeZone?: string;
 }
 
 export interface CurrentUserInfo {

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigation } from 'react-router';
 import { platformInfo } from '../api/auth';
+import { setPlatformZone } from '../lib/zone';
 import { BlockingSpinner } from './BlockingSpinner';
 import { useAppStore } from './store';
 import { themeOf } from './theme';
@@ -21,7 +22,10 @@ export function RootLayout() {
 
   useEffect(() => {
     platformInfo()
-      .then(setPlatform)
+      .then((info) => {
+        setPlatformZone(info.timeZone);
+        setPlatform(info);
+      })
       .catch(() => setPlatform(null));
   }, [setPlatform]);
 

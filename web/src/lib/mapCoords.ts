@@ -5,11 +5,12 @@ import { isValidCoords, type CoordValue } from './coords';
  * Map tile sources (server setting `mapTiles` of GET /authority-app/platformInfo):
  * - `gaode`: Gaode (AMap) tiles, drawn in GCJ-02 — server points (WGS-84) are shifted before drawing;
  * - `osm`: OpenStreetMap tiles, WGS-84 as is;
+ * - `offline`: the MBTiles file the server serves at /tiles/{z}/{x}/{y} (system settings), WGS-84 as is;
  * - `none`: no tiles (offline installations), WGS-84 as is on a neutral background.
  */
-export type TileSource = 'gaode' | 'osm' | 'none';
+export type TileSource = 'gaode' | 'osm' | 'offline' | 'none';
 
-export const TILE_SOURCES: readonly TileSource[] = ['gaode', 'osm', 'none'];
+export const TILE_SOURCES: readonly TileSource[] = ['gaode', 'osm', 'offline', 'none'];
 
 /** The server's `mapTiles` value; anything missing or unknown means no tiles. */
 export function tileSourceOf(value: unknown): TileSource {

@@ -8,6 +8,19 @@ import dayjs, { type Dayjs } from 'dayjs';
  */
 export const PLATFORM_ZONE = 'Asia/Shanghai';
 
+/** The zone the system settings chose (platformInfo `timeZone`); Shanghai until the server says. */
+let platformZone = PLATFORM_ZONE;
+
+/** Sets the platform's zone (from platformInfo, and after an administrator changes it). */
+export function setPlatformZone(zone: string | undefined): void {
+  platformZone = zone || PLATFORM_ZONE;
+}
+
+/** The platform's zone in force. */
+export function platformZoneName(): string {
+  return platformZone;
+}
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(zone: string): Intl.DateTimeFormat {
@@ -20,7 +33,7 @@ function formatter(zone: string): Intl.DateTimeFormat {
 }
 
 /** The wall clock of `zone` at the instant `at` (Unix ms), as a dayjs with those fields. */
-export function zoneTime(at: number, zone: string = PLATFORM_ZONE): Dayjs {
+export function zoneTime(at: number, zone: string = platformZone): Dayjs {
   let parts: Intl.DateTimeFormatPart[];
   try {
     parts = formatter(zone).formatToParts(new Date(at));
@@ -32,6 +45,6 @@ export function zoneTime(at: number, zone: string = PLATFORM_ZONE): Dayjs {
 }
 
 /** Now on the platform's wall clock. */
-export function zoneNow(zone: string = PLATFORM_ZONE): Dayjs {
+export function zoneNow(zone: string = platformZone): Dayjs {
   return zoneTime(Date.now(), zone);
 }

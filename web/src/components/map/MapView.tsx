@@ -8,6 +8,9 @@ import { useAppStore } from '../../app/store';
 import { boundsOf, tileSourceOf, toMapLatLng, type MapLatLng, type TileSource } from '../../lib/mapCoords';
 import type { CoordValue } from '../../lib/coords';
 import { Graticule } from './Graticule';
+import { OfflineTileLayer } from './OfflineTileLayer';
+import { useQuery } from '@tanstack/react-query';
+import { systemPublic } from '../../api/settings';
 
 /** Spec §9: map zoom 14 (zoom to a car), fit-view zoom 14 at most. */
 export const MAP_ZOOM = 14;
@@ -110,6 +113,7 @@ export function MapView({ center = DEFAULT_CENTER, zoom = DEFAULT_ZOOM, tiles, c
           {source === 'gaode' && (
             <TileLayer key="gaode" url={GAODE_URL} subdomains="1234" maxZoom={18} zIndex={2} attribution={`&copy; ${t('map.gaode')}`} eventHandlers={tileEvents} />
           )}
+          {source === 'offline' && <OfflineTiles onLoad={tileEvents.tileload} onError={tileEvents.tileerror} label={t('settings.map.offline')} />}
           {source === 'osm' && (
             <TileLayer
               key="osm"
@@ -131,6 +135,14 @@ export function MapView({ center = DEFAULT_CENTER, zoom = DEFAULT_ZOOM, tiles, c
       </div>
     </TileSourceContext.Provider>
   );
+}
+
+/** The offline MBTiles layer with the file's zoom range (system/public), native tiles scaled beyond it. */
+function OfflineTiles({ onLoad, onError, label }: { onLoad: () => void; onError: () => void; label: string }) {
+  const q = useQuery({ queryKey: ['systemPublic'], queryFn: systemPublic, staleTime: 60_000 });
+  const meta = q.data?.tiles;
+  if (!meta) return null;
+  return <OfflineTileLayer minZoom={meta.minZoom} maxZoom={meta.maxZoom} attribution={label} onLoad={onLoad} onError={onError} />;
 }
 
 export default MapView;

@@ -32,6 +32,7 @@ export type VehicleIndex = Supercluster<PointProps, ClusterProps>;
 const cache: Record<TileSource, WeakMap<MapCar, VehiclePoint | null>> = {
   gaode: new WeakMap(),
   osm: new WeakMap(),
+  offline: new WeakMap(),
   none: new WeakMap(),
 };
 

@@ -2,6 +2,7 @@ import { App, Col, Form, Input, Row, Select } from 'antd';
 import { useEffect, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addStation, STATION_TYPES, updateStation, type Station, type StationInput } from '../../../api/station';
+import { codeOptions, useCodeList } from '../../../api/settings';
 import { FormModal } from '../../../components/FormModal';
 import { GroupSelect } from '../../../components/GroupSelect';
 import { draftOf, fenceBody, fenceProblem, fenceReducer, type FenceDraft } from '../../../lib/fence';
@@ -45,9 +46,14 @@ function initialDraft(target: StationFormTarget): FenceDraft {
 
 /** Add / edit / promote a station: the fields and the fence drawn on the map. */
 export function StationForm({ target, onClose, onSaved }: { target: StationFormTarget; onClose: () => void; onSaved: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<StationFormValues>();
+  // the station types of the code list (access/baseType); today's built-in types until it has answered
+  const types = useCodeList('stationType');
+  const typeOptions = types.data
+    ? codeOptions(types.data, i18n.language, target.mode === 'edit' ? target.station.stationType : undefined)
+    : STATION_TYPES.map((v) => ({ value: v as string, label: t(`station.type.${v}`) }));
   const [draft, dispatch] = useReducer(fenceReducer, target, initialDraft);
   const [tried, setTried] = useState(false);
 
@@ -100,7 +106,7 @@ export function StationForm({ target, onClose, onSaved }: { target: StationFormT
         </Col>
         <Col span={12}>
           <Form.Item name="stationType" label={t('station.stationType')} rules={[{ required: true, message: t('station.typeRequired') }]}>
-            <Select options={STATION_TYPES.map((v) => ({ value: v, label: t(`station.type.${v}`) }))} />
+            <Select options={typeOptions} />
           </Form.Item>
         </Col>
         <Col span={12}>

@@ -1,0 +1,76 @@
+package codes
+
+// Types are the code lists, in the order the page lists them. A type is part of the code (pages know
+// which list they read); its items are data.
+var Types = []string{"vehicleClass", "fuelType", "stationType", "faultType", "equipmentKind", "licenceClass", "leaveKind"}
+
+// KnownType reports whether t is a code list.
+func KnownType(t string) bool {
+	for _, x := range Types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+type seed struct{ code, zh, tw, en string }
+
+// defaults are the items each list starts with: today's constants (fleet fuel types 0–3, the station
+// types of internal/station, the vehicle class the demo uses), so that nothing changes for a user until
+// an administrator edits a list.
+var defaults = map[string][]seed{
+	"vehicleClass": {
+		{"重型罐式货车", "重型罐式货车", "重型罐式貨車", "Heavy tank truck"},
+		{"中型罐式货车", "中型罐式货车", "中型罐式貨車", "Medium tank truck"},
+		{"轻型罐式货车", "轻型罐式货车", "輕型罐式貨車", "Light tank truck"},
+		{"重型罐式半挂车", "重型罐式半挂车", "重型罐式半掛車", "Heavy tank semi-trailer"},
+		{"半挂牵引车", "半挂牵引车", "半掛牽引車", "Semi-trailer tractor"},
+	},
+	"fuelType": {
+		{"0", "0#柴油", "0#柴油", "0# diesel"},
+		{"1", "92#汽油", "92#汽油", "92# gasoline"},
+		{"2", "95#汽油", "95#汽油", "95# gasoline"},
+		{"3", "天然气", "天然氣", "Natural gas"},
+	},
+	"stationType": {
+		{"yk", "油库", "油庫", "Oil depot"},
+		{"jyz", "加油站", "加油站", "Oil station"},
+		{"wlcc", "物流停车场", "物流停車場", "Logistics parking"},
+		{"ztcc", "中途停车场", "中途停車場", "Midway parking"},
+		{"wxd", "维修点", "維修點", "Maintenance spot"},
+		{"zqgd", "蒸汽罐点", "蒸汽罐點", "Steam tank spot"},
+		{"tjjz", "添加剂站", "添加劑站", "Additive station"},
+		{"cng", "CNG站", "CNG站", "CNG station"},
+	},
+	"faultType": {
+		{"terminal", "终端故障", "終端故障", "Terminal fault"},
+		{"probe", "液位探杆故障", "液位探桿故障", "Level probe fault"},
+		{"lock", "电子锁故障", "電子鎖故障", "Electronic lock fault"},
+		{"camera", "摄像头故障", "攝影機故障", "Camera fault"},
+		{"sim", "SIM卡/通信故障", "SIM卡/通訊故障", "SIM / communication fault"},
+		{"power", "供电故障", "供電故障", "Power fault"},
+		{"other", "其他", "其他", "Other"},
+	},
+	"equipmentKind": {
+		{"terminal", "车载终端", "車載終端", "Vehicle terminal"},
+		{"probe", "液位探杆", "液位探桿", "Level probe"},
+		{"lock", "电子锁", "電子鎖", "Electronic lock"},
+		{"camera", "摄像头", "攝影機", "Camera"},
+		{"gauge", "液位仪", "液位儀", "Tank gauge"},
+	},
+	"licenceClass": {
+		{"A1", "A1 大型客车", "A1 大型客車", "A1 large bus"},
+		{"A2", "A2 牵引车", "A2 牽引車", "A2 tractor"},
+		{"B1", "B1 中型客车", "B1 中型客車", "B1 medium bus"},
+		{"B2", "B2 大型货车", "B2 大型貨車", "B2 large truck"},
+		{"C1", "C1 小型汽车", "C1 小型汽車", "C1 car"},
+	},
+	"leaveKind": {
+		{"annual", "年假", "年假", "Annual leave"},
+		{"sick", "病假", "病假", "Sick leave"},
+		{"personal", "事假", "事假", "Personal leave"},
+		{"marriage", "婚假", "婚假", "Marriage leave"},
+		{"bereavement", "丧假", "喪假", "Bereavement leave"},
+	},
+}

@@ -1,0 +1,270 @@
+package system
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"tankwatch/internal/audit"
+	"tankwatch/internal/platform/db"
+	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/settings/tiles"
+)
+
+// Module is the operation log's module of platform setting changes.
+const Module = "platformSettings"
+
+// MaxTileUpload bounds an uploaded MBTiles file.
+const MaxTileUpload = 512 << 20
+
+type row struct {
+	bun.BaseModel `bun:"table:platform_settings"`
+
+	Key       string `bun:"key,pk"`
+	Value     string `bun:"value"`
+	UpdatedAt int64  `bun:"updated_at"`
+	UpdatedBy string `bun:"updated_by"`
+}
+
+// Service keeps the platform settings: stored, cached, and applied through Apply.
+type Service struct {
+	db    *db.DB
+	audit *audit.Log
+	Now   func() time.Time
+	// Dir is the data folder; offline tile files live in Dir/tiles.
+	Dir string
+	// Tiles is the offline tile source in force.
+	Tiles *tiles.Holder
+	// LastPurge reports the retention job's last run (nil before the first).
+	LastPurge func() any
+	// Apply puts values into force (the live state, the alarm engine, the retention job...); called
+	// at Load and after every change.
+	Apply func(Values)
+
+	defaults Values
+	mu       sync.RWMutex
+	cur      Values
+	stamp    string // the stored rows' newest update, to see another node's change (Refresh)
+}
+
+// New returns the service; defaults are the flags' values (the setting overrides them at run time).
+func New(d *db.DB, a *audit.Log, dir string, defaults Values) *Service {
+	return &Service{db: d, audit: a, Now: time.Now, Dir: dir, Tiles: &tiles.Holder{}, defaults: defaults, cur: defaults}
+}
+
+// Current returns the values in force.
+func (s *Service) Current() Values {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.cur
+}
+
+// TileDir is the folder of offline tile files.
+func (s *Service) TileDir() string { return filepath.Join(s.Dir, "tiles") }
+
+func (s *Service) read(ctx context.Context) (Values, string, error) {
+	var rows []row
+	if err := s.db.NewSelect().Model(&rows).Scan(ctx); err != nil {
+		return Values{}, "", err
+	}
+	v, stamp := s.defaults, ""
+	var newest int64
+	for _, r := range rows {
+		v.set(r.Key, r.Value)
+		newest = max(newest, r.UpdatedAt)
+	}
+	if len(rows) > 0 {
+		stamp = fmt.Sprintf("%d/%d", len(rows), newest)
+	}
+	return v, stamp, nil
+}
+
+// Load reads the stored settings and applies them (start-up).
+func (s *Service) Load(ctx context.Context) error {
+	v, stamp, err := s.read(ctx)
+	if err != nil {
+		return err
+	}
+	s.install(ctx, v, stamp)
+	return nil
+}
+
+// Refresh applies a change another node made (called periodically); unchanged rows cost one read.
+func (s *Service) Refresh(ctx context.Context) error {
+	v, stamp, err := s.read(ctx)
+	if err != nil {
+		return err
+	}
+	s.mu.RLock()
+	same := stamp == s.stamp
+	s.mu.RUnlock()
+	if !same {
+		s.install(ctx, v, stamp)
+	}
+	return nil
+}
+
+func (s *Service) install(ctx context.Context, v Values, stamp string) {
+	path := ""
+	if v.OfflineTiles != "" {
+		path = filepath.Join(s.TileDir(), v.OfflineTiles)
+	}
+	if cur := s.Tiles.Current(); (cur == nil) != (path == "") || (cur != nil && cur.Path != path) {
+		if err := s.Tiles.Use(ctx, path); err != nil {
+			// a file removed by hand: no offline tiles (the map shows none) rather than a failed start
+			_ = s.Tiles.Use(ctx, "")
+		}
+	}
+	s.mu.Lock()
+	s.cur, s.stamp = v, stamp
+	s.mu.Unlock()
+	if s.Apply != nil {
+		s.Apply(v)
+	}
+}
+
+// Edit changes the settings given in in: platform administrators only (they are not a group's).
+func (s *Service) Edit(r *http.Request, in Input) (*Detail, error) {
+	p := httpx.Caller(r)
+	if !p.PlatformAdmin(CodeEdit) {
+		return nil, httpx.ErrPlatformOnly
+	}
+	ctx := r.Context()
+	cur := s.Current()
+	next, err := Merge(cur, in)
+	if err != nil {
+		return nil, err
+	}
+	if next.OfflineTiles != "" && next.OfflineTiles != cur.OfflineTiles {
+		src, err := tiles.Open(ctx, filepath.Join(s.TileDir(), next.OfflineTiles))
+		if err != nil {
+			return nil, httpx.Biz("system.tilesMissing", next.OfflineTiles)
+		}
+		_ = src.Close()
+	}
+	now := s.Now().UnixMilli()
+	var changed []string
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		for _, k := range keys {
+			if next.get(k) == cur.get(k) {
+				continue
+			}
+			changed = append(changed, k)
+			rw := &row{Key: k, Value: next.get(k), UpdatedAt: now, UpdatedBy: p.UserName}
+			if _, err := tx.NewInsert().Model(rw).
+				On("CONFLICT (key) DO UPDATE").Set("value = EXCLUDED.value, updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by").
+				Exec(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range changed {
+		old, nw := cur.get(k), next.get(k)
+		if k == "amapKey" { // the log shows that the key changed, never the key
+			old, nw = Mask(old), Mask(nw)
+		}
+		s.audit.Record(ctx, r, p, audit.Entry{Module: Module, Action: audit.ActionUpdate, Target: audit.Text(FieldKey(k)),
+			Detail: audit.Text("system.detail.change", old, nw)})
+	}
+	if len(changed) > 0 {
+		_, stamp, err := s.read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s.install(ctx, next, stamp)
+	}
+	d := s.Detail()
+	return &d, nil
+}
+
+// Upload stores an uploaded MBTiles file (multipart field "file") in the tiles folder after checking
+// that it is one; it does not switch the map to it (Edit does).
+func (s *Service) Upload(w http.ResponseWriter, r *http.Request) (*tiles.Meta, error) {
+	p := httpx.Caller(r)
+	if !p.PlatformAdmin(CodeEdit) {
+		return nil, httpx.ErrPlatformOnly
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, MaxTileUpload+1<<20)
+	f, hdr, err := r.FormFile("file")
+	if err != nil {
+		return nil, httpx.Biz("system.tilesUpload")
+	}
+	defer f.Close()
+	name := filepath.Base(hdr.Filename)
+	if !ValidTileFile(name) {
+		return nil, httpx.Biz("system.tilesName")
+	}
+	if err := os.MkdirAll(s.TileDir(), 0o755); err != nil {
+		return nil, err
+	}
+	tmp, err := os.CreateTemp(s.TileDir(), ".upload-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp.Name())
+	n, err := io.Copy(tmp, io.LimitReader(f, MaxTileUpload+1))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, httpx.Biz("system.tilesUpload")
+	}
+	if n > MaxTileUpload {
+		return nil, httpx.Biz("system.tilesTooLarge", MaxTileUpload>>20)
+	}
+	src, err := tiles.Open(r.Context(), tmp.Name())
+	if err != nil {
+		return nil, httpx.Biz("system.tilesInvalid")
+	}
+	meta := src.Meta
+	_ = src.Close()
+	dst := filepath.Join(s.TileDir(), name)
+	if cur := s.Tiles.Current(); cur != nil && cur.Path == dst {
+		return nil, httpx.Biz("system.tilesInUse", name)
+	}
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		return nil, err
+	}
+	s.audit.Record(r.Context(), r, p, audit.Entry{Module: Module, Action: "tilesUpload", Target: name,
+		Detail: audit.Text("system.detail.upload", meta.Tiles, meta.MinZoom, meta.MaxZoom)})
+	return &meta, nil
+}
+
+// TileFile is an MBTiles file in the tiles folder.
+type TileFile struct {
+	Name  string `json:"name"`
+	Size  int64  `json:"size"`
+	InUse bool   `json:"inUse"`
+}
+
+// TileFiles lists the tiles folder.
+func (s *Service) TileFiles() []TileFile {
+	out := []TileFile{}
+	ents, err := os.ReadDir(s.TileDir())
+	if err != nil {
+		return out
+	}
+	cur := s.Current().OfflineTiles
+	for _, e := range ents {
+		if e.IsDir() || !ValidTileFile(e.Name()) {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		out = append(out, TileFile{Name: e.Name(), Size: fi.Size(), InUse: e.Name() == cur})
+	}
+	return out
+}
