@@ -505,9 +505,12 @@ func TestSettingsAndExport(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		admin := e.Login("admin", "admin123")
-		var set map[string]string
+		var set struct {
+			Language string `json:"language"`
+			Timezone string `json:"timezone"`
+		}
 		e.MustOK("POST", "/base-info-app/userSetting/edit", admin, map[string]any{"language": "en-US", "timezone": "Asia/Shanghai"}).Decode(&set)
-		if set["language"] != "en-US" || set["timezone"] != "Asia/Shanghai" {
+		if set.Language != "en-US" || set.Timezone != "Asia/Shanghai" {
 			t.Fatalf("settings %v", set)
 		}
 		expectFail(t, e.Call("POST", "/base-info-app/userSetting/edit", admin, map[string]any{"timezone": "Mars/Base"}), "时区格式不正确")
