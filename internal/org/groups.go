@@ -266,6 +266,12 @@ func (s *Service) DeleteGroup(r *http.Request, id int64) error {
 				return firstErr(err, httpx.Biz("group.hasWaybillData"))
 			}
 		}
+		// and the staff register's and the equipment list's (internal/staff, internal/equipment, issue 18)
+		for _, table := range []string{"employees", "duties", "leave_records", "op_flows", "equipment", "faults"} {
+			if n, err := tx.NewSelect().TableExpr(table).Where("group_id = ?", id).Count(ctx); err != nil || n > 0 {
+				return firstErr(err, httpx.Biz("group.hasStaffData"))
+			}
+		}
 		n, err := tx.NewSelect().Model((*userRole)(nil)).
 			Where("role_id IN (?)", tx.NewSelect().Model((*Role)(nil)).Column("id").Where("group_id = ?", id)).Count(ctx)
 		if err != nil || n > 0 {

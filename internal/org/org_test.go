@@ -353,6 +353,13 @@ func TestGroups(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		// and one holding staff or equipment (issue 18)
+		expectFail(t, e.Call("POST", "/authority-app/groupInfo/delete", admin, map[string]any{"id": g["华南分公司"]}), "该组织下还有员工、岗位、请假记录、操作流程、设备或售后记录")
+		for _, table := range []string{"leave_records", "duty_holders", "employee_photos", "employees", "op_flow_steps", "op_flow_stations", "op_flow_products", "op_flows", "duties", "equipment", "faults"} {
+			if _, err := e.DB.NewDelete().TableExpr(table).Where("1 = 1").Exec(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		}
 		// and so is a group holding sensors
 		sensor := e.MustOK("POST", "/base-info-app/sensor/add", admin, map[string]any{"groupId": g["华南分公司"], "name": "液位探杆",
 			"identification": "A1", "decoder": "level"}).ID()

@@ -43,6 +43,7 @@ func init() {
 		"oplog.salesCompany":            {"销售公司：%v", "銷售公司：%v", "Sales company: %v"},
 		"oplog.salesCarriers":           {"承运公司 %v 家", "承運公司 %v 家", "%v carriers"},
 
+		"group.hasStaffData":     {"该组织下还有员工、岗位、请假记录、操作流程、设备或售后记录", "該組織下還有員工、崗位、請假記錄、操作流程、設備或售後記錄", "The group still has employees, duties, leave records, procedures, equipment or fault records"},
 		"group.hasWaybillData":   {"该组织下还有油品、客户、运单或运输计划", "該組織下還有油品、客戶、運單或運輸計畫", "The group still has products, customers, waybills or transport plans"},
 		"field.baseCode.company": {"公司编码", "公司編碼", "Company code"},
 		"baseCode.kind":          {"单据类型应为以下之一：%s", "單據類型應為以下之一：%s", "Document kind must be one of: %s"},
