@@ -117,7 +117,7 @@ func (a *Assembler) Push(dst []Frame, p Packet) []Frame {
 			st.f.Data = append(st.f.Data, p.Body...)
 		}
 	}
-	if max := a.maxFrame(); len(st.f.Data) > max {
+	if len(st.f.Data) > a.maxFrame() {
 		st.broken = true
 		st.f.Data = st.f.Data[:0]
 	}

@@ -110,7 +110,7 @@ func followed(b []byte, n int) verdict {
 // detect decodes b in both editions and keeps the one the next magic confirms.
 func (s *Splitter) detect(b []byte, final bool) (Packet, Edition, verdict) {
 	best, bestE, bestV := Packet{}, Edition(0), wrong
-	for _, e := range []Edition{Edition2016, Edition2019} {
+	for _, e := range [...]Edition{Edition2016, Edition2019} {
 		p, err := Decode(b, e)
 		v := wrong
 		switch {

@@ -9,7 +9,8 @@ import (
 	"tankwatch/internal/jt1078/relay"
 )
 
-// MessageWriter sends one binary WebSocket message (the coder/websocket connection's Write, bound to
+// MessageWriter sends one binary WebSocket message and must not keep b (it is reused for the next
+// message): the coder/websocket connection's Write, bound to
 // MessageBinary, in production; a recorder in tests).
 type MessageWriter func(ctx context.Context, b []byte) error
 

@@ -8,6 +8,7 @@ package relay
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tankwatch/internal/jt1078"
@@ -202,8 +203,9 @@ type Viewer struct {
 	ch      chan jt1078.Frame
 	waitKey bool // video frames are skipped until a key frame: the start, or after an overflow or a gap
 	gone    bool
-	// Skipped counts frames this viewer lost to a full queue or while waiting for a key frame.
-	Skipped int64
+	// Skipped counts frames this viewer lost to a full queue or while waiting for a key frame (read by
+	// the viewer's own goroutine for its status while the publisher writes it).
+	Skipped atomic.Int64
 }
 
 // Frames is the viewer's queue; it is closed when the viewer leaves or the stream stops.
@@ -219,7 +221,7 @@ func (v *Viewer) offer(f jt1078.Frame) {
 			v.waitKey = false
 		} else if v.waitKey || f.Gap {
 			v.waitKey = true
-			v.Skipped++
+			v.Skipped.Add(1)
 			return
 		}
 	}
@@ -233,7 +235,7 @@ func (v *Viewer) offer(f jt1078.Frame) {
 	for {
 		select {
 		case <-v.ch:
-			v.Skipped++
+			v.Skipped.Add(1)
 			continue
 		default:
 		}
@@ -243,7 +245,7 @@ func (v *Viewer) offer(f jt1078.Frame) {
 		v.ch <- f
 		return
 	}
-	v.Skipped++
+	v.Skipped.Add(1)
 	v.waitKey = true // the emptied queue held pictures the next ones depend on
 }
 

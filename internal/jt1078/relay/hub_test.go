@@ -109,7 +109,7 @@ func TestSlowViewerSkipsToTheNextKeyFrame(t *testing.T) {
 	if n := len(slow.Frames()); n > 4 {
 		t.Fatalf("the slow viewer's queue holds %d", n)
 	}
-	if slow.Skipped == 0 {
+	if slow.Skipped.Load() == 0 {
 		t.Error("nothing skipped")
 	}
 	s.Publish(audio(440))
