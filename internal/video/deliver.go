@@ -9,9 +9,8 @@ import (
 	"tankwatch/internal/jt1078/relay"
 )
 
-// MessageWriter sends one binary WebSocket message and must not keep b (it is reused for the next
-// message): the coder/websocket connection's Write, bound to
-// MessageBinary, in production; a recorder in tests).
+// MessageWriter sends one binary WebSocket message and must not keep b, which is reused for the next
+// message: the coder/websocket connection's Write bound to MessageBinary in production, a recorder in tests.
 type MessageWriter func(ctx context.Context, b []byte) error
 
 // ErrH265 means the stream is H.265: Chromium plays it neither through MSE nor WebCodecs, so the console
