@@ -126,7 +126,7 @@ export default function Shell() {
       <Layout.Header className="tw-header">
         <div className="tw-brand" onClick={() => navigate('/home')}>
           <BrandLogo src={logo} size={30} alt={title} />
-          <span>{title}</span>
+          <span title={title}>{title}</span>
         </div>
         <div className="tw-tiles-wrap">
         {tilesOverflow && (
