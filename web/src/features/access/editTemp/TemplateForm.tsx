@@ -68,10 +68,13 @@ export function TemplateForm({ template, kinds, onClose, onSaved }: { template?:
     enabled: !!kindName && !!debounced.trim(),
     placeholderData: (prev) => prev,
   });
-  const save = (v: Values) => {
-    const req = { groupId: template ? template.groupId : (v.groupId ?? 0), kind: v.kind, lang: v.lang, body: v.body };
-    return template ? templateEdit(req) : templateAdd(req);
-  };
+  // The API names a template by its key (group, kind, language). When editing, the dialog shows the key
+  // as text and has no kind or language field, so validateFields returns only the body: the key comes
+  // from the template being edited, never from the form.
+  const save = (v: Values) =>
+    template
+      ? templateEdit({ groupId: template.groupId, kind: template.kind, lang: template.lang, body: v.body })
+      : templateAdd({ groupId: v.groupId ?? 0, kind: v.kind, lang: v.lang, body: v.body });
   return (
     <FormModal<Values> form={form} name="templateForm" title={template ? t('notices.edit') : t('notices.add')} isAdd={!template} width={820} save={save} onClose={onClose} onSaved={onSaved}>
       {template ? (
