@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import dayjs from 'dayjs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Fault } from '../../api/faults';
@@ -18,7 +18,7 @@ const faults: Fault[] = [
     resolution: '更换保险丝', sourceKind: 'offline', sourceId: 6, sourceAt: '2026-11-20 02:00:00' },
 ];
 
-const api = vi.hoisted(() => ({ faultPage: vi.fn(), faultMeta: vi.fn(), faultTechnicians: vi.fn() }));
+const api = vi.hoisted(() => ({ faultPage: vi.fn(), faultMeta: vi.fn(), faultTechnicians: vi.fn(), faultClose: vi.fn() }));
 vi.mock('../../api/faults', async (orig) => ({ ...(await orig<typeof import('../../api/faults')>()), ...api }));
 vi.mock('../../api/group', () => ({ groupTrees: vi.fn().mockResolvedValue([]) }));
 
@@ -26,6 +26,7 @@ beforeEach(() => {
   api.faultPage.mockResolvedValue({ list: faults, total: 2, pageNum: 1, pageSize: 10 } satisfies Page<Fault>);
   api.faultMeta.mockResolvedValue({ types: ['probe', 'terminal'], states: ['open', 'inProgress', 'waitingParts', 'closed'], transitions: { open: ['inProgress', 'waitingParts', 'closed'], inProgress: ['waitingParts', 'closed'], waitingParts: ['inProgress', 'closed'], closed: ['inProgress'] } });
   api.faultTechnicians.mockResolvedValue([]);
+  api.faultClose.mockReset().mockResolvedValue(faults[0]);
 });
 
 describe('faultRecord page', { timeout: 180_000 }, () => {
@@ -57,5 +58,16 @@ describe('faultRecord page', { timeout: 180_000 }, () => {
     expect(within(closed).getByText('由离线记录报修')).toBeTruthy();
     expect(within(closed).getByText('1 天 1 小时')).toBeTruthy();
     expect(within(closed).queryByText('关闭')).toBeNull();
+  });
+
+  it('closes a fault through its dialog: the action is labelled 关闭故障, apart from the dialog\'s own close', async () => {
+    renderPage(<FaultRecordPage />, 'faultRecord', []);
+    const open = (await screen.findByText('沪A·6N337', {}, { timeout: 5000 })).closest('tr')!;
+    fireEvent.click(within(open).getByRole('button', { name: '关闭' }));
+    const dialog = await screen.findByRole('dialog', {}, { timeout: 5000 });
+    expect(within(dialog).getByText('关闭故障：沪A·6N337')).toBeTruthy();
+    fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: ' 更换探杆 ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: '关闭故障' }));
+    await waitFor(() => expect(api.faultClose).toHaveBeenCalledWith(1, '更换探杆'), { timeout: 5000 });
   });
 });

@@ -40,7 +40,7 @@ function CloseModal({ fault, onClose, onDone }: { fault: Fault; onClose: () => v
     }
   };
   return (
-    <Modal open title={t('faults.closeTitle', { plate: fault.plate })} onCancel={onClose} onOk={() => void submit()} confirmLoading={busy} okText={t('faults.close')} cancelText={t('common.cancel')} maskClosable={false} destroyOnHidden>
+    <Modal open title={t('faults.closeTitle', { plate: fault.plate })} onCancel={onClose} onOk={() => void submit()} confirmLoading={busy} okText={t('faults.closeFault')} cancelText={t('common.cancel')} maskClosable={false} destroyOnHidden>
       <Form form={form} name="faultClose" layout="vertical" initialValues={{ resolution: fault.resolution }}>
         <Form.Item name="resolution" label={t('faults.resolution')} rules={[{ required: true, whitespace: true, message: t('faults.resolutionRequired') }]}>
           <Input.TextArea maxLength={500} rows={3} />
