@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
@@ -82,7 +83,7 @@ func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 // connections the pool opens.
 func OpenSQLite(ctx context.Context, path string) (*DB, error) {
 	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
-		"&_pragma=synchronous(FULL)&_txlock=immediate"
+		"&_pragma=synchronous(" + sqliteSync.Load().(string) + ")&_txlock=immediate"
 	sqldb := sql.OpenDB(&sqliteConnector{dsn: dsn, drv: &sqlite.Driver{}, gate: newWriteGate()})
 	sqldb.SetMaxOpenConns(8)
 	sqldb.SetMaxIdleConns(8) // reopening a SQLite connection re-runs the pragmas; keep them
@@ -92,6 +93,17 @@ func OpenSQLite(ctx context.Context, path string) (*DB, error) {
 	}
 	return &DB{DB: bun.NewDB(sqldb, sqlitedialect.New()), Kind: SQLite}, nil
 }
+
+// sqliteSync is the synchronous pragma of the SQLite stores opened from now on: FULL (a commit survives
+// a power cut) except in tests, where a power cut is not among the cases and the fsync per commit was
+// half of a test's set-up (DECISIONS D76).
+var sqliteSync atomic.Value
+
+func init() { sqliteSync.Store("FULL") }
+
+// UseUnsyncedSQLiteForTests makes the SQLite stores opened from now on skip fsync (tests only: a crash
+// of the process still loses nothing, a power cut may).
+func UseUnsyncedSQLiteForTests() { sqliteSync.Store("OFF") }
 
 // Migrate applies every pending migration of the store's dialect.
 func (d *DB) Migrate(ctx context.Context) error {

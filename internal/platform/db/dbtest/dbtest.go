@@ -1,5 +1,6 @@
 // Package dbtest gives tests a migrated store: SQLite always, PostgreSQL when TANKWATCH_TEST_PG is set
-// (each test in its own fresh schema, dropped at cleanup, so packages can run in parallel).
+// (each test in its own fresh database copied from a migrated template, dropped at cleanup, so packages
+// can run in parallel; template.go).
 package dbtest
 
 import (
@@ -9,7 +10,6 @@ import (
 	"encoding/hex"
 	"net/url"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"tankwatch/internal/platform/db"
@@ -42,9 +42,9 @@ func Open(t testing.TB, dialect string) *db.DB {
 	var err error
 	switch dialect {
 	case db.SQLite:
-		d, err = db.OpenSQLite(ctx, filepath.Join(t.TempDir(), "test.db"))
+		d, err = openSQLite(t)
 	case db.Postgres:
-		d, err = db.Open(ctx, SchemaDSN(t), "")
+		d, err = openPG(t)
 	default:
 		t.Fatalf("unknown dialect %q", dialect)
 	}
