@@ -21,11 +21,16 @@ web: web-deps
 
 test: test-go test-web test-e2e
 
+# Tests that -race skips, run without it: stack sizes are only meaningful without -race, and the
+# data-heavy tests (apptest.DataHeavy: months of seeded trips, twenty times slower under -race) are
+# single-goroutine data checks (DECISIONS D76). internal/app's TestDataHeavyTestsAreRun keeps this list whole.
+NORACE_TESTS := ^(TestSessionStacksStaySmall|TestOverviewDemoHistory|TestOverviewStatistic|TestOverviewReport)$$
+
 # go vet checks every package and its tests first, so go test does not repeat its own vet pass (-vet=off).
 test-go:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -vet=off -timeout 20m ./...
-	$(GO) test -count=1 -vet=off -run TestSessionStacksStaySmall ./internal/jt808/gateway # stack sizes are only meaningful without -race
+	$(GO) test -count=1 -vet=off -run '$(NORACE_TESTS)' ./internal/jt808/gateway ./internal/app
 
 test-web: web-deps
 	cd web && $(NPM) run lint && $(NPM) run typecheck && $(NPM) test

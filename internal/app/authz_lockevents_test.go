@@ -25,6 +25,7 @@ func lockEventsForeignCalls(f fixture) map[string][]call {
 // code, and 华东's administrator naming 华北's group or car (403, the store unchanged); 华东 sees its
 // own events and never 华北's.
 func TestLockEventsAuthorization(t *testing.T) {
+	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		f := setup(t, e)
 		calls := lockEventsForeignCalls(f)

@@ -29,6 +29,7 @@ func overviewForeignCalls(f fixture) map[string][]call {
 // user without its code (403), refuses 华东's administrator naming 华北 (403 scope, nothing read),
 // and answers the same administrator for 华东.
 func TestOverviewAuthorization(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t, "sqlite", config.Config{Demo: true})
 	f := setup(t, e)
 	calls := overviewForeignCalls(f)

@@ -20,6 +20,7 @@ import (
 // the event and the alarm engine lists a lockTampered alarm of the car with the lock's serial — one
 // alarm per event, however often the report is resent.
 func TestLockTamperAlarmFromTerminal(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range dbtest.Dialects() {
 		t.Run(dialect, func(t *testing.T) {
 			e := apptest.NewWithGateway(t, dialect)

@@ -19,6 +19,7 @@ import (
 // destination, inside its times, filed on it and marked for the lock-stats rollup; seeding again
 // adds nothing; no finished trip, no events.
 func TestSeedLockEventsDemo(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range dbtest.Dialects() {
 		t.Run(dialect, func(t *testing.T) { seedLockEventsDemoOn(t, dialect) })
 	}

@@ -20,6 +20,7 @@ import (
 // serial, the car's group and its place; the page lists it, the commands tab counts it, and the
 // export is a real workbook.
 func TestLockEventsRemoteCommand(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range dbtest.Dialects() {
 		t.Run(dialect, func(t *testing.T) {
 			e := apptest.NewWithGateway(t, dialect)
@@ -73,6 +74,7 @@ func TestLockEventsRemoteCommand(t *testing.T) {
 
 // TestLockEventsBadInput: a wrong filter or action is a clear error in the caller's language.
 func TestLockEventsBadInput(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t, "sqlite", config.Config{Demo: true})
 	admin := e.Login("admin", "admin123")
 	e.Lang = "en-US"

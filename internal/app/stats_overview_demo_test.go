@@ -16,6 +16,8 @@ import (
 // waybill stands, a load record whose items add up to the shipped V20), and the trip rollup counts
 // exactly them; a second Bootstrap adds nothing.
 func TestOverviewDemoHistory(t *testing.T) {
+	apptest.DataHeavy(t)
+	t.Parallel()
 	e := apptest.New(t, "sqlite", historyCfg)
 	ctx := context.Background()
 	var ws []waybill.Row

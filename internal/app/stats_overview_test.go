@@ -19,6 +19,8 @@ import (
 // the period's finished trips, the previous period is the same length before it, every series adds up
 // to the tiles, and the drill-down behind a tile, a day and a company lists exactly that many trips.
 func TestOverviewStatistic(t *testing.T) {
+	apptest.DataHeavy(t)
+	t.Parallel()
 	eachWithHistory(t, func(t *testing.T, e *apptest.Env) {
 		admin := e.Login("admin", "admin123")
 		q := map[string]any{"start": "2026-02-01", "end": "2026-02-28"}
@@ -117,6 +119,8 @@ func TestOverviewStatistic(t *testing.T) {
 // TestOverviewReport: the operations report of a company for February 2026 has the summary of its
 // trips, and its per-car, per-product and per-station sections add up to it; the xlsx has every section.
 func TestOverviewReport(t *testing.T) {
+	apptest.DataHeavy(t)
+	t.Parallel()
 	e := apptest.New(t, "sqlite", historyCfg)
 	admin := e.Login("admin", "admin123")
 	east := e.Groups(admin)["华东分公司"]
