@@ -277,12 +277,12 @@ var (
 // channels (any of 1–32 when none are configured). A new stream is asked of the device with 0x9101 and
 // exists once the terminal has answered; the stream then waits the linger time for its first viewer.
 func (l *Live) Open(ctx context.Context, p *httpx.Principal, carID int64, channel int) (StreamView, error) {
-	if _, ok := l.enabled(); !ok {
-		return StreamView{}, errDisabled
-	}
-	target, err := l.cars.CommandTerminal(ctx, p, carID)
+	target, err := l.cars.CommandTerminal(ctx, p, carID) // scope first: a foreign car is refused as such
 	if err != nil {
 		return StreamView{}, err
+	}
+	if _, ok := l.enabled(); !ok {
+		return StreamView{}, errDisabled
 	}
 	if channel < 1 || channel > maxChannel {
 		return StreamView{}, httpx.Biz("field.range", httpx.Field("channelNo"), 1, maxChannel)
@@ -552,12 +552,12 @@ func (l *Live) OpenMany(ctx context.Context, p *httpx.Principal, lang i18n.Lang,
 
 // OpenAll opens every enabled video channel of a car (doVisualAll).
 func (l *Live) OpenAll(ctx context.Context, p *httpx.Principal, lang i18n.Lang, carID int64) ([]ChannelResult, error) {
-	if _, ok := l.enabled(); !ok {
-		return nil, errDisabled
-	}
 	ref, err := l.cars.ScopedCar(ctx, p, carID)
 	if err != nil {
 		return nil, err
+	}
+	if _, ok := l.enabled(); !ok {
+		return nil, errDisabled
 	}
 	chans, err := l.cars.Channels(ctx, p, carID)
 	if err != nil {
