@@ -55,6 +55,11 @@ type LiveConfig struct {
 	// MaxConns bounds device media connections open at once (each holds a goroutine and a buffer);
 	// default twice the stream cap.
 	MaxConns int
+	// NoMedia ends a stream whose device has not connected this long after the terminal answered
+	// 0x9101, or whose media connection closed this long ago without another: its viewers are told the
+	// stream ended instead of watching a frozen picture, and 0x9102 stops a device that may be
+	// retrying. Default 15 s.
+	NoMedia time.Duration
 }
 
 // 0x9101 data type and 0x9102 commands used (jt808-facts.md).
@@ -84,6 +89,19 @@ type session struct {
 	key        devKey
 	started    time.Time
 	conns      atomic.Int32 // device media connections feeding it now
+	noMedia    atomic.Int64 // unix ns since when no media connection has fed it (0: one does)
+}
+
+// connected and disconnected count the session's media connections.
+func (s *session) connected() {
+	s.conns.Add(1)
+	s.noMedia.Store(0)
+}
+
+func (s *session) disconnected(now time.Time) {
+	if s.conns.Add(-1) == 0 {
+		s.noMedia.Store(now.UnixNano())
+	}
 }
 
 // Live is a node's live video: the relay hub, the stream sessions and their signalling.
@@ -119,6 +137,9 @@ func NewLive(cfg LiveConfig, cars Cars, gw Gateway, guard httpx.Guard, log *slog
 		cfg.Sweep = min(cfg.Relay.Linger/4, time.Second)
 	}
 	cfg.Sweep = max(cfg.Sweep, 10*time.Millisecond)
+	if cfg.NoMedia <= 0 {
+		cfg.NoMedia = 15 * time.Second
+	}
 	l := &Live{Hub: relay.New(cfg.Relay), cfg: cfg, cars: cars, gw: gw, guard: guard, log: log.With("component", "video"),
 		now: time.Now, byToken: map[string]*session{}, byDevice: map[devKey]*session{}, busy: map[devKey]chan struct{}{}}
 	if l.cfg.MaxConns <= 0 {
@@ -178,13 +199,13 @@ func (l *Live) Serve(ctx context.Context, ln net.Listener) error {
 				st, sess, err := l.route(first)
 				if err == nil {
 					s = sess
-					s.conns.Add(1)
+					s.connected()
 				}
 				return st, err
 			}
 			Ingest(ctx, c, l.cfg.Ingest, route, &l.Stats, l.log)
 			if s != nil {
-				s.conns.Add(-1)
+				s.disconnected(l.now())
 			}
 		}()
 	}
@@ -231,7 +252,9 @@ func (l *Live) sweep(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			l.Hub.Sweep(l.now())
+			now := l.now()
+			l.Hub.Sweep(now)
+			l.endSilent(now)
 		}
 	}
 }
@@ -374,9 +397,33 @@ func (l *Live) start(ctx context.Context, p *httpx.Principal, s *session) error 
 		}
 		return err
 	}
-	// the placeholder leaves at once: from now the linger runs until a browser's socket joins
+	// the placeholder leaves at once: from now the linger runs until a browser's socket joins, and the
+	// device has NoMedia to connect
+	s.noMedia.CompareAndSwap(0, l.now().UnixNano())
+	if s.conns.Load() > 0 { // it connected before the answer came (the simulator does)
+		s.noMedia.Store(0)
+	}
 	v.Leave(l.now())
 	return nil
+}
+
+// endSilent ends the streams whose device has sent nothing on a media connection for NoMedia: never
+// connected after its 0x9101, or its connection closed without another (the device or its network went
+// away). Their viewers' sockets end with "stream ended", and 0x9102 is sent as for a linger.
+func (l *Live) endSilent(now time.Time) {
+	l.mu.Lock()
+	var silent []string
+	for tok, s := range l.byToken {
+		if since := s.noMedia.Load(); since != 0 && s.conns.Load() == 0 && now.Sub(time.Unix(0, since)) >= l.cfg.NoMedia {
+			silent = append(silent, tok)
+		}
+	}
+	l.mu.Unlock()
+	for _, tok := range silent {
+		l.log.Info("live video ended: no media from the device", "token_prefix", tok[:4])
+		l.Hub.End(tok) // viewers' queues close: their sockets say the stream ended
+		l.stopped(tok) // the session ends and 0x9102 goes down
+	}
 }
 
 // stopped is the hub's Stop: nobody has watched the stream for the linger time (or the console closed

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http/httptest"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/jt1078"
+	"tankwatch/internal/jt1078/relay"
 	"tankwatch/internal/jt808"
 	"tankwatch/internal/jt808/gateway"
 	"tankwatch/internal/platform/httpx"
@@ -281,5 +283,108 @@ func TestQueryList(t *testing.T) {
 	}
 	if a, b := newToken(), newToken(); len(a) != 24 || a == b {
 		t.Errorf("tokens %q %q", a, b)
+	}
+}
+
+// TestMediaConnections runs the media listener on a real socket: a connection for a channel nobody asked
+// for is refused; the asked channel's packets reach the viewer; when the device's connection closes and
+// no other comes within NoMedia, the viewer is told the stream ended and the device gets 0x9102.
+func TestMediaConnections(t *testing.T) {
+	g := &fakeGateway{online: true}
+	l := NewLive(LiveConfig{Relay: relay.Config{Linger: time.Minute}, Sweep: 20 * time.Millisecond, NoMedia: 200 * time.Millisecond},
+		fakeCars{}, g, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ctx, cancel := context.WithCancel(context.Background())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Enable(ctx, ln.Addr().String()); err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- l.Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Error(err)
+		}
+	})
+	p := &httpx.Principal{}
+	s, err := l.Open(t.Context(), p, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	viewer, err := l.Hub.Join(s.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer viewer.Leave(time.Now())
+	sim := jt808.MustPhone("13800138000")
+	key := jt1078.Frame{SIM: sim, Channel: 1, Type: jt1078.VideoI, PT: jt1078.PTH264, Time: 1000,
+		Data: []byte{0, 0, 0, 1, 0x67, 0x42, 0, 0x1e, 0, 0, 0, 1, 0x68, 0xce, 0, 0, 0, 1, 0x65, 0x88, 0x84}}
+	wire := func(f jt1078.Frame) []byte {
+		ps, _ := jt1078.Packetize(nil, f, jt1078.Edition2016, 0, 950, 0, 40)
+		var b []byte
+		for _, p := range ps {
+			b, _ = jt1078.Append(b, p)
+		}
+		// a second packet right behind, so the splitter is sure of the edition at once
+		next := f
+		next.Type, next.Time = jt1078.VideoP, f.Time+40
+		ps, _ = jt1078.Packetize(nil, next, jt1078.Edition2016, 1, 950, 0, 40)
+		b, _ = jt1078.Append(b, ps[0])
+		return b
+	}
+
+	stranger, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := key
+	other.Channel = 2
+	stranger.Write(wire(other))
+	stranger.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := stranger.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Errorf("a channel nobody asked for: %v, want the connection closed", err)
+	}
+	stranger.Close()
+
+	device, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	device.Write(wire(key))
+	select {
+	case f := <-viewer.Frames():
+		if !f.Key() || f.Channel != 1 {
+			t.Errorf("first frame %+v", f)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no frame reached the viewer")
+	}
+	if list, _ := l.Streams(t.Context(), p, 0); len(list) != 1 || !list[0].Receiving {
+		t.Errorf("streams %+v", list)
+	}
+	device.Close()
+	deadline := time.After(10 * time.Second)
+	for open := true; open; {
+		select {
+		case _, open = <-viewer.Frames():
+		case <-deadline:
+			t.Fatal("the viewer was not told the stream ended")
+		}
+	}
+	for len(g.ids()) < 2 {
+		select {
+		case <-deadline:
+			t.Fatalf("sent %v", g.ids())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if got := fmt.Sprint(g.ids()); got != "[0x9101 0x9102]" {
+		t.Errorf("sent %s", got)
+	}
+	if l.Stats.Refused.Load() != 1 || l.Stats.Conns.Load() != 2 {
+		t.Errorf("refused %d of %d connections", l.Stats.Refused.Load(), l.Stats.Conns.Load())
 	}
 }
