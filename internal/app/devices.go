@@ -116,7 +116,7 @@ func (a *App) registerVideoMetrics() {
 		gauge("tankwatch_video_viewers", "Browser video viewers (FLV and G.711 sockets) on this node (capped by --video-max-viewers).",
 			func() float64 { _, n := v.Hub.Counts(); return float64(n) }),
 		counter("tankwatch_video_requests_total", "Live video requests (0x9101) sent to terminals.", &v.Starts),
-		counter("tankwatch_video_closes_total", "Live video closes (0x9102) sent to terminals after the last viewer left.", &v.Stops),
+		counter("tankwatch_video_closes_total", "Live video closes (0x9102) sent to terminals: no viewer for the linger, stopped by the console, or no media from the device.", &v.Stops),
 		counter("tankwatch_video_ingest_connections_total", "Device media connections accepted.", &v.Stats.Conns),
 		counter("tankwatch_video_ingest_refused_total", "Device media connections refused (a stream nobody asked for, or too many connections).", &v.Stats.Refused),
 		counter("tankwatch_video_ingest_packets_total", "JT/T 1078 packets received.", &v.Stats.Packets),
