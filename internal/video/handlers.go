@@ -79,7 +79,7 @@ func (l *Live) Routes() []httpx.Route {
 				}
 				return out, nil
 			})},
-		{Method: "POST", Path: "/base-info-app/carInfo/reportLiveVideos", Access: liveAccess,
+		{Method: "POST", Path: "/base-info-app/carInfo/reportLiveVideos", Access: liveAccess, Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, in reportBody) (any, error) {
 				return l.Streams(r.Context(), caller(r), in.CarID)
 			})},
@@ -155,7 +155,10 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request, audio bool) {
 	defer c.CloseNow()
 	ctx, cancel := context.WithCancelCause(base)
 	defer cancel(nil)
-	ctx = c.CloseRead(ctx) // the browser sends nothing; its close (or any message) ends the stream
+	// The browser sends nothing; its close (or any message) ends the stream. CloseRead gets a context of
+	// its own: cancelling the one it reads with would drop the connection before the close code below.
+	peer := c.CloseRead(context.Background())
+	defer context.AfterFunc(peer, func() { cancel(errPeerGone) })()
 	l.wg.Add(1)
 	go func() { defer l.wg.Done(); l.reauth(ctx, r, cancel) }()
 	send := func(ctx context.Context, b []byte) error {
@@ -181,11 +184,14 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request, audio bool) {
 	l.log.Debug("video viewer left", "plate", s.plate, "channel", s.key.channel, "audio", audio, "err", err, "skipped", v.Skipped.Load())
 }
 
-var errRevoked = errors.New("video: viewer's token no longer valid")
+var (
+	errRevoked  = errors.New("video: viewer's token no longer valid")
+	errPeerGone = errors.New("video: the browser closed the socket")
+)
 
 // reauth ends a viewing whose access token is revoked (logout) or expired while it plays.
 func (l *Live) reauth(ctx context.Context, r *http.Request, cancel context.CancelCauseFunc) {
-	t := time.NewTicker(reauthEvery)
+	t := time.NewTicker(l.cfg.Reauth)
 	defer t.Stop()
 	for {
 		select {

@@ -60,17 +60,18 @@ type LiveConfig struct {
 	// stream ended instead of watching a frozen picture, and 0x9102 stops a device that may be
 	// retrying. Default 15 s.
 	NoMedia time.Duration
+	// Reauth is how often a watching viewer's access token is checked again (logout, expiry); default 30 s.
+	Reauth time.Duration
 }
 
 // 0x9101 data type and 0x9102 commands used (jt808-facts.md).
 const (
-	dataAV      byte = 0 // audio and video
-	streamMain  byte = 0
-	ctlClose    byte = 0
-	closeAll    byte = 0
-	maxChannel       = 32
-	tokenBytes       = 18 // 144 random bits, 24 characters of URL-safe base64
-	reauthEvery      = 30 * time.Second
+	dataAV     byte = 0 // audio and video
+	streamMain byte = 0
+	ctlClose   byte = 0
+	closeAll   byte = 0
+	maxChannel      = 32
+	tokenBytes      = 18 // 144 random bits, 24 characters of URL-safe base64
 )
 
 // devKey is how a device's media connection is matched to its session: the 1078 packets carry the
@@ -139,6 +140,9 @@ func NewLive(cfg LiveConfig, cars Cars, gw Gateway, guard httpx.Guard, log *slog
 	cfg.Sweep = max(cfg.Sweep, 10*time.Millisecond)
 	if cfg.NoMedia <= 0 {
 		cfg.NoMedia = 15 * time.Second
+	}
+	if cfg.Reauth <= 0 {
+		cfg.Reauth = 30 * time.Second
 	}
 	l := &Live{Hub: relay.New(cfg.Relay), cfg: cfg, cars: cars, gw: gw, guard: guard, log: log.With("component", "video"),
 		now: time.Now, byToken: map[string]*session{}, byDevice: map[devKey]*session{}, busy: map[devKey]chan struct{}{}}
@@ -467,6 +471,11 @@ func (l *Live) stopped(token string) {
 
 // Streams lists the live streams of the caller's scope (carID > 0: of that car), by plate and channel.
 func (l *Live) Streams(ctx context.Context, p *httpx.Principal, carID int64) ([]StreamView, error) {
+	if carID > 0 { // a car named outside the scope is refused as such, not answered with an empty list
+		if _, err := l.cars.ScopedCar(ctx, p, carID); err != nil {
+			return nil, err
+		}
+	}
 	l.mu.Lock()
 	all := make([]*session, 0, len(l.byToken))
 	ids := map[int64]bool{}

@@ -6,6 +6,7 @@ package config
 import (
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"slices"
 	"strconv"
@@ -266,6 +267,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--terminal-idle cannot be negative")
 	case c.VideoLinger < 0 || c.VideoStreams < 0 || c.VideoViewers < 0:
 		return fmt.Errorf("--video-linger, --video-max-streams and --video-max-viewers cannot be negative")
+	case c.JT1078Public != "" && !hostPort(c.JT1078Public):
+		return fmt.Errorf("--jt1078-public must be host:port with a port from 1 to 65535, not %q", c.JT1078Public)
 	case c.MaxTerminals < 0:
 		return fmt.Errorf("--max-terminals cannot be negative")
 	case c.JT808AuthTimeout < 0 || c.JT808HeartbeatWindow < 0 || c.JT808FailBlock < 0 || c.JT808ConflictEvery < 0:
@@ -300,4 +303,11 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--gauge-interval must be between 1s and 24h")
 	}
 	return nil
+}
+
+// hostPort reports a host:port with a host and a port from 1 to 65535 (the address devices are told).
+func hostPort(s string) bool {
+	h, p, err := net.SplitHostPort(s)
+	n, perr := strconv.Atoi(p)
+	return err == nil && perr == nil && h != "" && n >= 1 && n <= 65535
 }
