@@ -344,8 +344,15 @@ func (l *Live) Open(ctx context.Context, p *httpx.Principal, carID int64, channe
 			// join: a passing viewer keeps the stream from being swept before the caller's socket comes
 			v, err := l.Hub.Join(s.token)
 			if errors.Is(err, relay.ErrNoStream) {
+				// the relay has just stopped it and its session is about to end (Sweep or endSilent
+				// call stopped right after): look again in a moment, then its close will be in flight
 				l.mu.Unlock()
-				continue // stopped just now; its close is in flight (busy)
+				select {
+				case <-time.After(5 * time.Millisecond):
+				case <-ctx.Done():
+					return StreamView{}, ctx.Err()
+				}
+				continue
 			}
 			l.mu.Unlock()
 			if err != nil {
