@@ -217,7 +217,7 @@ func (l *Live) Serve(ctx context.Context, ln net.Listener) error {
 	return err2
 }
 
-// PublicAddr is the announced address ("" before Serve).
+// PublicAddr is the address announced to devices ("" before Enable).
 func (l *Live) PublicAddr() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
