@@ -15,6 +15,3 @@ var (
 
 // SampleClip returns copies of the sample clip's H.264 Annex B stream and its A-law audio.
 func SampleClip() (h264, alaw []byte) { return []byte(clipH264), []byte(clipALaw) }
-
-// SampleFPS is the sample clip's picture rate.
-const SampleFPS = 25

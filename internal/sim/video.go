@@ -30,15 +30,29 @@ const (
 	liveCloseTalk byte = 4
 )
 
-// sampleMedia is the clip cut once into pictures (Annex B access units) and 40 ms A-law blocks.
+// defaultFPS paces a clip whose SPS declares no frame rate.
+const defaultFPS = 25
+
+// sampleMedia is the clip cut once into pictures (Annex B access units), its frame rate (from the
+// SPS) and its A-law audio.
 var sampleMedia = sync.OnceValue(func() (m struct {
 	pics [][]byte
 	keys []bool
+	fps  float64
 	alaw []byte
 }) {
 	h264, alaw := jt1078.SampleClip()
 	m.pics, m.keys = accessUnits(h264)
 	m.alaw = alaw
+	m.fps = defaultFPS
+	for _, n := range flv.SplitAnnexB(h264) {
+		if len(n) > 0 && n[0]&0x1f == 7 {
+			if fps, err := spsFrameRate(n); err == nil {
+				m.fps = fps
+			}
+			break
+		}
+	}
 	return m
 })
 
@@ -133,7 +147,7 @@ func (t *terminal) stopStreams() {
 }
 
 // streamClip connects to addr and sends the clip until ctx or done ends or a write fails. Each
-// picture goes at its time (25 fps) with the 40 ms of A-law that belongs to it.
+// picture goes at its time (the clip's frame rate) with the A-law of its duration.
 func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt808.Phone, channel byte, ed jt1078.Edition, video, audio bool) error {
 	d := net.Dialer{Timeout: dialTimeout}
 	c, err := d.DialContext(ctx, "tcp", addr)
@@ -149,8 +163,8 @@ func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt80
 		_ = c.SetWriteDeadline(time.Now())
 	}()
 	media := sampleMedia()
-	const frameMs = 1000 / jt1078.SampleFPS
-	const alawBlock = 8000 * frameMs / 1000 // bytes of 8 kHz A-law per picture
+	frame := time.Duration(float64(time.Second) / media.fps)
+	alawBlock := int(8000 / media.fps) // bytes of 8 kHz A-law per picture
 	start := time.Now()
 	base := uint64(start.UnixMilli())
 	var (
@@ -169,7 +183,8 @@ func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt80
 			return nil
 		case <-timer.C:
 		}
-		ms := base + uint64(i*frameMs)
+		ms := base + uint64(time.Duration(i)*frame/time.Millisecond)
+		frameMs := uint16(frame / time.Millisecond)
 		pkts, wire = pkts[:0], wire[:0]
 		if video {
 			n := i % len(media.pics)
@@ -197,6 +212,6 @@ func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt80
 			}
 			return err
 		}
-		timer.Reset(time.Until(start.Add(time.Duration(i+1) * frameMs * time.Millisecond)))
+		timer.Reset(time.Until(start.Add(time.Duration(i+1) * frame)))
 	}
 }
