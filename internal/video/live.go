@@ -217,16 +217,6 @@ func (l *Live) Serve(ctx context.Context, ln net.Listener) error {
 	return err2
 }
 
-// PublicAddr is the address announced to devices ("" before Enable).
-func (l *Live) PublicAddr() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.ctx == nil {
-		return ""
-	}
-	return net.JoinHostPort(l.public, strconv.Itoa(int(l.port)))
-}
-
 func (l *Live) enabled() (context.Context, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
