@@ -15,6 +15,7 @@ import (
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/org"
 	"tankwatch/internal/platform/config"
+	"tankwatch/internal/telemetry"
 	"tankwatch/internal/video"
 )
 
@@ -243,6 +244,19 @@ func TestLiveVideo(t *testing.T) {
 	e.MustOK("POST", "/base-info-app/carInfo/reportLiveVideos", admin, map[string]any{}).Decode(&list)
 	if len(list) != 0 {
 		t.Errorf("streams after the close: %+v", list)
+	}
+	// both commands are in the terminal's command log, answered
+	var cmds struct {
+		List []telemetry.CommandView `json:"list"`
+	}
+	e.MustOK("POST", "/base-info-app/terminalCommand/page", admin, map[string]any{"carId": car,
+		"startTime": shanghai(e.Clock.Now().Add(-time.Hour)), "endTime": shanghai(e.Clock.Now().Add(time.Hour))}).Decode(&cmds)
+	kinds := map[string]string{}
+	for _, c := range cmds.List {
+		kinds[c.Kind+" "+c.MsgID] = c.Status
+	}
+	if kinds["liveVideo 0x9101"] != telemetry.CommandOK || kinds["liveVideoClose 0x9102"] != telemetry.CommandOK {
+		t.Errorf("command log: %v", kinds)
 	}
 	// asked again, the channel streams again (a new session, a new token)
 	var s3 video.StreamView
