@@ -31,6 +31,7 @@ export default defineConfig({
       ...Object.fromEntries(proxied.map((p) => [p, { target: backend, changeOrigin: true }])),
       '/ws': { target: backend, changeOrigin: true, ws: true },
       '/mqtt': { target: backend, changeOrigin: true, ws: true },
+      '/video-app': { target: backend, changeOrigin: true, ws: true }, // live video WebSockets (issue 17)
     },
   },
   build: {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"strconv"
 	"sync"
 	"time"
 
@@ -11,11 +12,13 @@ import (
 
 	"tankwatch/internal/alarm"
 	"tankwatch/internal/geo"
+	"tankwatch/internal/jt1078/relay"
 	"tankwatch/internal/jt808/gateway"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/sim"
 	"tankwatch/internal/tank"
 	"tankwatch/internal/telemetry"
+	"tankwatch/internal/video"
 )
 
 // Devices is the ingest side: gateway → writer (group commit) → live state, plus history, sensors
@@ -31,6 +34,8 @@ type Devices struct {
 	Gateway  *gateway.Server
 	Sim      *sim.Fleet // the in-process demo fleet, nil without --demo
 	Help     *alarm.HelpService
+	// Video is live video: the JT/T 1078 media listener, the relay and the signalling (issue 17, D75).
+	Video *video.Live
 
 	gatewayAddr string
 	stop        func()
@@ -91,6 +96,33 @@ func (a *App) buildDevices() {
 		Publisher: a.Broker, Geo: dv.Geo, Stations: a.Stations, Sender: dv.Gateway, Log: a.Log})
 	dv.Help.Now = now
 	dv.Writer.Subscribe(dv.Help.Accept)
+	dv.Video = video.NewLive(video.LiveConfig{Relay: relay.Config{MaxStreams: cfg.VideoStreams, MaxViewers: cfg.VideoViewers,
+		Linger: cfg.VideoLinger}}, a.Fleet, dv.Gateway, a.Auth.Guard, a.Log)
+	a.registerVideoMetrics()
+}
+
+// registerVideoMetrics puts live video's streams, viewers and ingest counters on /metrics.
+func (a *App) registerVideoMetrics() {
+	v := a.Devices.Video
+	gauge := func(name, help string, f func() float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f)
+	}
+	counter := func(name, help string, c interface{ Load() int64 }) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return float64(c.Load()) })
+	}
+	a.registry.MustRegister(
+		gauge("tankwatch_video_streams", "Live device video streams held by this node's relay (capped by --video-max-streams).",
+			func() float64 { s, _ := v.Hub.Counts(); return float64(s) }),
+		gauge("tankwatch_video_viewers", "Browser video viewers (FLV and G.711 sockets) on this node (capped by --video-max-viewers).",
+			func() float64 { _, n := v.Hub.Counts(); return float64(n) }),
+		counter("tankwatch_video_requests_total", "Live video requests (0x9101) sent to terminals.", &v.Starts),
+		counter("tankwatch_video_closes_total", "Live video closes (0x9102) sent to terminals: no viewer for the linger, stopped by the console, or no media from the device.", &v.Stops),
+		counter("tankwatch_video_ingest_connections_total", "Device media connections accepted.", &v.Stats.Conns),
+		counter("tankwatch_video_ingest_refused_total", "Device media connections refused (a stream nobody asked for, or too many connections).", &v.Stats.Refused),
+		counter("tankwatch_video_ingest_packets_total", "JT/T 1078 packets received.", &v.Stats.Packets),
+		counter("tankwatch_video_ingest_frames_total", "Audio and video frames assembled and relayed.", &v.Stats.Frames),
+		counter("tankwatch_video_ingest_dropped_frames_total", "Frames dropped by the assembler (sequence gaps, missing starts, oversize).", &v.Stats.Dropped),
+	)
 }
 
 // routes are the ingest side's HTTP calls.
@@ -103,6 +135,7 @@ func (dv *Devices) routes() []httpx.Route {
 	rs = append(rs, dv.Geo.Routes()...)
 	rs = append(rs, dv.Commands.SendRoutes(dv.Gateway)...)
 	rs = append(rs, dv.Help.Routes()...)
+	rs = append(rs, dv.Video.Routes()...)
 	return rs
 }
 
@@ -182,6 +215,16 @@ func (a *App) StartDevices(ctx context.Context) error {
 			}
 		}()
 		a.startFirmware(edgeCtx, &edgeDone) // firmware transfers (firmware.go)
+		if err := a.startVideo(edgeCtx, &edgeDone); err != nil {
+			stopEdge()
+			edgeDone.Wait()
+			stopWriter()
+			writerDone.Wait()
+			dv.Help.Stop()
+			a.stopAlarms()
+			a.stopWaybillProcess()
+			return err
+		}
 		if a.Cfg.Demo && a.Cfg.DemoSim && a.Cfg.DemoVehicles > 0 {
 			f, err := sim.Start(edgeCtx, sim.Config{Gateway: dv.gatewayAddr, Vehicles: a.Cfg.DemoVehicles, Interval: a.Cfg.DemoInterval,
 				Seed: 1, Speedup: a.Cfg.DemoSpeedup, Misbehave: a.Cfg.DemoMisbehave, DayAtStart: true, Log: a.Log.With("component", "sim"),
@@ -210,6 +253,43 @@ func (a *App) StartDevices(ctx context.Context) error {
 			a.stopWaybillProcess()
 		})
 	}
+	return nil
+}
+
+// startVideo opens the JT/T 1078 media listener (--jt1078) and serves live video on it until ctx ends.
+// Devices are told the --jt1078-public address in 0x9101, else the listener's own.
+func (a *App) startVideo(ctx context.Context, wg *sync.WaitGroup) error {
+	if a.Cfg.JT1078 == "" {
+		return nil
+	}
+	ln, err := net.Listen("tcp", a.Cfg.JT1078)
+	if err != nil {
+		return fmt.Errorf("JT/T 1078 media listener: %w", err)
+	}
+	public := a.Cfg.JT1078Public
+	if public == "" {
+		addr := ln.Addr().(*net.TCPAddr)
+		host := addr.IP.String()
+		if addr.IP.IsUnspecified() {
+			// listening on every interface: devices cannot be sent "0.0.0.0"; loopback serves a
+			// simulator on this machine, a real fleet needs --jt1078-public
+			host = "127.0.0.1"
+			a.Log.Warn("--jt1078 listens on every interface but --jt1078-public is not set: devices are told 127.0.0.1", "addr", ln.Addr().String())
+		}
+		public = net.JoinHostPort(host, strconv.Itoa(addr.Port))
+	}
+	if err := a.Devices.Video.Enable(ctx, public); err != nil {
+		_ = ln.Close()
+		return fmt.Errorf("--jt1078-public: %w", err)
+	}
+	a.Log.Info("JT/T 1078 media listener", "addr", ln.Addr().String(), "announced", public)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := a.Devices.Video.Serve(ctx, ln); err != nil {
+			a.Log.Error("JT/T 1078 media listener stopped", "err", err)
+		}
+	}()
 	return nil
 }
 

@@ -130,6 +130,14 @@ func messageCases() []msgCase {
 			01 00 01                 # channel 1, audio+video, sub stream`,
 			&LiveStart{ServerIP: "10.0.0.100", TCPPort: 7000, Channel: 1, Stream: 1}, func() Message { return &LiveStart{} }},
 		{"0x9102 live close", V2019, "01 00 00 00", &LiveControl{Channel: 1}, func() Message { return &LiveControl{} }},
+		// as the platform sends them (internal/video): a host name, audio and video of the main stream
+		{"0x9101 live start host name 2019", V2019, `
+			0d 766964656f2e6578616d706c65  # "video.example"
+			2269 0000                      # TCP 8809, no UDP
+			03 00 00                       # channel 3, audio+video, main stream`,
+			&LiveStart{ServerIP: "video.example", TCPPort: 8809, Channel: 3}, func() Message { return &LiveStart{} }},
+		{"0x9102 switch to the sub stream", V2013, "02 01 00 01", &LiveControl{Channel: 2, Command: 1, Stream: 1}, func() Message { return &LiveControl{} }},
+		{"0x9102 close audio only", V2013, "04 00 01 00", &LiveControl{Channel: 4, CloseType: 1}, func() Message { return &LiveControl{} }},
 		{"0x9201 playback start", V2013, `
 			08 31302e302e302e31 1b59 0000  # 10.0.0.1, TCP 7001
 			02 00 01 00 00 00              # channel 2, A+V, main, any storage, normal, speed n/a

@@ -127,6 +127,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"resource list total mismatch", &ResourceList{}, V2013, "000c ffffffff", ErrBodyLength},
 		{"params truncated", &SetParams{}, V2013, "02 00000001 04 0000", ErrShort},
 		{"live start short", &LiveStart{}, V2013, "0a 3130", ErrShort},
+		{"live start without its stream type", &LiveStart{}, V2013, "01 31 1b58 0000 01 00", ErrShort},
+		{"live start with a trailing byte", &LiveStart{}, V2013, "01 31 1b58 0000 01 00 00 00", ErrTooLong},
+		{"live control short", &LiveControl{}, V2013, "01 00 00", ErrShort},
+		{"live control long", &LiveControl{}, V2019, "01 00 00 00 00", ErrTooLong},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -110,6 +110,7 @@ type Stats struct {
 	Dropped       int64 // reports dropped from a full backlog
 	Commands      int64 // downlink commands received
 	Malformed     int64 // corrupted frames sent on purpose
+	VideoStreams  int64 // live video channels being streamed now (0x9101 until 0x9102)
 	Incidents     map[string]int64
 }
 
@@ -128,6 +129,7 @@ type counters struct {
 	connected, registered, authenticated         atomic.Int64
 	sent, acked, pending, resent, blind, dropped atomic.Int64
 	commands, malformed                          atomic.Int64
+	videoStreams                                 atomic.Int64
 	incidents                                    [nIncidents]atomic.Int64
 }
 
@@ -260,7 +262,7 @@ func (f *Fleet) Stats() Stats {
 	s := Stats{Vehicles: len(f.terms), Connected: f.c.connected.Load(), Registered: f.c.registered.Load(),
 		Authenticated: f.c.authenticated.Load(), Sent: f.c.sent.Load(), Acked: f.c.acked.Load(),
 		Pending: f.c.pending.Load(), Resent: f.c.resent.Load(), Blind: f.c.blind.Load(), Dropped: f.c.dropped.Load(),
-		Commands: f.c.commands.Load(), Malformed: f.c.malformed.Load(), Incidents: map[string]int64{}}
+		Commands: f.c.commands.Load(), Malformed: f.c.malformed.Load(), VideoStreams: f.c.videoStreams.Load(), Incidents: map[string]int64{}}
 	for k := range nIncidents {
 		s.Incidents[k.String()] = f.c.incidents[k].Load()
 	}

@@ -183,7 +183,7 @@ func TestCommands(t *testing.T) {
 		{&jt808.PassThrough{Down: true, Type: jt808.PassSerial1, Data: []byte{1}}, jt808.ResultNotSupported},
 		{&jt808.PassThrough{Down: true, Type: tank.PassTank, Data: []byte{tank.ItemLockCommand, 4, 1}}, jt808.ResultBadMessage},
 		{&jt808.SetParams{Params: []jt808.Param{jt808.Uint32Param(jt808.ParamReportInterval, 30)}}, jt808.ResultOK},
-		{&jt808.LiveStart{ServerIP: "10.0.0.1", TCPPort: 7000, Channel: 1}, jt808.ResultNotSupported},
+		{&jt808.LiveStart{ServerIP: "10.0.0.1", TCPPort: 7000, Channel: 1, DataType: 2}, jt808.ResultNotSupported}, // talk
 	} {
 		s := g.send(phone, jt808.V2013, tc.m)
 		if r := replyTo(s, tc.m.MsgID()); r.Result != tc.want {

@@ -103,6 +103,8 @@ type terminal struct {
 	params   params       // 0x8103 / 0x8104 memory (params.go)
 	upg      *upgradeRx   // 0x8108 being received (upgrade.go)
 	firmware atomic.Value // string: the version of the last upgrade (Fleet.Firmware)
+	// streams are the live video channels being sent, by channel (video.go)
+	streams map[byte]context.CancelFunc
 }
 
 func newTerminal(f *Fleet, idx int, plate, tid string) (*terminal, error) {
@@ -151,6 +153,7 @@ func (t *terminal) run(ctx context.Context, delay time.Duration) {
 	timer := time.NewTimer(delay)
 	defer timer.Stop()
 	defer t.drop("stopped", false)
+	defer t.stopStreams()
 	select {
 	case <-ctx.Done():
 		return
@@ -707,6 +710,10 @@ func (t *terminal) command(h jt808.Header, body []byte, now time.Time) {
 		t.text(h, body)
 	case msgTerminalControl:
 		t.reply(h, jt808.ResultOK, now)
+	case jt808.MsgLiveStart:
+		t.liveStart(h, body, now) // video.go
+	case jt808.MsgLiveControl:
+		t.liveControl(h, body, now)
 	default:
 		t.reply(h, jt808.ResultNotSupported, now)
 	}

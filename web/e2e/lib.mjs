@@ -67,7 +67,7 @@ async function startServerOnce(extraArgs) {
   const addr = `127.0.0.1:${port}`;
   const base = `http://${addr}`;
   let out = '';
-  const child = spawn(BINARY, ['serve', '--demo', '--data', dataDir, '--http', addr, '--jt808', '127.0.0.1:0', '--demo-vehicles', '40', '--demo-history-cars', '8', '--map-tiles', 'none', ...extraArgs], {
+  const child = spawn(BINARY, ['serve', '--demo', '--data', dataDir, '--http', addr, '--jt808', '127.0.0.1:0', '--jt1078', '127.0.0.1:0', '--demo-vehicles', '40', '--demo-history-cars', '8', '--map-tiles', 'none', ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, TANKWATCH_DB: '' },
   });

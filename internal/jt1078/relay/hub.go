@@ -76,11 +76,24 @@ func (h *Hub) Stream(key string) *Stream {
 	return h.streams[key]
 }
 
+// ErrNoStream means Join found no stream of that key (it was never asked for, or it has been stopped).
+var ErrNoStream = errors.New("relay: no such stream")
+
 // Watch adds a viewer to the stream of key, creating the stream (and asking the device for it) when it
 // is the first. The viewer's queue starts with the cached frames from the last key frame.
-func (h *Hub) Watch(key string) (*Viewer, error) {
+func (h *Hub) Watch(key string) (*Viewer, error) { return h.watch(key, true) }
+
+// Join adds a viewer to the stream of key only if the stream exists (ErrNoStream otherwise): a
+// browser must not bring back a stream that was stopped while its URL was on the way.
+func (h *Hub) Join(key string) (*Viewer, error) { return h.watch(key, false) }
+
+func (h *Hub) watch(key string, create bool) (*Viewer, error) {
 	h.mu.Lock()
 	s := h.streams[key]
+	if s == nil && !create {
+		h.mu.Unlock()
+		return nil, ErrNoStream
+	}
 	if h.viewers >= h.cfg.MaxViewers || (s == nil && len(h.streams) >= h.cfg.MaxStreams) {
 		h.mu.Unlock()
 		return nil, ErrTooMany
@@ -123,6 +136,37 @@ func (h *Hub) Sweep(now time.Time) []string {
 		}
 	}
 	return stopped
+}
+
+// StopIdle stops the stream of key now if it has no viewer (the console left its page and said so:
+// there is no reason to keep the device sending for the linger time) and reports whether it did; Stop
+// is called as by Sweep. A stream someone still watches is left alone.
+func (h *Hub) StopIdle(key string) bool {
+	h.mu.Lock()
+	s := h.streams[key]
+	if s == nil {
+		h.mu.Unlock()
+		return false
+	}
+	s.mu.Lock()
+	idle := len(s.viewers) == 0
+	if idle {
+		s.closed, s.gop = true, nil
+		delete(h.streams, key)
+	}
+	s.mu.Unlock()
+	h.mu.Unlock()
+	if idle && h.Stop != nil {
+		h.Stop(key)
+	}
+	return idle
+}
+
+// Viewers is the number of viewers of the stream now.
+func (s *Stream) Viewers() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.viewers)
 }
 
 // End removes the stream of key at once (the device went away, or its session ended): every viewer's

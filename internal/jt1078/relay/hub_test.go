@@ -207,3 +207,35 @@ func TestConcurrentPublishAndViewers(t *testing.T) {
 		t.Errorf("%d viewers left", v)
 	}
 }
+
+// TestStopIdle: a stream without viewers is stopped at once when asked (Stop called), a watched one is
+// kept, an unknown key is nothing.
+func TestStopIdle(t *testing.T) {
+	h := New(Config{})
+	var stopped []string
+	h.Stop = func(k string) { stopped = append(stopped, k) }
+	a, _ := h.Watch("a")
+	b, _ := h.Watch("b")
+	a.Leave(time.Unix(1000, 0))
+	if h.Stream("b").Viewers() != 1 || h.Stream("a").Viewers() != 0 {
+		t.Errorf("viewers a %d b %d", h.Stream("a").Viewers(), h.Stream("b").Viewers())
+	}
+	if !h.StopIdle("a") || h.StopIdle("b") || h.StopIdle("x") || len(stopped) != 1 || stopped[0] != "a" {
+		t.Errorf("stopped %v", stopped)
+	}
+	if h.Stream("a") != nil || h.Stream("b") == nil {
+		t.Error("the idle stream is still there or the watched one is gone")
+	}
+	if _, err := h.Join("a"); !errors.Is(err, ErrNoStream) {
+		t.Errorf("joining a stopped stream: %v", err)
+	}
+	b2, err := h.Join("b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Leave(time.Unix(1000, 0))
+	b2.Leave(time.Unix(1000, 0))
+	if s, v := h.Counts(); s != 1 || v != 0 {
+		t.Errorf("counts %d %d", s, v)
+	}
+}

@@ -6,6 +6,7 @@ package config
 import (
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"slices"
 	"strconv"
@@ -42,6 +43,13 @@ type Config struct {
 	OfflineMinutes   int           // a car not heard from for this long counts as offline (its own setting wins)
 	MovingSpeed      int           // km/h at or above which an online car counts as in transit
 	AMapKey          string        // Gaode web-service key for online reverse geocoding (empty = offline only)
+
+	// Video (JT/T 1078, issue 17).
+	JT1078       string        // media listener (TCP) devices stream to; empty disables video
+	JT1078Public string        // host:port announced to devices in 0x9101; empty: the listener's address
+	VideoLinger  time.Duration // a live stream with no viewer is closed (0x9102) after this
+	VideoStreams int           // device streams through this node (0: 200)
+	VideoViewers int           // browser viewers through this node (0: 1000)
 
 	// Messaging.
 	MQTTBroker string // external MQTT broker shared by every node (tcp://host:1883); empty: the embedded broker only
@@ -202,6 +210,11 @@ func BindServe(b *Binder, c *Config) {
 	b.Int(&c.HTTPMaxPerIP, "http-max-conns-per-ip", 256, "HTTP connections held at once for one client address; more are closed at accept (trusted proxies are held only to --http-max-conns)")
 	b.String(&c.Metrics, "metrics", "", "serve Prometheus /metrics unauthenticated on this address, e.g. 127.0.0.1:9090; empty: on the HTTP port, only to a token with the system-configuration permission 06-11")
 	b.String(&c.JT808, "jt808", "127.0.0.1:8808", "JT/T 808 gateway listen address (empty: no gateway)")
+	b.String(&c.JT1078, "jt1078", "127.0.0.1:8809", "JT/T 1078 media listener (TCP) that devices stream video to (empty: no video)")
+	b.String(&c.JT1078Public, "jt1078-public", "", "host:port announced to devices in 0x9101 (empty: the --jt1078 listener's address; set it when devices reach the node through NAT or a public name)")
+	b.Duration(&c.VideoLinger, "video-linger", 30*time.Second, "close a device's live video stream (0x9102) this long after its last viewer left")
+	b.Int(&c.VideoStreams, "video-max-streams", 200, "live device video streams through this node; more are refused with \"too many streams\"")
+	b.Int(&c.VideoViewers, "video-max-viewers", 1000, "browser video viewers through this node; more are refused with \"too many streams\"")
 	b.Duration(&c.TerminalIdle, "terminal-idle", 5*time.Minute, "disconnect a terminal that sends nothing for this long")
 	b.Int(&c.MaxTerminals, "max-terminals", 0, "terminal connections served at once; more are closed at accept (0: 20000, or less so that a fifth of the open-file limit stays free for HTTP and browsers)")
 	b.Duration(&c.JT808AuthTimeout, "jt808-auth-timeout", 30*time.Second, "close a device connection that has not authenticated this long after it opened")
@@ -252,6 +265,10 @@ func (c *Config) Validate() error {
 	switch {
 	case c.TerminalIdle < 0:
 		return fmt.Errorf("--terminal-idle cannot be negative")
+	case c.VideoLinger < 0 || c.VideoStreams < 0 || c.VideoViewers < 0:
+		return fmt.Errorf("--video-linger, --video-max-streams and --video-max-viewers cannot be negative")
+	case c.JT1078Public != "" && !hostPort(c.JT1078Public):
+		return fmt.Errorf("--jt1078-public must be host:port with a port from 1 to 65535, not %q", c.JT1078Public)
 	case c.MaxTerminals < 0:
 		return fmt.Errorf("--max-terminals cannot be negative")
 	case c.JT808AuthTimeout < 0 || c.JT808HeartbeatWindow < 0 || c.JT808FailBlock < 0 || c.JT808ConflictEvery < 0:
@@ -286,4 +303,11 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--gauge-interval must be between 1s and 24h")
 	}
 	return nil
+}
+
+// hostPort reports a host:port with a host and a port from 1 to 65535 (the address devices are told).
+func hostPort(s string) bool {
+	h, p, err := net.SplitHostPort(s)
+	n, perr := strconv.Atoi(p)
+	return err == nil && perr == nil && h != "" && n >= 1 && n <= 65535
 }

@@ -99,6 +99,14 @@ func TestJT808Identity(t *testing.T) {
 	if err != nil || c.JT808AuthTimeout != 5*time.Second || c.JT808FailLimit != 100 || c.JT808HeartbeatWindow != 3*time.Minute {
 		t.Fatalf("%+v %v", c.JT808Identity, err)
 	}
+	for _, bad := range [][]string{{"--video-linger", "-1s"}, {"--video-max-streams", "-1"}, {"--jt1078-public", "nohost"}, {"--jt1078-public", "h:0"}} {
+		if _, err := parse(t, nil, bad...); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+	if c, err := parse(t, nil); err != nil || c.JT1078 != "127.0.0.1:8809" || c.VideoLinger != 30*time.Second || c.VideoStreams != 200 || c.VideoViewers != 1000 {
+		t.Errorf("video defaults: %+v %v", c, err)
+	}
 	if _, err := parse(t, nil, "--jt808-auth-timeout", "-1s"); err == nil {
 		t.Error("negative auth timeout accepted")
 	}

@@ -26,6 +26,9 @@ type Error struct {
 	Status int
 	Key    string
 	Args   []any
+	// Data, when set, is sent as the failure's data: a stable reason the console can act on whatever
+	// the language of the message (the video calls' {"reason": "offline"}, issue 17).
+	Data any
 }
 
 func (e *Error) Error() string { return i18n.T(i18n.EnUS, e.Key, e.Args...) }
@@ -86,7 +89,7 @@ func Fail(w http.ResponseWriter, r *http.Request, err error) {
 		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		e = &Error{Status: http.StatusInternalServerError, Key: "internal"}
 	}
-	WriteJSON(w, e.Status, Envelope{Code: 0, Success: 0, Message: T(r, e.Key, e.Args...)})
+	WriteJSON(w, e.Status, Envelope{Code: 0, Success: 0, Message: T(r, e.Key, e.Args...), Data: e.Data})
 }
 
 // Respond writes data on success, or err.

@@ -1,0 +1,18 @@
+package app_test
+
+import "fmt"
+
+// videoCalls are live video's out-of-scope requests for the authorization matrix: every call naming a
+// car takes a 华北 car from 华东's administrator (TestAuthorizationMatrix takes them with maps.Copy).
+func videoCalls(f fixture) map[string][]call {
+	const p = "/base-info-app/carInfo/"
+	car := fmt.Sprintf("?carId=%d", f.northCar)
+	return map[string][]call{
+		"GET " + p + "doVisual":          {{query: car + "&channelNo=1"}},
+		"GET " + p + "doVisual2":         {{query: car + "&channels=1,2"}},
+		"GET " + p + "doVisualAll":       {{query: car}},
+		"POST " + p + "stopLiveVideo":    {{body: map[string]any{"carId": f.northCar, "channelNo": 1}}},
+		"POST " + p + "stopLiveVideos":   {{body: map[string]any{"carIds": []int64{f.eastCar, f.northCar}}}},
+		"POST " + p + "reportLiveVideos": {{body: map[string]any{"carId": f.northCar}}},
+	}
+}

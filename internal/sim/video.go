@@ -1,0 +1,217 @@
+package sim
+
+import (
+	"context"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"tankwatch/internal/jt1078"
+	"tankwatch/internal/jt1078/flv"
+	"tankwatch/internal/jt808"
+)
+
+// A simulated terminal answers 0x9101 like a field terminal: 0x0001, then it opens a TCP connection to
+// the address it was given and streams the sample clip (jt1078.SampleClip) packetised as JT/T 1078, in
+// real time and looped, until 0x9102 closes the channel, the connection fails or the fleet stops
+// (issue 17). Nothing runs before a stream is asked for, so an idle demo fleet costs nothing.
+
+// The 0x9101 data types the simulator serves (jt808-facts.md): audio and video, video only, listen.
+const (
+	liveAV     byte = 0
+	liveVideo  byte = 1
+	liveListen byte = 3
+)
+
+// Live video control commands of 0x9102 that end a channel's stream.
+const (
+	liveClose     byte = 0
+	liveCloseTalk byte = 4
+)
+
+// defaultFPS paces a clip whose SPS declares no frame rate.
+const defaultFPS = 25
+
+// sampleMedia is the clip cut once into pictures (Annex B access units), its frame rate (from the
+// SPS) and its A-law audio.
+var sampleMedia = sync.OnceValue(func() (m struct {
+	pics [][]byte
+	keys []bool
+	fps  float64
+	alaw []byte
+}) {
+	h264, alaw := jt1078.SampleClip()
+	m.pics, m.keys = accessUnits(h264)
+	m.alaw = alaw
+	m.fps = defaultFPS
+	for _, n := range flv.SplitAnnexB(h264) {
+		if len(n) > 0 && n[0]&0x1f == 7 {
+			if fps, err := spsFrameRate(n); err == nil {
+				m.fps = fps
+			}
+			break
+		}
+	}
+	return m
+})
+
+// accessUnits cuts an Annex B stream into pictures: a picture starts at a parameter set, an SEI or an
+// AUD before a slice, or at a slice that follows a slice (the clip has one slice per picture). key
+// says which pictures hold an IDR slice.
+func accessUnits(b []byte) (pics [][]byte, key []bool) {
+	var cur []byte
+	slice, idr := false, false
+	for _, n := range flv.SplitAnnexB(b) {
+		if len(n) == 0 {
+			continue
+		}
+		t := n[0] & 0x1f
+		isSlice := t == 1 || t == 5
+		if slice && (isSlice || t == 7 || t == 9 || t == 6) {
+			pics, key = append(pics, cur), append(key, idr)
+			cur, slice, idr = nil, false, false
+		}
+		cur = append(append(cur, 0, 0, 0, 1), n...)
+		slice = slice || isSlice
+		idr = idr || t == 5
+	}
+	if len(cur) > 0 {
+		pics, key = append(pics, cur), append(key, idr)
+	}
+	return pics, key
+}
+
+// liveStart answers 0x9101 and starts streaming the channel (a stream already running on it is
+// replaced: the platform asks again after it lost the stream).
+func (t *terminal) liveStart(h jt808.Header, body []byte, now time.Time) {
+	var m jt808.LiveStart
+	if err := m.DecodeBody(body, h.Version); err != nil || m.Channel == 0 || m.ServerIP == "" || m.TCPPort == 0 {
+		t.reply(h, jt808.ResultBadMessage, now)
+		return
+	}
+	if m.DataType != liveAV && m.DataType != liveVideo && m.DataType != liveListen {
+		t.reply(h, jt808.ResultNotSupported, now) // talk, broadcast and pass-through are not simulated
+		return
+	}
+	t.reply(h, jt808.ResultOK, now)
+	if stop := t.streams[m.Channel]; stop != nil {
+		stop()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if t.streams == nil {
+		t.streams = map[byte]context.CancelFunc{}
+	}
+	t.streams[m.Channel] = cancel
+	addr := net.JoinHostPort(m.ServerIP, strconv.Itoa(int(m.TCPPort)))
+	ed := jt1078.Edition2016
+	if t.ver == jt808.V2019 || t.hp[0]|t.hp[1]|t.hp[2]|t.hp[3] != 0 {
+		ed = jt1078.Edition2019
+	}
+	t.f.c.videoStreams.Add(1)
+	t.f.wg.Add(1)
+	go func() {
+		defer t.f.wg.Done()
+		defer t.f.c.videoStreams.Add(-1)
+		defer cancel()
+		err := streamClip(ctx, t.f.done, addr, t.hp, m.Channel, ed, m.DataType != liveListen, m.DataType != liveVideo)
+		if err != nil && ctx.Err() == nil {
+			t.f.log.Debug("sim: video stream ended", "phone", t.phone, "channel", m.Channel, "err", err)
+		}
+	}()
+}
+
+// liveControl answers 0x9102: close (or close talk) ends the channel's stream; pause, resume and
+// switching the stream are acknowledged (one clip serves both streams).
+func (t *terminal) liveControl(h jt808.Header, body []byte, now time.Time) {
+	var m jt808.LiveControl
+	if err := m.DecodeBody(body, h.Version); err != nil {
+		t.reply(h, jt808.ResultBadMessage, now)
+		return
+	}
+	if m.Command == liveClose || m.Command == liveCloseTalk {
+		if stop := t.streams[m.Channel]; stop != nil {
+			stop()
+			delete(t.streams, m.Channel)
+		}
+	}
+	t.reply(h, jt808.ResultOK, now)
+}
+
+// stopStreams ends every stream of the terminal (the fleet stops).
+func (t *terminal) stopStreams() {
+	for ch, stop := range t.streams {
+		stop()
+		delete(t.streams, ch)
+	}
+}
+
+// streamClip connects to addr and sends the clip until ctx or done ends or a write fails. Each
+// picture goes at its time (the clip's frame rate) with the A-law of its duration.
+func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt808.Phone, channel byte, ed jt1078.Edition, video, audio bool) error {
+	d := net.Dialer{Timeout: dialTimeout}
+	c, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	go func() { // a blocked write ends when the stream is stopped
+		select {
+		case <-ctx.Done():
+		case <-done:
+		}
+		_ = c.SetWriteDeadline(time.Now())
+	}()
+	media := sampleMedia()
+	frame := time.Duration(float64(time.Second) / media.fps)
+	alawBlock := int(8000 / media.fps) // bytes of 8 kHz A-law per picture
+	start := time.Now()
+	base := uint64(start.UnixMilli())
+	var (
+		seq   uint16
+		pkts  []jt1078.Packet
+		wire  []byte
+		lastI uint64
+		timer = time.NewTimer(0)
+	)
+	defer timer.Stop()
+	for i := 0; ; i++ {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-done:
+			return nil
+		case <-timer.C:
+		}
+		ms := base + uint64(time.Duration(i)*frame/time.Millisecond)
+		frameMs := uint16(frame / time.Millisecond)
+		pkts, wire = pkts[:0], wire[:0]
+		if video {
+			n := i % len(media.pics)
+			ty := jt1078.VideoP
+			if media.keys[n] {
+				ty, lastI = jt1078.VideoI, ms
+			}
+			f := jt1078.Frame{SIM: sim, Channel: channel, Type: ty, PT: jt1078.PTH264, Time: ms, Data: media.pics[n]}
+			pkts, seq = jt1078.Packetize(pkts, f, ed, seq, 950, uint16(min(ms-lastI, 0xffff)), frameMs)
+		}
+		if audio && len(media.alaw) >= alawBlock {
+			at := (i * alawBlock) % (len(media.alaw) - len(media.alaw)%alawBlock)
+			f := jt1078.Frame{SIM: sim, Channel: channel, Type: jt1078.Audio, PT: jt1078.PTG711A, Time: ms, Data: media.alaw[at : at+alawBlock]}
+			pkts, seq = jt1078.Packetize(pkts, f, ed, seq, 950, 0, 0)
+		}
+		for _, p := range pkts {
+			if wire, err = jt1078.Append(wire, p); err != nil {
+				return err
+			}
+		}
+		_ = c.SetWriteDeadline(time.Now().Add(writeTimeout))
+		if _, err := c.Write(wire); err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		timer.Reset(time.Until(start.Add(time.Duration(i+1) * frame)))
+	}
+}

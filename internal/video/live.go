@@ -1,0 +1,653 @@
+package video
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"tankwatch/internal/fleet"
+	"tankwatch/internal/jt1078"
+	"tankwatch/internal/jt1078/relay"
+	"tankwatch/internal/jt808"
+	"tankwatch/internal/jt808/gateway"
+	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/i18n"
+	"tankwatch/internal/telemetry"
+)
+
+// This file is live video's signalling and stream sessions (issue 17, docs/DECISIONS.md D75): a
+// viewer's request becomes a 0x9101 over the car's 808 session, the device's media connection is
+// matched to it by SIM and channel, and the stream is closed with 0x9102 when nobody has watched it
+// for the linger time.
+
+// Cars is what live video needs of the vehicle registry (fleet.Service).
+type Cars interface {
+	CommandTerminal(ctx context.Context, p *httpx.Principal, carID int64) (fleet.CommandTarget, error)
+	ScopedCar(ctx context.Context, p *httpx.Principal, carID int64) (fleet.CarRef, error)
+	Channels(ctx context.Context, p *httpx.Principal, carID int64) ([]fleet.Channel, error)
+	HistoryPlates(ctx context.Context, p *httpx.Principal, ids []int64) (map[int64]string, error)
+}
+
+// Gateway sends downlink messages to terminals and waits for their answers (gateway.Server).
+type Gateway interface {
+	Send(ctx context.Context, terminalID int64, msg jt808.Message, c *telemetry.Command) error
+	Online(terminalID int64) bool
+}
+
+// LiveConfig configures live video. Zero values take the defaults.
+type LiveConfig struct {
+	Relay  relay.Config
+	Ingest IngestConfig
+	// Sweep is how often streams without viewers are looked for; default a quarter of the linger, at
+	// most a second (a stream is closed at most this late after its linger).
+	Sweep time.Duration
+	// MaxConns bounds device media connections open at once (each holds a goroutine and a buffer);
+	// default twice the stream cap.
+	MaxConns int
+	// NoMedia ends a stream whose device has not connected this long after the terminal answered
+	// 0x9101, or whose media connection closed this long ago without another: its viewers are told the
+	// stream ended instead of watching a frozen picture, and 0x9102 stops a device that may be
+	// retrying. Default 15 s.
+	NoMedia time.Duration
+	// Reauth is how often a watching viewer's access token is checked again (logout, expiry); default 30 s.
+	Reauth time.Duration
+}
+
+// 0x9101 data type and 0x9102 commands used (jt808-facts.md).
+const (
+	dataAV     byte = 0 // audio and video
+	streamMain byte = 0
+	ctlClose   byte = 0
+	closeAll   byte = 0
+	maxChannel      = 32
+	tokenBytes      = 18 // 144 random bits, 24 characters of URL-safe base64
+)
+
+// devKey is how a device's media connection is matched to its session: the 1078 packets carry the
+// SIM and the logical channel, nothing else the platform chose.
+type devKey struct {
+	sim     jt808.Phone
+	channel uint8
+}
+
+// session is one live stream of one channel of one car: asked for with 0x9101, closed with 0x9102.
+type session struct {
+	token      string
+	carID      int64
+	terminalID int64
+	plate      string
+	key        devKey
+	started    time.Time
+	conns      atomic.Int32 // device media connections feeding it now
+	noMedia    atomic.Int64 // unix ns since when no media connection has fed it (0: one does)
+}
+
+// connected and disconnected count the session's media connections.
+func (s *session) connected() {
+	s.conns.Add(1)
+	s.noMedia.Store(0)
+}
+
+func (s *session) disconnected(now time.Time) {
+	if s.conns.Add(-1) == 0 {
+		s.noMedia.Store(now.UnixNano())
+	}
+}
+
+// Live is a node's live video: the relay hub, the stream sessions and their signalling.
+type Live struct {
+	Hub   *relay.Hub
+	Stats IngestStats
+	// Starts and Stops count 0x9101 sent (answered or not) and 0x9102 closes sent, for /metrics.
+	Starts, Stops atomic.Int64
+
+	cfg   LiveConfig
+	cars  Cars
+	gw    Gateway
+	guard httpx.Guard
+	log   *slog.Logger
+	now   func() time.Time
+
+	mu       sync.Mutex
+	byToken  map[string]*session
+	byDevice map[devKey]*session
+	busy     map[devKey]chan struct{} // a 0x9101 or 0x9102 in flight for the device: the next waits
+	ctx      context.Context          // set by Serve; nil: video is not enabled on this node
+	public   string                   // host announced in 0x9101
+	port     uint16
+	wg       sync.WaitGroup
+}
+
+// NewLive returns live video over cars and gw; guard re-checks viewers' tokens while they watch.
+func NewLive(cfg LiveConfig, cars Cars, gw Gateway, guard httpx.Guard, log *slog.Logger) *Live {
+	if cfg.Relay.Linger <= 0 {
+		cfg.Relay.Linger = 30 * time.Second
+	}
+	if cfg.Sweep <= 0 {
+		cfg.Sweep = min(cfg.Relay.Linger/4, time.Second)
+	}
+	cfg.Sweep = max(cfg.Sweep, 10*time.Millisecond)
+	if cfg.NoMedia <= 0 {
+		cfg.NoMedia = 15 * time.Second
+	}
+	if cfg.Reauth <= 0 {
+		cfg.Reauth = 30 * time.Second
+	}
+	l := &Live{Hub: relay.New(cfg.Relay), cfg: cfg, cars: cars, gw: gw, guard: guard, log: log.With("component", "video"),
+		now: time.Now, byToken: map[string]*session{}, byDevice: map[devKey]*session{}, busy: map[devKey]chan struct{}{}}
+	if l.cfg.MaxConns <= 0 {
+		streams := cfg.Relay.MaxStreams
+		if streams <= 0 {
+			streams = 200
+		}
+		l.cfg.MaxConns = 2 * streams
+	}
+	l.Hub.Stop = l.stopped
+	return l
+}
+
+// Enable turns live video on until ctx ends: public is the host:port announced to devices in 0x9101.
+func (l *Live) Enable(ctx context.Context, public string) error {
+	host, portText, err := net.SplitHostPort(public)
+	port, perr := strconv.ParseUint(portText, 10, 16)
+	if err != nil || perr != nil || host == "" || port == 0 {
+		return fmt.Errorf("video: the address announced to devices must be host:port, not %q", public)
+	}
+	l.mu.Lock()
+	l.ctx, l.public, l.port = ctx, host, uint16(port)
+	l.mu.Unlock()
+	return nil
+}
+
+// Serve accepts device media connections on ln and sweeps idle streams until ctx ends (Enable first).
+// It returns when every connection and viewer has ended.
+func (l *Live) Serve(ctx context.Context, ln net.Listener) error {
+	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
+	defer stop()
+	l.wg.Add(1)
+	go func() { defer l.wg.Done(); l.sweep(ctx) }()
+	sem := make(chan struct{}, l.cfg.MaxConns)
+	var err2 error
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() == nil && !errors.Is(err, net.ErrClosed) {
+				err2 = err
+			}
+			break
+		}
+		select {
+		case sem <- struct{}{}:
+		default: // too many media connections: a flood must not take the node's file descriptors
+			l.Stats.Refused.Add(1)
+			_ = c.Close()
+			continue
+		}
+		l.wg.Add(1)
+		go func() {
+			defer l.wg.Done()
+			defer func() { <-sem }()
+			var s *session
+			route := func(ctx context.Context, first jt1078.Packet, _ net.Addr) (*relay.Stream, error) {
+				st, sess, err := l.route(first)
+				if err == nil {
+					s = sess
+					s.connected()
+				}
+				return st, err
+			}
+			Ingest(ctx, c, l.cfg.Ingest, route, &l.Stats, l.log)
+			if s != nil {
+				s.disconnected(l.now())
+			}
+		}()
+	}
+	l.wg.Wait()
+	return err2
+}
+
+func (l *Live) enabled() (context.Context, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.ctx, l.ctx != nil && l.ctx.Err() == nil
+}
+
+// route finds the stream a device's media connection belongs to by the first packet's SIM and channel.
+func (l *Live) route(first jt1078.Packet) (*relay.Stream, *session, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := l.byDevice[devKey{first.SIM, first.Channel}]
+	if s == nil {
+		return nil, nil, ErrNotAsked
+	}
+	st := l.Hub.Stream(s.token)
+	if st == nil {
+		return nil, nil, ErrNotAsked
+	}
+	return st, s, nil
+}
+
+func (l *Live) sweep(ctx context.Context) {
+	t := time.NewTicker(l.cfg.Sweep)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			now := l.now()
+			l.Hub.Sweep(now)
+			l.endSilent(now)
+		}
+	}
+}
+
+// StreamView is a live stream as the console sees it. The URLs are relative to the server and take
+// the viewer's access token as ?token= (browsers cannot set headers on a WebSocket).
+type StreamView struct {
+	Token     string     `json:"token"`
+	CarID     int64      `json:"carId"`
+	Plate     string     `json:"plate"`
+	ChannelNo int        `json:"channelNo"`
+	FLVURL    string     `json:"flvUrl"`   // FLV over WebSocket: H.264 video
+	AudioURL  string     `json:"audioUrl"` // G.711 over WebSocket: one message per frame, first byte the payload type
+	StartedAt httpx.Time `json:"startedAt"`
+	Viewers   int        `json:"viewers"`
+	Receiving bool       `json:"receiving"` // the device's media connection is open
+}
+
+func (l *Live) view(s *session) StreamView {
+	v := StreamView{Token: s.token, CarID: s.carID, Plate: s.plate, ChannelNo: int(s.key.channel),
+		FLVURL: "/video-app/live/" + s.token + "/flv", AudioURL: "/video-app/live/" + s.token + "/g711",
+		StartedAt: httpx.TimeOf(s.started), Receiving: s.conns.Load() > 0}
+	if st := l.Hub.Stream(s.token); st != nil {
+		v.Viewers = st.Viewers()
+	}
+	return v
+}
+
+// fail is a video error with its stable reason for the console.
+func fail(reason, key string, args ...any) *httpx.Error {
+	e := httpx.Biz(key, args...)
+	e.Data = map[string]string{"reason": reason}
+	return e
+}
+
+var (
+	errDisabled = fail("disabled", "video.disabled")
+	errTooMany  = fail("tooMany", "video.tooMany")
+)
+
+// Open starts (or joins) the live stream of a car's channel for the caller: the car must be in the
+// caller's scope, have a terminal that is online, and the channel must be one of its enabled video
+// channels (any of 1–32 when none are configured). A new stream is asked of the device with 0x9101 and
+// exists once the terminal has answered; the stream then waits the linger time for its first viewer.
+func (l *Live) Open(ctx context.Context, p *httpx.Principal, carID int64, channel int) (StreamView, error) {
+	target, err := l.cars.CommandTerminal(ctx, p, carID) // scope first: a foreign car is refused as such
+	if err != nil {
+		return StreamView{}, err
+	}
+	if _, ok := l.enabled(); !ok {
+		return StreamView{}, errDisabled
+	}
+	if channel < 1 || channel > maxChannel {
+		return StreamView{}, httpx.Biz("field.range", httpx.Field("channelNo"), 1, maxChannel)
+	}
+	chans, err := l.cars.Channels(ctx, p, carID)
+	if err != nil {
+		return StreamView{}, err
+	}
+	if len(chans) > 0 && !slices.ContainsFunc(chans, func(c fleet.Channel) bool { return c.ChannelNo == channel && c.Enabled }) {
+		return StreamView{}, fail("channel", "video.channel", target.Plate, channel)
+	}
+	sim, err := jt808.ParsePhone(target.Phone)
+	if err != nil {
+		return StreamView{}, fmt.Errorf("video: terminal %d has phone %q: %w", target.TerminalID, target.Phone, err)
+	}
+	if !l.gw.Online(target.TerminalID) {
+		return StreamView{}, fail("offline", "video.offline", target.Plate)
+	}
+	key := devKey{sim, uint8(channel)}
+	for {
+		l.mu.Lock()
+		if wait := l.busy[key]; wait != nil { // a start or a close of this channel is on its way
+			l.mu.Unlock()
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return StreamView{}, ctx.Err()
+			}
+		}
+		if s := l.byDevice[key]; s != nil {
+			// join: a passing viewer keeps the stream from being swept before the caller's socket comes
+			v, err := l.Hub.Join(s.token)
+			if errors.Is(err, relay.ErrNoStream) {
+				// the relay has just stopped it and its session is about to end (Sweep or endSilent
+				// call stopped right after): look again in a moment, then its close will be in flight
+				l.mu.Unlock()
+				select {
+				case <-time.After(5 * time.Millisecond):
+				case <-ctx.Done():
+					return StreamView{}, ctx.Err()
+				}
+				continue
+			}
+			l.mu.Unlock()
+			if err != nil {
+				return StreamView{}, errTooMany
+			}
+			v.Leave(l.now())
+			return l.view(s), nil
+		}
+		done := make(chan struct{})
+		l.busy[key] = done
+		s := &session{token: newToken(), carID: carID, terminalID: target.TerminalID, plate: target.Plate, key: key, started: l.now()}
+		l.byToken[s.token], l.byDevice[key] = s, s
+		l.mu.Unlock()
+		err := l.start(ctx, p, s)
+		l.mu.Lock()
+		delete(l.busy, key)
+		close(done)
+		if err != nil {
+			delete(l.byToken, s.token)
+			delete(l.byDevice, key)
+		}
+		l.mu.Unlock()
+		if err != nil {
+			return StreamView{}, err
+		}
+		return l.view(s), nil
+	}
+}
+
+// start creates the relay stream (so the device's connection is let in) and sends 0x9101.
+func (l *Live) start(ctx context.Context, p *httpx.Principal, s *session) error {
+	v, err := l.Hub.Watch(s.token)
+	if err != nil {
+		return errTooMany
+	}
+	l.mu.Lock()
+	host, port := l.public, l.port
+	l.mu.Unlock()
+	l.Starts.Add(1)
+	cmd := &telemetry.Command{Kind: "liveVideo", Params: fmt.Sprintf("channel %d", s.key.channel), UserID: p.UserID}
+	err = l.gw.Send(ctx, s.terminalID, &jt808.LiveStart{ServerIP: host, TCPPort: port, Channel: s.key.channel,
+		DataType: dataAV, Stream: streamMain}, cmd)
+	if err != nil {
+		v.Leave(l.now())
+		l.Hub.End(s.token)
+		switch {
+		case errors.Is(err, gateway.ErrOffline):
+			return fail("offline", "video.offline", s.plate)
+		case errors.Is(err, gateway.ErrTimeout):
+			return fail("timeout", "video.timeout", s.plate)
+		case errors.Is(err, gateway.ErrRejected):
+			return fail("rejected", "video.rejected", s.plate, cmd.Reply)
+		}
+		return err
+	}
+	// the placeholder leaves at once: from now the linger runs until a browser's socket joins, and the
+	// device has NoMedia to connect
+	s.noMedia.CompareAndSwap(0, l.now().UnixNano())
+	if s.conns.Load() > 0 { // it connected before the answer came (the simulator does)
+		s.noMedia.Store(0)
+	}
+	v.Leave(l.now())
+	return nil
+}
+
+// endSilent ends the streams whose device has sent nothing on a media connection for NoMedia: never
+// connected after its 0x9101, or its connection closed without another (the device or its network went
+// away). Their viewers' sockets end with "stream ended", and 0x9102 is sent as for a linger.
+func (l *Live) endSilent(now time.Time) {
+	l.mu.Lock()
+	var silent []string
+	for tok, s := range l.byToken {
+		if since := s.noMedia.Load(); since != 0 && s.conns.Load() == 0 && now.Sub(time.Unix(0, since)) >= l.cfg.NoMedia {
+			silent = append(silent, tok)
+		}
+	}
+	l.mu.Unlock()
+	for _, tok := range silent {
+		l.log.Info("live video ended: no media from the device", "token_prefix", tok[:4])
+		l.Hub.End(tok) // viewers' queues close: their sockets say the stream ended
+		l.stopped(tok) // the session ends and 0x9102 goes down
+	}
+}
+
+// stopped is the hub's Stop: nobody has watched the stream for the linger time (or the console closed
+// it), so the session ends and 0x9102 closes the channel on the device. Until the terminal has answered,
+// a new request for the channel waits, so the close cannot overtake the next 0x9101.
+func (l *Live) stopped(token string) {
+	l.mu.Lock()
+	s := l.byToken[token]
+	if s == nil {
+		l.mu.Unlock()
+		return
+	}
+	delete(l.byToken, token)
+	if l.byDevice[s.key] == s {
+		delete(l.byDevice, s.key)
+	}
+	done := make(chan struct{})
+	l.busy[s.key] = done
+	ctx := l.ctx
+	l.mu.Unlock()
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		defer func() {
+			l.mu.Lock()
+			delete(l.busy, s.key)
+			l.mu.Unlock()
+			close(done)
+		}()
+		if ctx == nil {
+			return
+		}
+		l.Stops.Add(1)
+		err := l.gw.Send(context.WithoutCancel(ctx), s.terminalID, &jt808.LiveControl{Channel: s.key.channel, Command: ctlClose, CloseType: closeAll},
+			&telemetry.Command{Kind: "liveVideoClose", Params: fmt.Sprintf("channel %d", s.key.channel)})
+		if err != nil {
+			l.log.Info("live video close not confirmed", "plate", s.plate, "channel", s.key.channel, "err", err)
+		}
+	}()
+}
+
+// Streams lists the live streams of the caller's scope (carID > 0: of that car), by plate and channel.
+func (l *Live) Streams(ctx context.Context, p *httpx.Principal, carID int64) ([]StreamView, error) {
+	if carID > 0 { // a car named outside the scope is refused as such, not answered with an empty list
+		if _, err := l.cars.ScopedCar(ctx, p, carID); err != nil {
+			return nil, err
+		}
+	}
+	l.mu.Lock()
+	all := make([]*session, 0, len(l.byToken))
+	ids := map[int64]bool{}
+	for _, s := range l.byToken {
+		if carID <= 0 || s.carID == carID {
+			all = append(all, s)
+			ids[s.carID] = true
+		}
+	}
+	l.mu.Unlock()
+	out := []StreamView{}
+	if len(all) == 0 {
+		return out, nil
+	}
+	plates, err := l.cars.HistoryPlates(ctx, p, slices.Collect(maps.Keys(ids)))
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range all {
+		if plate, ok := plates[s.carID]; ok {
+			v := l.view(s)
+			v.Plate = plate
+			out = append(out, v)
+		}
+	}
+	slices.SortFunc(out, func(a, b StreamView) int {
+		if a.Plate != b.Plate {
+			if a.Plate < b.Plate {
+				return -1
+			}
+			return 1
+		}
+		return a.ChannelNo - b.ChannelNo
+	})
+	return out, nil
+}
+
+// StopResult says what a stop call did to one stream.
+type StopResult struct {
+	CarID     int64 `json:"carId"`
+	ChannelNo int   `json:"channelNo"`
+	Stopped   bool  `json:"stopped"` // closed now (0x9102 on its way)
+	Viewers   int   `json:"viewers"` // still watching: the stream is kept for them
+}
+
+// Stop closes the live streams of a car in the caller's scope (channel 0: every channel) that nobody
+// watches any more, without waiting for the linger; streams others still watch are kept and say so.
+func (l *Live) Stop(ctx context.Context, p *httpx.Principal, carID int64, channel int) ([]StopResult, error) {
+	if _, err := l.cars.ScopedCar(ctx, p, carID); err != nil {
+		return nil, err
+	}
+	if channel < 0 || channel > maxChannel {
+		return nil, httpx.Biz("field.range", httpx.Field("channelNo"), 1, maxChannel)
+	}
+	l.mu.Lock()
+	var mine []*session
+	for _, s := range l.byToken {
+		if s.carID == carID && (channel == 0 || int(s.key.channel) == channel) {
+			mine = append(mine, s)
+		}
+	}
+	l.mu.Unlock()
+	out := []StopResult{}
+	for _, s := range mine {
+		r := StopResult{CarID: carID, ChannelNo: int(s.key.channel), Stopped: l.Hub.StopIdle(s.token)}
+		if st := l.Hub.Stream(s.token); st != nil && !r.Stopped {
+			r.Viewers = st.Viewers()
+		}
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b StopResult) int { return a.ChannelNo - b.ChannelNo })
+	return out, nil
+}
+
+// join adds a browser viewer to the stream of token after checking the car is in the caller's scope.
+func (l *Live) join(ctx context.Context, p *httpx.Principal, token string) (*relay.Viewer, *session, error) {
+	if _, ok := l.enabled(); !ok {
+		return nil, nil, errDisabled
+	}
+	l.mu.Lock()
+	s := l.byToken[token]
+	l.mu.Unlock()
+	if s == nil {
+		return nil, nil, noStream
+	}
+	if _, err := l.cars.ScopedCar(ctx, p, s.carID); err != nil {
+		return nil, nil, err
+	}
+	v, err := l.Hub.Join(token)
+	switch {
+	case errors.Is(err, relay.ErrNoStream):
+		return nil, nil, noStream
+	case err != nil:
+		return nil, nil, &httpx.Error{Status: http.StatusServiceUnavailable, Key: "video.tooMany", Data: map[string]string{"reason": "tooMany"}}
+	}
+	return v, s, nil
+}
+
+// noStream: a stream token that is unknown, forged or of a stream that has ended. 404, so a media
+// URL never tells whether a token ever existed.
+var noStream = &httpx.Error{Status: http.StatusNotFound, Key: "video.noStream", Data: map[string]string{"reason": "noStream"}}
+
+// newToken is a stream session's unguessable token.
+func newToken() string {
+	b := make([]byte, tokenBytes)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// OpenMany opens several channels of one car (doVisual2). The first failure that concerns the car as
+// a whole (scope, no terminal, offline) is the answer; a channel the car lacks is reported in its row.
+func (l *Live) OpenMany(ctx context.Context, p *httpx.Principal, lang i18n.Lang, carID int64, channels []int) ([]ChannelResult, error) {
+	out := make([]ChannelResult, 0, len(channels))
+	for _, ch := range channels {
+		v, err := l.Open(ctx, p, carID, ch)
+		var he *httpx.Error
+		if err != nil && (!errors.As(err, &he) || !channelLevel(he)) {
+			return nil, err
+		}
+		r := ChannelResult{ChannelNo: ch}
+		if err != nil {
+			r.Message, r.Reason = i18n.T(lang, he.Key, he.Args...), reasonOf(he)
+		} else {
+			r.Stream = &v
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// OpenAll opens every enabled video channel of a car (doVisualAll).
+func (l *Live) OpenAll(ctx context.Context, p *httpx.Principal, lang i18n.Lang, carID int64) ([]ChannelResult, error) {
+	ref, err := l.cars.ScopedCar(ctx, p, carID)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := l.enabled(); !ok {
+		return nil, errDisabled
+	}
+	chans, err := l.cars.Channels(ctx, p, carID)
+	if err != nil {
+		return nil, err
+	}
+	var nums []int
+	for _, c := range chans {
+		if c.Enabled {
+			nums = append(nums, c.ChannelNo)
+		}
+	}
+	if len(nums) == 0 {
+		return nil, fail("noChannels", "video.noChannels", ref.Plate)
+	}
+	return l.OpenMany(ctx, p, lang, carID, nums)
+}
+
+// ChannelResult is one channel of doVisual2 / doVisualAll: its stream, or why it has none.
+type ChannelResult struct {
+	ChannelNo int         `json:"channelNo"`
+	Stream    *StreamView `json:"stream,omitempty"`
+	Message   string      `json:"message,omitempty"` // why it has none, in the caller's language
+	Reason    string      `json:"reason,omitempty"`  // as in a failed doVisual's data
+}
+
+// channelLevel reports a failure of one channel that leaves the others worth trying.
+func channelLevel(e *httpx.Error) bool {
+	switch reasonOf(e) {
+	case "channel", "rejected", "tooMany":
+		return true
+	}
+	return e.Key == "field.range"
+}
+
+func reasonOf(e *httpx.Error) string {
+	if m, ok := e.Data.(map[string]string); ok {
+		return m["reason"]
+	}
+	return ""
+}
