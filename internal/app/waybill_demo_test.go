@@ -17,10 +17,13 @@ import (
 // the load record (source LoadDepot, one unique seal per compartment) and the waybill's shipped V20;
 // the process engine takes it from there (at least to ARRIVED at its first station).
 func TestDemoPlanner(t *testing.T) {
+	t.Parallel()
 	e := apptest.NewWithGateway(t, "sqlite")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg := sim.Config{Gateway: e.App.Devices.GatewayAddr(), Vehicles: 1, First: 1, Seed: 1, Speedup: 1000, DayAtStart: true,
+	// 400×: the truck waits 45 simulated minutes (6.75 s) for the planner's dispatch; at 1000× (2.7 s) a
+	// loaded machine delayed the dispatch past the wait and the truck loaded by its own plan
+	cfg := sim.Config{Gateway: e.App.Devices.GatewayAddr(), Vehicles: 1, First: 1, Seed: 1, Speedup: 400, DayAtStart: true,
 		Epoch: e.Clock.Now(), AckTimeout: 2 * time.Second, Backoff: 100 * time.Millisecond}
 	e.App.DemoWaybillHooks(ctx, &cfg)
 	if cfg.DispatchWait == 0 {
@@ -32,7 +35,7 @@ func TestDemoPlanner(t *testing.T) {
 	}
 	defer f.Stop()
 	var w waybill.Row
-	apptest.WaitFor(t, "the planner's waybill to arrive at its first station", func() bool {
+	apptest.WaitWithin(t, 3*time.Minute, "the planner's waybill to arrive at its first station", func() bool {
 		err := e.DB.NewSelect().Model(&w).Where("remark = ?", "演示调度").OrderExpr("id").Limit(1).Scan(context.Background())
 		return err == nil && w.State >= waybill.Arrived
 	})

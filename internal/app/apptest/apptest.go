@@ -188,7 +188,13 @@ func (e *Env) Groups(token string) map[string]int64 {
 // WaitFor polls cond every 20 ms for up to a minute and fails the test if it never holds.
 func WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
+	WaitWithin(t, time.Minute, what, cond)
+}
+
+// WaitWithin is WaitFor with its own limit (a simulated trip in real time).
+func WaitWithin(t testing.TB, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
