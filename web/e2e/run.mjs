@@ -1,5 +1,5 @@
 // End-to-end suite runner: `npm run e2e` (from web/) or `make test-e2e` (repo root, builds first).
-// Runs e2e/*.test.mjs with node:test, two files at a time (E2E_CONCURRENCY, default 2; 1 runs them one
+// Runs e2e/*.test.mjs with node:test, three files at a time (E2E_CONCURRENCY, default 3; 1 runs them one
 // after another); each file runs in its own process and starts its own `tankwatch serve --demo` (fresh
 // data dir, free port) and drives Debian's Chromium via playwright-core, so files share nothing but the
 // machine. The files that wait longest for the demo fleet start first, so that the short ones fill the
@@ -25,7 +25,7 @@ if (!existsSync(CHROMIUM)) {
 // The longest files (they wait for the demo fleet's loads, unloads and alarms), longest first; every
 // other file follows in name order. Only the order changes with this list, never what runs.
 const LONGEST_FIRST = [
-  'alarms.test.mjs', 'carEvents.test.mjs', 'tankEvents.test.mjs', 'levelCockpit.test.mjs', 'tankMonitor.test.mjs',
+  'alarms.test.mjs', 'pages.test.mjs', 'carEvents.test.mjs', 'tankEvents.test.mjs', 'levelCockpit.test.mjs', 'tankMonitor.test.mjs',
   'help.test.mjs', 'hydtrend.test.mjs', 'ingest.test.mjs', 'stations.test.mjs', 'tankInfo.test.mjs',
 ];
 // Files whose server alone keeps both cores busy (alarms: 200 trucks at 600×) run by themselves, first,
@@ -33,7 +33,9 @@ const LONGEST_FIRST = [
 const ALONE = ['alarms.test.mjs'];
 const rank = (f) => (LONGEST_FIRST.includes(f) ? LONGEST_FIRST.indexOf(f) : LONGEST_FIRST.length);
 
-const concurrency = Number(process.env.E2E_CONCURRENCY ?? 2);
+// 3: the files mostly wait (on the demo fleet, on pages drawing): 46 files, three at a time beside two
+// building helpers (load average 15–19), used 760 s of CPU in 914 s (PERFORMANCE.md)
+const concurrency = Number(process.env.E2E_CONCURRENCY ?? 3);
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   console.error(`e2e: E2E_CONCURRENCY must be a whole number ≥ 1, not ${process.env.E2E_CONCURRENCY}`);
   process.exit(2);
