@@ -76,7 +76,7 @@ func TestUpgradeToSimulator(t *testing.T) {
 			got := make(chan *jt808.Upgrade, 1)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			truck, err := sim.Start(ctx, sim.Config{Gateway: e.addr, Vehicles: 1, First: idx, Interval: time.Minute,
+			truck, err := sim.Start(ctx, sim.Config{Gateway: e.addr, Vehicles: 1, First: idx, Interval: time.Minute, DayAtStart: true, // at night (Beijing) a parked truck stays off the air
 				UpgradeDrop: tc.drop, OnUpgrade: func(_ string, u *jt808.Upgrade) { got <- u }})
 			if err != nil {
 				t.Fatal(err)
