@@ -79,8 +79,10 @@ func TestLiveVideo(t *testing.T) {
 		t.Skip("drives a terminal and its video over TCP")
 	}
 	t.Parallel()
+	// the linger runs from doVisual's answer until the test's socket joins: 300 ms was overrun on a
+	// loaded machine (the stream was swept and the socket got 404)
 	e := apptest.New(t, "sqlite", config.Config{Demo: true, JT808: "127.0.0.1:0", JT1078: "127.0.0.1:0", Theme: "tankcar",
-		VideoLinger: 300 * time.Millisecond, VideoStreams: 1})
+		VideoLinger: 2 * time.Second, VideoStreams: 1})
 	if err := e.App.StartDevices(context.Background()); err != nil {
 		t.Fatal(err)
 	}
