@@ -1,4 +1,5 @@
-import { App as AntApp, ConfigProvider, theme as antdThemes } from 'antd';
+import { App as AntApp, ConfigProvider } from 'antd';
+import { useToken } from 'antd/es/theme/internal';
 import zhCN from 'antd/es/locale/zh_CN';
 import zhTW from 'antd/es/locale/zh_TW';
 import enUS from 'antd/es/locale/en_US';
@@ -6,7 +7,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { feedback } from '../api/feedback';
 import type { Lang } from '../i18n';
-import { useDark } from './prefs';
+import { isDark, prefsOf } from './prefs';
 import { useAppStore } from './store';
 import { antdTheme, themeOf } from './theme';
 
@@ -32,7 +33,7 @@ function FeedbackBridge() {
  * cannot say (and for tests), `color-scheme` for the scrollbars and form controls.
  */
 function ThemeVars({ dark }: { dark: boolean }) {
-  const { token } = antdThemes.useToken();
+  const [, token] = useToken();
   useEffect(() => {
     const el = document.documentElement;
     const vars: Record<string, string> = {
@@ -57,12 +58,13 @@ function ThemeVars({ dark }: { dark: boolean }) {
 export function Providers({ children }: { children: ReactNode }) {
   const lang = useAppStore((s) => s.lang);
   const theme = useAppStore((s) => themeOf(s.session?.theme ?? s.platform?.theme));
-  const dark = useDark();
+  // dark: the user's preference, once the signed-in console has loaded antd's dark algorithm
+  const dark = useAppStore((s) => (isDark(prefsOf(s.session)) ? s.darkAlgorithm : null));
   const config = useMemo(() => antdTheme(theme, dark), [theme, dark]);
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={ANTD_LOCALE[lang]} theme={config}>
-        <ThemeVars dark={dark} />
+        <ThemeVars dark={!!dark} />
         <AntApp>
           <FeedbackBridge />
           {children}

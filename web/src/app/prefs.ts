@@ -58,8 +58,3 @@ export function usePrefs(): UserPrefs {
 export function useDefaultPageSize(): number {
   return useAppStore((s) => pageSizeOf(prefsOf(s.session)));
 }
-
-/** Whether the console is dark (the signed-in user's preference). */
-export function useDark(): boolean {
-  return useAppStore((s) => isDark(prefsOf(s.session)));
-}

@@ -1,3 +1,4 @@
+import type { MappingAlgorithm } from 'antd';
 import { create } from 'zustand';
 import type { MenuNode, PlatformInfo, Session, UserPrefs } from '../api/types';
 import { currentLang, type Lang } from '../i18n';
@@ -61,6 +62,8 @@ interface AppState {
   collapsed: boolean;
   errorLog: ErrorLogEntry[];
   pending: number;
+  /** antd's dark algorithm once the signed-in console has loaded it (darkTheme.ts). */
+  darkAlgorithm: MappingAlgorithm | null;
 
   setLang: (lang: Lang) => void;
   setPlatform: (p: PlatformInfo | null) => void;
@@ -94,6 +97,7 @@ export const useAppStore = create<AppState>((set, get) => ({
   collapsed: false,
   errorLog: [],
   pending: 0,
+  darkAlgorithm: null,
 
   setLang: (lang) => set({ lang }),
   setPlatform: (platform) => set({ platform }),

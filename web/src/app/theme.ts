@@ -1,4 +1,4 @@
-import { theme as antdThemes, type ThemeConfig } from 'antd';
+import type { MappingAlgorithm, ThemeConfig } from 'antd';
 import type { ThemeName } from '../api/types';
 
 /** Brand colours per theme; the header is always dark. */
@@ -10,13 +10,13 @@ export const BRAND: Record<ThemeName, { primary: string; header: string; accent:
 };
 
 /**
- * antd's theme for a brand; `dark` (the user's preference) adds antd's dark algorithm and leaves the
- * light-only colours (layout grey, white sider, table header) to the algorithm.
+ * antd's theme for a brand; `dark` (antd's dark algorithm, when the user prefers it: darkTheme.ts) leaves
+ * the light-only colours (layout grey, white sider, table header) to the algorithm.
  */
-export function antdTheme(theme: ThemeName, dark = false): ThemeConfig {
+export function antdTheme(theme: ThemeName, dark: MappingAlgorithm | null = null): ThemeConfig {
   const b = BRAND[theme] ?? BRAND.tankcar;
   return {
-    algorithm: dark ? antdThemes.darkAlgorithm : antdThemes.defaultAlgorithm,
+    ...(dark ? { algorithm: dark } : {}),
     token: {
       colorPrimary: b.primary,
       borderRadius: 6,
