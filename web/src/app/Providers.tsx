@@ -28,15 +28,32 @@ function FeedbackBridge() {
 }
 
 /**
- * The console's own CSS reads antd's colours through these variables (with the light values as
- * fallbacks), so it follows the dark theme; `data-theme` on <html> is there for what a variable
- * cannot say (and for tests), `color-scheme` for the scrollbars and form controls.
+ * The console's own CSS reads antd's dark colours through these variables, with the light values it
+ * always had as fallbacks: they are set only while the dark theme is on, so the light console stays
+ * exactly as it was. `data-theme` on <html> is there for what a variable cannot say (and for tests),
+ * `color-scheme` for the scrollbars and native controls.
  */
+export const THEME_VARS = [
+  '--tw-bg-container',
+  '--tw-bg-elevated',
+  '--tw-bg-layout',
+  '--tw-fill',
+  '--tw-fill-quaternary',
+  '--tw-border',
+  '--tw-border-strong',
+  '--tw-text',
+  '--tw-text-secondary',
+  '--tw-text-tertiary',
+  '--tw-text-quaternary',
+  '--tw-warning-bg',
+  '--tw-warning-border',
+] as const;
+
 function ThemeVars({ dark }: { dark: boolean }) {
   const [, token] = useToken();
   useEffect(() => {
     const el = document.documentElement;
-    const vars: Record<string, string> = {
+    const values: Record<(typeof THEME_VARS)[number], string> = {
       '--tw-bg-container': token.colorBgContainer,
       '--tw-bg-elevated': token.colorBgElevated,
       '--tw-bg-layout': token.colorBgLayout,
@@ -47,10 +64,16 @@ function ThemeVars({ dark }: { dark: boolean }) {
       '--tw-text': token.colorText,
       '--tw-text-secondary': token.colorTextSecondary,
       '--tw-text-tertiary': token.colorTextTertiary,
+      '--tw-text-quaternary': token.colorTextQuaternary,
+      '--tw-warning-bg': token.colorWarningBg,
+      '--tw-warning-border': token.colorWarningBorder,
     };
-    for (const [k, v] of Object.entries(vars)) el.style.setProperty(k, v);
+    for (const k of THEME_VARS) {
+      if (dark) el.style.setProperty(k, values[k]);
+      else el.style.removeProperty(k);
+    }
     el.dataset.theme = dark ? 'dark' : 'light';
-    el.style.colorScheme = dark ? 'dark' : 'light';
+    el.style.colorScheme = dark ? 'dark' : '';
   }, [token, dark]);
   return null;
 }
