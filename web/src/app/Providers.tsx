@@ -47,6 +47,7 @@ export const THEME_VARS = [
   '--tw-text-quaternary',
   '--tw-warning-bg',
   '--tw-warning-border',
+  '--tw-primary-bg',
 ] as const;
 
 function ThemeVars({ dark }: { dark: boolean }) {
@@ -67,6 +68,7 @@ function ThemeVars({ dark }: { dark: boolean }) {
       '--tw-text-quaternary': token.colorTextQuaternary,
       '--tw-warning-bg': token.colorWarningBg,
       '--tw-warning-border': token.colorWarningBorder,
+      '--tw-primary-bg': token.colorPrimaryBg,
     };
     for (const k of THEME_VARS) {
       if (dark) el.style.setProperty(k, values[k]);
