@@ -28,9 +28,9 @@ describe('console preferences (issue 18)', () => {
   });
 
   it.each([
-    ['', false, 'normal'],
-    ['light', false, 'normal'],
-    ['dark', true, 'normal'],
+    ['', false],
+    ['light', false],
+    ['dark', true],
   ] as const)('theme %j is dark: %s', (theme, dark) => {
     expect(isDark(prefs({ theme }))).toBe(dark);
   });

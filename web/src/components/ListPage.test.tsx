@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PageQuery } from '../api/types';
+import type { PageQuery, Session } from '../api/types';
 import { renderPage, testSession } from '../features/access/testing';
 import { SLOW } from '../features/manager/history/testing';
 import { columnsWidth, DEFAULT_COLUMN_WIDTH, ListPage, nextOwnPaging, nextPaging, pagingInForce } from './ListPage';
@@ -8,7 +8,7 @@ import { columnsWidth, DEFAULT_COLUMN_WIDTH, ListPage, nextOwnPaging, nextPaging
 type Row = { id: number; name: string };
 const rows = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, name: `车辆${i + 1}` }));
 
-function page(session = testSession) {
+function page(session: Session = testSession) {
   const fetch = vi.fn(async (q: PageQuery) => {
     const from = (q.pageNum - 1) * q.pageSize;
     return { list: rows.slice(from, from + q.pageSize), total: rows.length, pageNum: q.pageNum, pageSize: q.pageSize };
