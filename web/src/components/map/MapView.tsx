@@ -79,7 +79,7 @@ export interface MapViewProps {
   testId?: string;
 }
 
-/** 标准 / 卫星: a Leaflet control (top right, stacked with the page's own) holding an antd switch. */
+/** 标准 / 卫星: a Leaflet control under the zoom buttons (pages put their own tools top right), holding an antd switch. */
 function LayerSwitch({ value, onChange }: { value: MapLayer; onChange: (v: MapLayer) => void }) {
   const map = useMap();
   const { t } = useTranslation();
@@ -93,7 +93,7 @@ function LayerSwitch({ value, onChange }: { value: MapLayer; onChange: (v: MapLa
         return div;
       },
     });
-    const ctl = new Ctl({ position: 'topright' });
+    const ctl = new Ctl({ position: 'topleft' });
     ctl.addTo(map);
     setBox(ctl.getContainer() ?? null);
     return () => {
