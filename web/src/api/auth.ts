@@ -1,5 +1,5 @@
 import { call, get, post, raw } from './client';
-import type { Envelope, MenuNode, PlatformInfo, Session } from './types';
+import type { Envelope, MenuNode, PlatformInfo, Session, UserPrefs } from './types';
 
 export interface LogInRequest {
   account: string;
@@ -22,8 +22,17 @@ export interface PasswordUpdateRequest {
 export const passwordUpdate = (body: PasswordUpdateRequest): Promise<Envelope<null>> =>
   raw<null>({ method: 'POST', url: '/authority-app/userInfo/passwordUpdate', data: body });
 
+/** The body of userSetting/edit: each field that is present is changed (prefs as a whole). */
 export interface UserSetting {
   language?: string;
   timezone?: string;
+  prefs?: UserPrefs;
 }
-export const editUserSetting = (body: UserSetting) => post<UserSetting>('/base-info-app/userSetting/edit', body, false);
+/** The stored values after the change. */
+export interface UserSettingResult {
+  language: string;
+  timezone: string;
+  prefs: UserPrefs;
+}
+/** Saves the caller's settings; a refusal (an invalid value) is shown as the server's warning. */
+export const editUserSetting = (body: UserSetting) => post<UserSettingResult>('/base-info-app/userSetting/edit', body);

@@ -46,6 +46,13 @@ export interface CurrentUserInfo {
   theme: ThemeName;
 }
 
+/** A user's console preferences (server internal/org/prefs.go); '' / 0 = the console's default. */
+export interface UserPrefs {
+  theme: '' | 'light' | 'dark';
+  mapLayer: '' | 'normal' | 'satellite';
+  pageSize: 0 | 10 | 20 | 50 | 100;
+}
+
 export interface Session {
   userName: string;
   userId: number;
@@ -61,6 +68,11 @@ export interface Session {
   indexLogo: string;
   theme: ThemeName;
   platform: boolean;
+  /** The user's own settings (userSetting/edit): '' = unset (the browser's language, the platform's zone). */
+  language?: string;
+  timezone?: string;
+  /** The user's console preferences (missing on older servers = the defaults). */
+  prefs?: UserPrefs;
   access_token?: string;
   currentUserInfo: CurrentUserInfo;
   exceedCars?: unknown[];

@@ -1,3 +1,4 @@
+import './darkTheme';
 import { useEffect, type ComponentType } from 'react';
 import NoPermissionPage from '../features/common/NoPermissionPage';
 import { isPagePermitted, type PageDef } from './pages';

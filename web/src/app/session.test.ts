@@ -5,6 +5,7 @@ vi.mock('../api/auth', () => api);
 const feedback = vi.hoisted(() => ({ warn: vi.fn() }));
 vi.mock('../api/feedback', () => feedback);
 
+import { applyLang, currentLang } from '../i18n';
 import { signIn } from './session';
 import { NO_PERMISSION } from '../lib/menuFilter';
 import { STORAGE, useAppStore } from './store';
@@ -26,6 +27,21 @@ describe('signIn (spec §4, §5, §6)', () => {
     expect(api.logIn).toHaveBeenCalledWith({ account: 'wang', password: 'pw', type: 0 });
     expect(localStorage.getItem(STORAGE.token)).toBe('tok');
     expect(useAppStore.getState().loggedIn).toBe(true);
+  });
+
+  it('applies the language the user saved (personal settings); none keeps the current one', async () => {
+    api.findTreesForLogin.mockResolvedValue(menu);
+    api.logIn.mockResolvedValue({ code: 1, data: { ...session, language: '' } });
+    await signIn('wang', 'pw');
+    expect(currentLang()).toBe('zh-CN');
+    api.logIn.mockResolvedValue({ code: 1, data: { ...session, language: 'zh-TW', prefs: { theme: 'dark', mapLayer: '', pageSize: 50 } } });
+    await signIn('wang', 'pw');
+    expect(currentLang()).toBe('zh-TW');
+    expect(useAppStore.getState().lang).toBe('zh-TW');
+    expect(localStorage.getItem('lang')).toBe('zh-TW');
+    expect(useAppStore.getState().session?.prefs?.pageSize).toBe(50);
+    await applyLang('zh-CN', false);
+    useAppStore.getState().setLang('zh-CN');
   });
 
   it('shows the server message as a warning when the code is 0', async () => {

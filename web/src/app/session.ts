@@ -1,9 +1,10 @@
 import { currentSession, findTreesForLogin, logIn, logOut } from '../api/auth';
 import { warn } from '../api/feedback';
 import type { MenuNode, Session } from '../api/types';
-import i18n from '../i18n';
+import i18n, { applyLang, currentLang } from '../i18n';
 import { NO_PERMISSION } from '../lib/menuFilter';
 import { liveConnection } from './live';
+import { sessionLang } from './prefs';
 import { STORAGE, useAppStore } from './store';
 
 export type SignInResult = { ok: true } | { ok: false; message: string };
@@ -34,6 +35,16 @@ export async function signIn(account: string, password: string): Promise<SignInR
     return { ok: false, message: NO_PERMISSION };
   }
   useAppStore.getState().signIn(session, menu);
+  // the user's saved language (personal settings) is applied at sign-in and kept for reloads
+  const lang = sessionLang(session);
+  if (lang && lang !== currentLang()) {
+    try {
+      await applyLang(lang);
+      useAppStore.getState().setLang(lang);
+    } catch {
+      // its texts could not be loaded: stay in the current language
+    }
+  }
   liveConnection.online(session.userId);
   return { ok: true };
 }

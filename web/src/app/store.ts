@@ -1,5 +1,6 @@
+import type { MappingAlgorithm } from 'antd';
 import { create } from 'zustand';
-import type { MenuNode, PlatformInfo, Session } from '../api/types';
+import type { MenuNode, PlatformInfo, Session, UserPrefs } from '../api/types';
 import { currentLang, type Lang } from '../i18n';
 
 /** Browser storage keys (spec §3). Logout clears all of local storage. */
@@ -61,11 +62,15 @@ interface AppState {
   collapsed: boolean;
   errorLog: ErrorLogEntry[];
   pending: number;
+  /** antd's dark algorithm once the signed-in console has loaded it (darkTheme.ts). */
+  darkAlgorithm: MappingAlgorithm | null;
 
   setLang: (lang: Lang) => void;
   setPlatform: (p: PlatformInfo | null) => void;
   signIn: (session: Session, menu: MenuNode[]) => void;
   updateSession: (session: Session) => void;
+  /** The user's settings as the server stored them (userSetting/edit): into the session, at once. */
+  setSettings: (settings: { language: string; timezone: string; prefs: UserPrefs }) => void;
   signOutLocal: () => void;
   setSetMenu: (names: string[]) => void;
   openTab: (tab: Tab) => void;
@@ -92,6 +97,7 @@ export const useAppStore = create<AppState>((set, get) => ({
   collapsed: false,
   errorLog: [],
   pending: 0,
+  darkAlgorithm: null,
 
   setLang: (lang) => set({ lang }),
   setPlatform: (platform) => set({ platform }),
@@ -112,6 +118,13 @@ export const useAppStore = create<AppState>((set, get) => ({
     const { access_token: _t, ...rest } = session;
     localStorage.setItem(STORAGE.currentUserInfo, JSON.stringify(rest));
     set({ session: rest });
+  },
+  setSettings: ({ language, timezone, prefs }) => {
+    const session = get().session;
+    if (!session) return;
+    const next = { ...session, language, timezone, prefs };
+    localStorage.setItem(STORAGE.currentUserInfo, JSON.stringify(next));
+    set({ session: next });
   },
   signOutLocal: () => {
     localStorage.clear();

@@ -1,4 +1,4 @@
-import type { ThemeConfig } from 'antd';
+import type { MappingAlgorithm, ThemeConfig } from 'antd';
 import type { ThemeName } from '../api/types';
 
 /** Brand colours per theme; the header is always dark. */
@@ -9,20 +9,25 @@ export const BRAND: Record<ThemeName, { primary: string; header: string; accent:
   telecom: { primary: '#0b7fc2', header: '#0a1a2a', accent: '#36cfc9' },
 };
 
-export function antdTheme(theme: ThemeName): ThemeConfig {
+/**
+ * antd's theme for a brand; `dark` (antd's dark algorithm, when the user prefers it: darkTheme.ts) leaves
+ * the light-only colours (layout grey, white sider, table header) to the algorithm.
+ */
+export function antdTheme(theme: ThemeName, dark: MappingAlgorithm | null = null): ThemeConfig {
   const b = BRAND[theme] ?? BRAND.tankcar;
   return {
+    ...(dark ? { algorithm: dark } : {}),
     token: {
       colorPrimary: b.primary,
       borderRadius: 6,
       fontFamily:
         "-apple-system, BlinkMacSystemFont, 'Segoe UI', 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', 'Helvetica Neue', Arial, sans-serif",
-      colorBgLayout: '#f2f4f7',
+      ...(dark ? {} : { colorBgLayout: '#f2f4f7' }),
     },
     components: {
-      Layout: { headerBg: b.header, siderBg: '#ffffff', headerHeight: 56, headerPadding: '0 16px' },
+      Layout: { headerBg: b.header, ...(dark ? {} : { siderBg: '#ffffff' }), headerHeight: 56, headerPadding: '0 16px' },
       Menu: { itemHeight: 40, itemMarginInline: 6, itemBorderRadius: 6 },
-      Table: { headerBg: '#f7f8fa' },
+      ...(dark ? {} : { Table: { headerBg: '#f7f8fa' } }),
     },
   };
 }

@@ -1,14 +1,14 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PageQuery } from '../api/types';
-import { renderPage } from '../features/access/testing';
+import type { PageQuery, Session } from '../api/types';
+import { renderPage, testSession } from '../features/access/testing';
 import { SLOW } from '../features/manager/history/testing';
-import { columnsWidth, DEFAULT_COLUMN_WIDTH, ListPage, nextPaging } from './ListPage';
+import { columnsWidth, DEFAULT_COLUMN_WIDTH, ListPage, nextOwnPaging, nextPaging, pagingInForce } from './ListPage';
 
 type Row = { id: number; name: string };
 const rows = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, name: `车辆${i + 1}` }));
 
-function page() {
+function page(session: Session = testSession) {
   const fetch = vi.fn(async (q: PageQuery) => {
     const from = (q.pageNum - 1) * q.pageSize;
     return { list: rows.slice(from, from + q.pageSize), total: rows.length, pageNum: q.pageNum, pageSize: q.pageSize };
@@ -24,6 +24,7 @@ function page() {
     />,
     'listPageTest',
     [],
+    session,
   );
   return fetch;
 }
@@ -66,6 +67,28 @@ describe('the shared list', { timeout: 60_000 }, () => {
     expect(nextPaging(prev, { current: 3, pageSize: 10, sortField: 'name', sortOrder: 'ascend' }).pageNum).toBe(1);
     expect(nextPaging({ ...prev, sortField: 'name', sortOrder: 'ascend' }, { current: 3, pageSize: 10, sortField: 'name', sortOrder: 'descend' }).pageNum).toBe(1);
     expect(nextPaging(prev, { current: 3, pageSize: 20 }).pageNum).toBe(1);
+  });
+
+  it('the default page size is the preference; a size chosen on the list wins over it, a page number chosen at another size starts at 1', () => {
+    const own = { pageNum: 1, at: 10 };
+    expect(pagingInForce(own, 20)).toEqual({ pageNum: 1, pageSize: 20, sortField: undefined, sortOrder: undefined });
+    // page 2 at 20 a page, then the preference becomes 50: page 1 at 50
+    const onPage2 = nextOwnPaging(own, pagingInForce(own, 20), { current: 2, pageSize: 20 });
+    expect(onPage2).toMatchObject({ pageNum: 2, size: undefined, at: 20 });
+    expect(pagingInForce(onPage2, 20).pageNum).toBe(2);
+    expect(pagingInForce(onPage2, 50)).toMatchObject({ pageNum: 1, pageSize: 50 });
+    // the user picks 100 on the list: it stays whatever the preference says
+    const chosen = nextOwnPaging(onPage2, pagingInForce(onPage2, 20), { current: 2, pageSize: 100 });
+    expect(chosen).toMatchObject({ pageNum: 1, size: 100, at: 100 });
+    expect(pagingInForce(chosen, 10).pageSize).toBe(100);
+    expect(pagingInForce(chosen, 50).pageSize).toBe(100);
+  });
+
+  it('asks for the preferred page size first', async () => {
+    const fetch = page({ ...testSession, prefs: { theme: '', mapLayer: '', pageSize: 20 } });
+    await rowOf('车辆20');
+    expect(fetch.mock.calls[0][0]).toMatchObject({ pageNum: 1, pageSize: 20 });
+    expect(screen.queryByText('车辆21')).toBeNull();
   });
 
   it('columnsWidth counts unsized columns so a fixed column never sits on data', () => {

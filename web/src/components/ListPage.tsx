@@ -7,6 +7,7 @@ import { useState, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { exportFile, type ExportRequest } from '../api/export';
 import type { Page, PageQuery } from '../api/types';
+import { useDefaultPageSize } from '../app/prefs';
 import { AuthButton } from './AuthButton';
 
 export interface ListContext<F> {
@@ -69,6 +70,35 @@ export function nextPaging(prev: PageQuery, next: { current?: number; pageSize?:
   };
 }
 
+/**
+ * A list's own paging: the page size its user chose on it (none: the default, i.e. the user's
+ * preference), and the size its page number was chosen at.
+ */
+export interface OwnPaging {
+  pageNum: number;
+  /** The size chosen on this list; undefined follows the default. */
+  size?: number;
+  /** The page size pageNum belongs to (page 3 of 10 is not page 3 of 50). */
+  at: number;
+  sortField?: string;
+  sortOrder?: PageQuery['sortOrder'];
+}
+
+/**
+ * The paging in force: the list's own size wins over the default (the preference, which may change
+ * while the list is open); a page number chosen at another size starts again at 1.
+ */
+export function pagingInForce(own: OwnPaging, defaultSize: number): PageQuery {
+  const pageSize = own.size ?? defaultSize;
+  return { pageNum: own.at === pageSize ? own.pageNum : 1, pageSize, sortField: own.sortField, sortOrder: own.sortOrder };
+}
+
+/** A list's own paging after a table change (nextPaging on the paging in force). */
+export function nextOwnPaging(own: OwnPaging, inForce: PageQuery, next: Parameters<typeof nextPaging>[1]): OwnPaging {
+  const p = nextPaging(inForce, next);
+  return { pageNum: p.pageNum, size: p.pageSize !== inForce.pageSize ? p.pageSize : own.size, at: p.pageSize, sortField: p.sortField, sortOrder: p.sortOrder };
+}
+
 /** Width of the columns (unsized ones count DEFAULT_COLUMN_WIDTH): the table scrolls rather than squeeze them under a fixed column. */
 export const DEFAULT_COLUMN_WIDTH = 120;
 export function columnsWidth(columns: readonly { width?: number | string }[]): number {
@@ -81,7 +111,9 @@ export function ListPage<T extends object, F extends object = Record<string, unk
   const [form] = Form.useForm<F>();
   // the initial filters go through toFilters like submitted ones (e.g. a default time range)
   const [filters, setFilters] = useState<F>(() => toFiltersOf(props.toFilters, (props.initialFilters ?? {}) as Record<string, unknown>) as F);
-  const [paging, setPaging] = useState<PageQuery>({ pageNum: 1, pageSize: 10 });
+  const defaultSize = useDefaultPageSize();
+  const [own, setOwn] = useState<OwnPaging>(() => ({ pageNum: 1, at: defaultSize }));
+  const paging = pagingInForce(own, defaultSize);
   const [selectedRowKeys, setSelected] = useState<Key[]>([]);
   // a selection belongs to the rows on screen unless the user asked to keep it across pages
   const [acrossPages, setAcrossPages] = useState(false);
@@ -100,16 +132,16 @@ export function ListPage<T extends object, F extends object = Record<string, unk
 
   const apply = (values: Record<string, unknown>) => {
     setFilters(toFiltersOf(props.toFilters, values) as F);
-    setPaging((p) => ({ ...p, pageNum: 1 }));
+    setOwn((p) => ({ ...p, pageNum: 1 }));
     if (!acrossPages) setSelected([]);
   };
 
   const onTableChange: TableProps<T>['onChange'] = (pagination, _f, sorter) => {
     const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<T>;
     const field = s?.order ? String(s.columnKey ?? s.field ?? '') : undefined;
-    const next = nextPaging(paging, { current: pagination.current, pageSize: pagination.pageSize, sortField: field || undefined, sortOrder: s?.order ?? undefined });
+    const next = nextOwnPaging(own, paging, { current: pagination.current, pageSize: pagination.pageSize, sortField: field || undefined, sortOrder: s?.order ?? undefined });
     if (!acrossPages && next.pageNum !== paging.pageNum) setSelected([]);
-    setPaging(next);
+    setOwn(next);
   };
 
   const doExport = async () => {

@@ -48,3 +48,9 @@ export function zoneTime(at: number, zone: string = platformZone): Dayjs {
 export function zoneNow(zone: string = platformZone): Dayjs {
   return zoneTime(Date.now(), zone);
 }
+
+/** The IANA zones the browser knows, Asia first (the platform's users are there). */
+export function zoneOptions(): string[] {
+  const all = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? ['Asia/Shanghai', 'Asia/Hong_Kong', 'Asia/Taipei', 'Asia/Tokyo', 'UTC'];
+  return [...all.filter((z) => z.startsWith('Asia/')), ...all.filter((z) => !z.startsWith('Asia/'))];
+}

@@ -1,4 +1,4 @@
-import { BugOutlined, FullscreenExitOutlined, FullscreenOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { BugOutlined, FullscreenExitOutlined, FullscreenOutlined, KeyOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Badge, Button, Divider, Popover, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { LanguageSwitch } from '../../components/LanguageSwitch';
 import { signOut } from '../session';
 import { useAppStore } from '../store';
 import { LiveInbox } from './LiveInbox';
+import { PrefsDialog } from './PrefsDialog';
 
 function useFullscreen(): [boolean, () => void] {
   const [on, setOn] = useState(() => !!document.fullscreenElement);
@@ -29,6 +30,7 @@ export function HeaderTools() {
   const session = useAppStore((s) => s.session);
   const [fs, toggleFs] = useFullscreen();
   const [open, setOpen] = useState(false);
+  const [prefsOpen, setPrefsOpen] = useState(false);
   const nick = session?.userNickName || session?.userName || '';
 
   const userPanel = (
@@ -43,6 +45,19 @@ export function HeaderTools() {
         </div>
       </div>
       <Divider style={{ margin: '12px 0 6px' }} />
+      <Button
+        type="text"
+        block
+        icon={<SettingOutlined />}
+        style={{ justifyContent: 'flex-start' }}
+        data-testid="open-prefs"
+        onClick={() => {
+          setOpen(false);
+          setPrefsOpen(true);
+        }}
+      >
+        {t('shell.prefs')}
+      </Button>
       <Button
         type="text"
         block
@@ -87,6 +102,7 @@ export function HeaderTools() {
           <span>{nick}</span>
         </div>
       </Popover>
+      <PrefsDialog open={prefsOpen} onClose={() => setPrefsOpen(false)} />
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import '../darkTheme';
 import { ExportOutlined, HomeOutlined, LeftOutlined, MenuFoldOutlined, MenuUnfoldOutlined, RightOutlined } from '@ant-design/icons';
 import { Breadcrumb, Button, Layout, Menu, Result } from 'antd';
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';

@@ -1,9 +1,12 @@
 import 'leaflet/dist/leaflet.css';
 import './map.css';
-import type L from 'leaflet';
+import L from 'leaflet';
+import { Segmented } from 'antd';
 import { createContext, useContext, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { AttributionControl, MapContainer, TileLayer, useMap, ZoomControl } from 'react-leaflet';
+import { mapLayerOf, usePrefs } from '../../app/prefs';
 import { useAppStore } from '../../app/store';
 import { boundsOf, tileSourceOf, toMapLatLng, type MapLatLng, type TileSource } from '../../lib/mapCoords';
 import type { CoordValue } from '../../lib/coords';
@@ -20,6 +23,12 @@ export const DEFAULT_CENTER: [number, number] = [104.5, 35.5];
 export const DEFAULT_ZOOM = 4;
 
 const GAODE_URL = 'https://webrd0{s}.is.autonavi.com/appmaptile?lang=zh_cn&size=1&scale=1&style=8&x={x}&y={y}&z={z}';
+/** Gaode's satellite imagery, and its roads and names drawn over it (transparent tiles). */
+const GAODE_SATELLITE_URL = 'https://webst0{s}.is.autonavi.com/appmaptile?style=6&x={x}&y={y}&z={z}';
+const GAODE_LABELS_URL = 'https://webst0{s}.is.autonavi.com/appmaptile?lang=zh_cn&size=1&scale=1&style=8&x={x}&y={y}&z={z}';
+
+/** The base layers a Gaode map offers. */
+export type MapLayer = 'normal' | 'satellite';
 const OSM_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
 const LEAFLET_PREFIX = '<a href="https://leafletjs.com" target="_blank" rel="noreferrer">Leaflet</a>';
@@ -70,6 +79,44 @@ export interface MapViewProps {
   testId?: string;
 }
 
+/** 标准 / 卫星: a Leaflet control under the zoom buttons (pages put their own tools top right), holding an antd switch. */
+function LayerSwitch({ value, onChange }: { value: MapLayer; onChange: (v: MapLayer) => void }) {
+  const map = useMap();
+  const { t } = useTranslation();
+  const [box, setBox] = useState<HTMLElement | null>(null);
+  useEffect(() => {
+    const Ctl = L.Control.extend({
+      onAdd: () => {
+        const div = L.DomUtil.create('div', 'leaflet-control tw-map-layers');
+        L.DomEvent.disableClickPropagation(div);
+        L.DomEvent.disableScrollPropagation(div);
+        return div;
+      },
+    });
+    const ctl = new Ctl({ position: 'topleft' });
+    ctl.addTo(map);
+    setBox(ctl.getContainer() ?? null);
+    return () => {
+      ctl.remove();
+      setBox(null);
+    };
+  }, [map]);
+  if (!box) return null;
+  return createPortal(
+    <Segmented<MapLayer>
+      size="small"
+      data-testid="map-layer-switch"
+      value={value}
+      onChange={onChange}
+      options={[
+        { value: 'normal', label: t('map.layer.normal') },
+        { value: 'satellite', label: t('map.layer.satellite') },
+      ]}
+    />,
+    box,
+  );
+}
+
 function Ready({ onMapReady }: { onMapReady?: (map: L.Map) => void }) {
   const map = useMap();
   useEffect(() => {
@@ -101,18 +148,27 @@ export function MapView({ center = DEFAULT_CENTER, zoom = DEFAULT_ZOOM, tiles, c
     [],
   );
   const tilesFailed = source !== 'none' && tileState.loaded === 0 && tileState.failed >= 4;
+  // Gaode maps offer satellite imagery: the first layer is the user's preference, then the map's own
+  const preferred = mapLayerOf(usePrefs());
+  const [chosenLayer, setLayer] = useState<MapLayer | null>(null);
+  const layer = chosenLayer ?? preferred;
   return (
     <TileSourceContext.Provider value={source}>
-      <div className={`tw-map tw-map-${source} ${className ?? ''}`} style={style} data-testid={testId} data-tiles={source}>
+      <div className={`tw-map tw-map-${source} ${className ?? ''}`} style={style} data-testid={testId} data-tiles={source} data-layer={source === 'gaode' ? layer : undefined}>
         <MapContainer center={start} zoom={zoom} minZoom={3} maxZoom={18} worldCopyJump zoomControl={false} attributionControl={false} style={{ height: '100%', width: '100%' }}>
           {/* Leaflet's own control titles are English; remounted per language (control options are fixed at creation) */}
           <ZoomControl key={i18n.language} zoomInTitle={t('map.zoomIn')} zoomOutTitle={t('map.zoomOut')} />
           {/* Leaflet's default prefix carries an English title ("A JavaScript library for interactive maps"); the name alone */}
           <AttributionControl prefix={LEAFLET_PREFIX} />
           <Graticule label={source === 'none' ? t('map.noTiles') : ''} />
-          {source === 'gaode' && (
+          {source === 'gaode' && layer === 'normal' && (
             <TileLayer key="gaode" url={GAODE_URL} subdomains="1234" maxZoom={18} zIndex={2} attribution={`&copy; ${t('map.gaode')}`} eventHandlers={tileEvents} />
           )}
+          {source === 'gaode' && layer === 'satellite' && (
+            <TileLayer key="gaode-satellite" url={GAODE_SATELLITE_URL} subdomains="1234" maxZoom={18} zIndex={2} attribution={`&copy; ${t('map.gaode')}`} eventHandlers={tileEvents} />
+          )}
+          {source === 'gaode' && layer === 'satellite' && <TileLayer key="gaode-labels" url={GAODE_LABELS_URL} subdomains="1234" maxZoom={18} zIndex={3} />}
+          {source === 'gaode' && <LayerSwitch value={layer} onChange={setLayer} />}
           {source === 'offline' && <OfflineTiles onLoad={tileEvents.tileload} onError={tileEvents.tileerror} label={t('settings.map.offline')} />}
           {source === 'osm' && (
             <TileLayer

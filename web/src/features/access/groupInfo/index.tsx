@@ -14,6 +14,7 @@ import { GroupForm, type GroupFormMode } from './GroupForm';
 import { BindCarriersForm, CarrierTags, SalesCompanyForm } from './SalesCompany';
 import { setSales } from './salesApi';
 import { allIds, filterTree, findGroup, pathTo, useGroupTree } from './groupTree';
+import { useDefaultPageSize } from '../../../app/prefs';
 
 const muted = (v: string | null | undefined) => v || <span className="tw-muted">—</span>;
 
@@ -29,7 +30,8 @@ export default function GroupInfoPage() {
   const [expanded, setExpanded] = useState<number[] | null>(null);
   const [form, setForm] = useState<GroupFormMode | null>(null);
   const [branding, setBranding] = useState<Group | null>(null);
-  const [paging, setPaging] = useState({ pageNum: 1, pageSize: 10 });
+  const defaultSize = useDefaultPageSize();
+  const [paging, setPaging] = useState(() => ({ pageNum: 1, pageSize: defaultSize }));
   const [childName, setChildName] = useState('');
   const [salesForm, setSalesForm] = useState<Group | null>(null);
   const [binding, setBinding] = useState<Group | null>(null);

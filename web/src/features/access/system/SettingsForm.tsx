@@ -7,13 +7,7 @@ import { platformInfo } from '../../../api/auth';
 import { MAP_PROVIDERS, systemDetail, systemEdit, uploadTiles, type SystemDetail, type SystemInput } from '../../../api/settings';
 import { useAppStore } from '../../../app/store';
 import { AuthButton, useAuth } from '../../../components/AuthButton';
-import { setPlatformZone } from '../../../lib/zone';
-
-/** The IANA zones the browser knows, Asia first (the platform's users are there). */
-export function zoneOptions(): string[] {
-  const all = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? ['Asia/Shanghai', 'Asia/Hong_Kong', 'Asia/Taipei', 'Asia/Tokyo', 'UTC'];
-  return [...all.filter((z) => z.startsWith('Asia/')), ...all.filter((z) => !z.startsWith('Asia/'))];
-}
+import { setPlatformZone, zoneOptions } from '../../../lib/zone';
 
 /** Only the fields that changed (the AMap key only when typed: the console never has it). */
 export function changedSettings(d: SystemDetail, v: SystemInput & { amapKey?: string }): SystemInput {

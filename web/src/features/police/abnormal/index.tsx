@@ -9,6 +9,7 @@ import { useAlarmTypes } from '../common/alarmUi';
 import { ALARM_DEFAULTS, alarmInitial, toAlarmFilters } from '../common/filters';
 import { Chart } from './Chart';
 import { lineOption, pieOption, rankingOption } from './charts';
+import { useDefaultPageSize } from '../../../app/prefs';
 
 function ChartCard({ title, loading, error, empty, children }: { title: string; loading: boolean; error: boolean; empty: boolean; children: React.ReactNode }) {
   const { t } = useTranslation();
@@ -24,7 +25,8 @@ export default function AbnormalPage() {
   const { t, i18n } = useTranslation();
   const [form] = Form.useForm<{ groupId?: number; range?: TimeRangeValue }>();
   const [filters, setFilters] = useState<AlarmFilters>(() => toAlarmFilters(alarmInitial()));
-  const [paging, setPaging] = useState({ pageNum: 1, pageSize: 10 });
+  const defaultSize = useDefaultPageSize();
+  const [paging, setPaging] = useState(() => ({ pageNum: 1, pageSize: defaultSize }));
   const ready = !!filters.startTime;
   const key = [filters, i18n.language];
   const ratio = useQuery({ queryKey: ['abnormal', 'ratio', ...key], queryFn: () => typeRatio(filters), enabled: ready });
