@@ -73,6 +73,9 @@ describe('language', () => {
     const user = await call('/authority-app/userInfo/insert', { name: 'e2eoplog', password: 'secret1', groupId: session.groupId });
     await call('/authority-app/userInfo/updateStatus', { id: user.id ?? user, status: 0 });
     await call('/base-info-app/sensor/add', { name: '探杆E2E', length: 0, identification: 'E2E1', decoder: 'level' });
+    // 100 rows a page (the admin's preference): after midnight, Beijing time, the demo planner's new
+    // waybills log enough rows to push these two off a page of 10
+    await call('/base-info-app/userSetting/edit', { prefs: { theme: '', mapLayer: '', pageSize: 100 } });
 
     await env.page(t, async (page) => {
       await uiLogin(page, 'admin', 'admin123');
