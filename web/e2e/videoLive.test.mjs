@@ -92,6 +92,23 @@ describe('videoLive', () => {
         assert.ok(s && s.viewers >= 1 && s.receiving, `stream ${key} watched: ${JSON.stringify(s)}`);
       }
 
+      // sound on one tile at a time: its G.711 socket opens and brings frames; another tile's speaker
+      // closes the first socket
+      const audioSocket = async (trigger) => {
+        const wsP = page.waitForEvent('websocket', (w) => w.url().includes('/g711?token='));
+        await trigger();
+        const ws = await wsP;
+        await ws.waitForEvent('framereceived');
+        return ws;
+      };
+      const first = await audioSocket(() => page.locator('[data-testid="vl-audio-0"]').click());
+      await page.locator('[data-testid="vl-audio-0"].on').waitFor();
+      const firstClosed = first.isClosed() ? Promise.resolve() : first.waitForEvent('close');
+      await audioSocket(() => page.locator('[data-testid="vl-audio-1"]').click());
+      await firstClosed;
+      await page.locator('[data-testid="vl-audio-1"].on').waitFor();
+      assert.equal(await page.locator('[data-testid="vl-audio-0"].on').count(), 0, 'one tile has the sound');
+
       // closing a tile frees it and stops its stream (nobody else watches it)
       await page.locator('[data-testid="vl-close-3"]').click();
       await page.locator('[data-testid="vl-tile-3"][data-status="empty"]').waitFor();

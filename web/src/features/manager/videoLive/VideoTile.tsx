@@ -1,4 +1,4 @@
-import { AudioMutedOutlined, CameraOutlined, CloseOutlined, FullscreenOutlined, LoadingOutlined, ReloadOutlined, SoundOutlined } from '@ant-design/icons';
+import { CameraOutlined, CloseOutlined, FullscreenOutlined, LoadingOutlined, MutedOutlined, ReloadOutlined, SoundOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -165,7 +165,7 @@ export function VideoTile({ index, spec, selected, audioOn, onSelect, onClose, o
                   type="text"
                   size="small"
                   aria-label={audioOn ? t('videoLive.audioOff') : t('videoLive.audioOn')}
-                  icon={audioOn ? <SoundOutlined /> : <AudioMutedOutlined />}
+                  icon={audioOn ? <SoundOutlined /> : <MutedOutlined />}
                   className={audioOn ? 'on' : ''}
                   disabled={!stream || status === 'failed'}
                   onClick={() => onAudio(!audioOn)}

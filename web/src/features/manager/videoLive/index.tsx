@@ -188,7 +188,7 @@ export default function VideoLivePage() {
             onChange={changeLayout}
             options={LAYOUTS.map((l) => ({ value: l, label: <span data-testid={`vl-layout-${l}`}>{t('videoLive.layout', { n: l })}</span> }))}
           />
-          <Button size="small" icon={<StopOutlined />} disabled={shown === 0} onClick={closeAll} data-testid="vl-close-all">
+          <Button size="small" ghost className="tw-vl-closeall" icon={<StopOutlined />} disabled={shown === 0} onClick={closeAll} data-testid="vl-close-all">
             {t('videoLive.closeAll')}
           </Button>
           <LanguageSwitch dark />
