@@ -92,6 +92,12 @@ describe('videoLive', () => {
         assert.ok(s && s.viewers >= 1 && s.receiving, `stream ${key} watched: ${JSON.stringify(s)}`);
       }
 
+      // a screenshot of a tile downloads plate-channel-time.png
+      const download = page.waitForEvent('download');
+      await page.locator('[data-testid="vl-snapshot-0"]').click();
+      const file = (await download).suggestedFilename();
+      assert.ok(file.startsWith(`${a.plate}-`) && /-\d{14}\.png$/.test(file), file);
+
       // sound on one tile at a time: its G.711 socket opens and brings frames; another tile's speaker
       // closes the first socket
       const audioSocket = async (trigger) => {
