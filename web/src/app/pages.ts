@@ -106,6 +106,7 @@ export const MODULES: ModuleDef[] = [
       sealRecordStat: { load: () => import('../features/manager/sealRecordStat') },
       sealRecordWeekStat: { load: () => import('../features/manager/sealRecordWeekStat') },
       sealRecordMonthStat: { load: () => import('../features/manager/sealRecordMonthStat') },
+      videoLive: { load: () => import('../features/manager/videoLive') },
     }),
   },
   {

@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { api, apiLogin, setup, uiLogin } from './lib.mjs';
+
+/** Polls fn until it returns a truthy value (conditions, not sleeps). */
+async function until(fn, { timeout = 30_000, every = 250, what = 'condition' } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+const liveStreams = async (base, token) => {
+  const { body } = await api(base, 'POST', '/base-info-app/carInfo/reportLiveVideos', { token, body: {} });
+  assert.equal(body.code, 1, JSON.stringify(body));
+  return body.data ?? [];
+};
+
+/** Waits until the tile's <video> decodes (videoWidth > 0) and its currentTime advances. */
+async function assertDecodes(page, index) {
+  const tile = page.locator(`[data-testid="vl-tile-${index}"]`);
+  await tile.locator('video').evaluate(
+    (v) =>
+      new Promise((resolve, reject) => {
+        const deadline = Date.now() + 25_000;
+        let t0 = null;
+        const check = () => {
+          if (v.videoWidth > 0 && t0 === null) t0 = v.currentTime;
+          if (t0 !== null && v.currentTime > t0 + 0.4) return resolve();
+          if (Date.now() > deadline) return reject(new Error(`video: width ${v.videoWidth}, time ${v.currentTime}`));
+          requestAnimationFrame(check);
+        };
+        check();
+      }),
+  );
+  await tile.and(page.locator('[data-status="playing"]')).waitFor();
+}
+
+describe('videoLive', () => {
+  const env = setup();
+
+  test('plays a demo car channel, four tiles at once, and releases the streams on leaving', async (t) => {
+    const session = await apiLogin(env.base, 'admin', 'admin123');
+    const token = session.access_token;
+    // the demo terminals connect over JT/T 808 shortly after start: wait until four cars are online
+    const online = await until(
+      async () => {
+        const { body } = await api(env.base, 'POST', '/monitor-app/realTimeMoitoring/findCars', { token, body: { pageNum: 1, pageSize: 100 } });
+        const cars = (body.data?.list ?? []).filter((c) => c.code !== 7).sort((a, b) => a.carId - b.carId);
+        return cars.length >= 3 ? cars : null;
+      },
+      { what: 'three online demo cars' },
+    );
+    const [a, b, c] = online;
+
+    await env.page(t, async (page) => {
+      await uiLogin(page, 'admin', 'admin123');
+      await page.goto('/#/manager/videoLive');
+      await page.locator('[data-testid="video-live-page"]').waitFor();
+      await page.locator('[data-testid="vl-empty"]').filter({ hasText: '点击左侧通道播放' }).waitFor();
+      assert.equal(await page.locator('[data-testid="vl-wall"] .tw-vl-tile').count(), 4, 'the 4-layout is the default');
+
+      const playChannel = async (car, channelNo) => {
+        await page.locator('[data-testid="vl-search"]').fill(car.plate);
+        await page.locator(`[data-testid="vl-car-${car.carId}"]`).click();
+        const ch = page.locator(`[data-testid="vl-channel-${car.carId}-${channelNo}"]`);
+        await ch.click();
+        await page.locator('[data-testid="vl-search"]').fill('');
+      };
+
+      // one channel: the first free tile plays it
+      await playChannel(a, 1);
+      const tile0 = page.locator('[data-testid="vl-tile-0"]');
+      await tile0.and(page.locator(`[data-car="${a.carId}"][data-channel="1"]`)).waitFor();
+      await assertDecodes(page, 0);
+      assert.match(await tile0.locator('.tw-vl-name').innerText(), new RegExp(a.plate.replace(/[·.]/g, '.')));
+      assert.equal(await page.locator('[data-testid="vl-empty"]').count(), 0);
+
+      // four tiles: two channels of one car and two other cars
+      await playChannel(a, 2);
+      await playChannel(b, 1);
+      await playChannel(c, 1);
+      for (let i = 0; i < 4; i++) await assertDecodes(page, i);
+      const shown = await page.locator('[data-testid="vl-wall"] .tw-vl-tile').evaluateAll((els) => els.map((e) => `${e.dataset.car}-${e.dataset.channel}`));
+      assert.deepEqual(shown, [`${a.carId}-1`, `${a.carId}-2`, `${b.carId}-1`, `${c.carId}-1`]);
+      const streams = await liveStreams(env.base, token);
+      for (const key of shown) {
+        const s = streams.find((x) => `${x.carId}-${x.channelNo}` === key);
+        assert.ok(s && s.viewers >= 1 && s.receiving, `stream ${key} watched: ${JSON.stringify(s)}`);
+      }
+
+      // a screenshot of a tile downloads plate-channel-time.png
+      const download = page.waitForEvent('download');
+      await page.locator('[data-testid="vl-snapshot-0"]').click();
+      const file = (await download).suggestedFilename();
+      assert.ok(file.startsWith(`${a.plate}-`) && /-\d{14}\.png$/.test(file), file);
+
+      // sound on one tile at a time: its G.711 socket opens and brings frames; another tile's speaker
+      // closes the first socket
+      const audioSocket = async (trigger) => {
+        const wsP = page.waitForEvent('websocket', (w) => w.url().includes('/g711?token='));
+        await trigger();
+        const ws = await wsP;
+        await ws.waitForEvent('framereceived');
+        return ws;
+      };
+      const first = await audioSocket(() => page.locator('[data-testid="vl-audio-0"]').click());
+      await page.locator('[data-testid="vl-audio-0"].on').waitFor();
+      const firstClosed = first.isClosed() ? Promise.resolve() : first.waitForEvent('close');
+      await audioSocket(() => page.locator('[data-testid="vl-audio-1"]').click());
+      await firstClosed;
+      await page.locator('[data-testid="vl-audio-1"].on').waitFor();
+      assert.equal(await page.locator('[data-testid="vl-audio-0"].on').count(), 0, 'one tile has the sound');
+
+      // closing a tile frees it and stops its stream (nobody else watches it)
+      await page.locator('[data-testid="vl-close-3"]').click();
+      await page.locator('[data-testid="vl-tile-3"][data-status="empty"]').waitFor();
+      await until(async () => !(await liveStreams(env.base, token)).some((x) => x.carId === c.carId && x.channelNo === 1), { what: 'the closed tile’s stream to stop' });
+
+      // leaving the page destroys the players and stops the page's streams: released at once (or, had
+      // the server still counted a viewer, after the 30 s linger — docs/API.md)
+      const left = Date.now();
+      await page.locator('[data-testid="monitor-back"]').click();
+      await page.waitForURL(/#\/home$/);
+      await until(async () => (await liveStreams(env.base, token)).length === 0, { timeout: 45_000, what: 'every stream to be released' });
+      t.diagnostic(`streams released ${Date.now() - left} ms after leaving the page`);
+    });
+  });
+});

@@ -1,0 +1,280 @@
+import { ArrowLeftOutlined, PlayCircleOutlined, SearchOutlined, StopOutlined, VideoCameraOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Empty, Input, Segmented, Skeleton, Tree } from 'antd';
+import type { DataNode } from 'antd/es/tree';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { carChannels } from '../../../api/fleet';
+import { groupCarTree } from '../../../api/group';
+import { stopLiveVideo, stopLiveVideos, type LiveStreamInfo } from '../../../api/video';
+import { LanguageSwitch } from '../../../components/LanguageSwitch';
+import { buildVehicleTree, carIdOfKey, type VehicleTreeNode } from '../monitoring/vehicleTree';
+import { toDataNodes, useHeight } from '../monitoring/VehicleTreePanel';
+import { carBatches, channelsToShow, gridSide, LAYOUTS, MAX_TILES, pickTile, sameTarget, tileCount, type Layout } from './logic';
+import { VideoTile, type TileSpec } from './VideoTile';
+import '../monitoring/monitoring.css';
+import './videoLive.css';
+
+/** How long a closed tile's socket is given to close before its stream is stopped (the server keeps a watched stream). */
+const STOP_AFTER_MS = 300;
+
+const chanKey = (carId: number, no: number) => `v-${carId}-${no}`;
+function parseChanKey(key: React.Key): { carId: number; channelNo: number } | null {
+  const m = /^v-(\d+)-(\d+)$/.exec(String(key));
+  return m ? { carId: Number(m[1]), channelNo: Number(m[2]) } : null;
+}
+
+type Channels = ReturnType<typeof channelsToShow>;
+
+/** Live video (manager/videoLive, issue 17): the cars' channels on the left, a wall of 1/4/9/16 tiles. */
+export default function VideoLivePage() {
+  const { t } = useTranslation();
+  const tree = useQuery({ queryKey: ['videoLive', 'groupCarTree'], queryFn: () => groupCarTree(), staleTime: 30_000 });
+  const [search, setSearch] = useState('');
+  const query = useDeferredValue(search);
+  const [channels, setChannels] = useState<ReadonlyMap<number, Channels | 'error'>>(new Map());
+  const [expanded, setExpanded] = useState<React.Key[]>([]);
+  const [boxRef, height] = useHeight<HTMLDivElement>();
+  const vtree = useMemo(() => buildVehicleTree(tree.data, { search: query }), [tree.data, query]);
+  useEffect(() => setExpanded(vtree.groupKeys), [vtree.groupKeys]);
+
+  const [layout, setLayout] = useState<Layout>(4);
+  const [tiles, setTiles] = useState<(TileSpec | null)[]>(() => Array<TileSpec | null>(MAX_TILES).fill(null));
+  const [selected, setSelected] = useState<number | null>(null);
+  const [audioTile, setAudioTile] = useState<number | null>(null);
+  const lastRef = useRef(-1);
+  const nextId = useRef(1);
+  const openedCars = useRef(new Set<number>());
+  const count = tileCount(layout);
+
+  const channelName = useCallback(
+    (carId: number, no: number) => {
+      const list = channels.get(carId);
+      const c = Array.isArray(list) ? list.find((x) => x.channelNo === no) : undefined;
+      return c?.name || t('monitor.channelNo', { n: no });
+    },
+    [channels, t],
+  );
+
+  // a stream the page no longer shows anywhere is stopped once the tile's socket has closed
+  const stopLater = useCallback((specs: TileSpec[], still: (TileSpec | null)[]) => {
+    const gone = specs.filter((s) => !still.some((x) => sameTarget(x, s)));
+    if (gone.length === 0) return;
+    setTimeout(() => gone.forEach((s) => void stopLiveVideo(s.carId, s.channelNo).catch(() => undefined)), STOP_AFTER_MS);
+  }, []);
+
+  const play = useCallback(
+    (carId: number, channelNo: number, plate: string) => {
+      const target = { carId, channelNo };
+      const i = pickTile(tiles, count, target, selected, lastRef.current);
+      const old = tiles[i];
+      if (sameTarget(old, target)) {
+        setSelected(i);
+        return;
+      }
+      const next = [...tiles];
+      next[i] = { id: nextId.current++, carId, channelNo, plate, channelName: channelName(carId, channelNo) };
+      lastRef.current = i;
+      setTiles(next);
+      setSelected(null);
+      if (audioTile === i) setAudioTile(null);
+      if (old) stopLater([old], next);
+    },
+    [tiles, count, selected, audioTile, channelName, stopLater],
+  );
+
+  const close = useCallback(
+    (i: number) => {
+      const old = tiles[i];
+      if (!old) return;
+      const next = [...tiles];
+      next[i] = null;
+      setTiles(next);
+      if (audioTile === i) setAudioTile(null);
+      stopLater([old], next);
+    },
+    [tiles, audioTile, stopLater],
+  );
+
+  const closeAll = () => {
+    const old = tiles.filter((x): x is TileSpec => !!x);
+    const next = Array<TileSpec | null>(MAX_TILES).fill(null);
+    setTiles(next);
+    setAudioTile(null);
+    setSelected(null);
+    lastRef.current = -1;
+    stopLater(old, next);
+  };
+
+  const changeLayout = (l: Layout) => {
+    const n = tileCount(l);
+    const dropped = tiles.slice(n).filter((x): x is TileSpec => !!x);
+    const next = tiles.map((x, i) => (i < n ? x : null));
+    setLayout(l);
+    setTiles(next);
+    if (audioTile != null && audioTile >= n) setAudioTile(null);
+    if (selected != null && selected >= n) setSelected(null);
+    if (lastRef.current >= n) lastRef.current = n - 1;
+    stopLater(dropped, next);
+  };
+
+  // leaving the page: the tiles' players are destroyed by their own cleanup; then the streams the page
+  // opened are stopped (the server keeps those that someone else still watches)
+  useEffect(() => {
+    const opened = openedCars.current;
+    return () => {
+      const batches = carBatches(opened);
+      if (batches.length) setTimeout(() => batches.forEach((b) => void stopLiveVideos(b).catch(() => undefined)), STOP_AFTER_MS);
+    };
+  }, []);
+  const onOpened = useCallback((s: LiveStreamInfo) => {
+    openedCars.current.add(s.carId);
+  }, []);
+  const audioHandlers = useMemo(
+    () => Array.from({ length: MAX_TILES }, (_, i) => (on: boolean) => setAudioTile((cur) => (on ? i : cur === i ? null : cur))),
+    [],
+  );
+
+  const loadChannels = async (node: { key: React.Key }) => {
+    const id = carIdOfKey(node.key);
+    if (id == null || channels.has(id)) return;
+    let list: Channels | 'error';
+    try {
+      list = channelsToShow(await carChannels(id));
+    } catch {
+      list = 'error';
+    }
+    setChannels((m) => new Map(m).set(id, list));
+  };
+
+  const playing = useMemo(() => new Set(tiles.slice(0, count).filter((x): x is TileSpec => !!x).map((x) => chanKey(x.carId, x.channelNo))), [tiles, count]);
+
+  const { treeData, byKey } = useMemo(() => {
+    const m = new Map<string, VehicleTreeNode>();
+    const extra = (n: VehicleTreeNode): Partial<DataNode> => {
+      if (n.type === 'group') return { selectable: false };
+      const list = channels.get(n.id);
+      return {
+        isLeaf: list === 'error' || (Array.isArray(list) && list.length === 0),
+        children: Array.isArray(list)
+          ? list.map((c) => ({ key: chanKey(n.id, c.channelNo), title: c.name || t('monitor.channelNo', { n: c.channelNo }), isLeaf: true, disabled: !c.enabled }))
+          : undefined,
+      };
+    };
+    return { treeData: toDataNodes(vtree.nodes, m, extra), byKey: m };
+  }, [vtree, channels, t]);
+
+  const plateOf = (carId: number) => byKey.get(`c-${carId}`)?.name ?? String(carId);
+  const shown = tiles.slice(0, count).filter(Boolean).length;
+  const side = gridSide(layout);
+
+  return (
+    <div className="tw-monitor tw-vl" data-testid="video-live-page">
+      <header className="tw-monitor-header">
+        <Link to="/home" className="tw-monitor-back" data-testid="monitor-back">
+          <Button type="text" size="small" icon={<ArrowLeftOutlined />} className="tw-header-btn">
+            {t('monitor.backToConsole')}
+          </Button>
+        </Link>
+        <h1 className="tw-monitor-title">{t('menu.videoLive')}</h1>
+        <span className="tw-vl-count" data-testid="vl-count">
+          {t('videoLive.playingCount', { n: shown })}
+        </span>
+        <span className="tw-monitor-tools">
+          <Segmented<Layout>
+            size="small"
+            value={layout}
+            onChange={changeLayout}
+            options={LAYOUTS.map((l) => ({ value: l, label: <span data-testid={`vl-layout-${l}`}>{t('videoLive.layout', { n: l })}</span> }))}
+          />
+          <Button size="small" ghost className="tw-vl-closeall" icon={<StopOutlined />} disabled={shown === 0} onClick={closeAll} data-testid="vl-close-all">
+            {t('videoLive.closeAll')}
+          </Button>
+          <LanguageSwitch dark />
+        </span>
+      </header>
+      <div className="tw-monitor-body">
+        <aside className="tw-monitor-side">
+          <div className="tw-tree-panel" data-testid="vl-tree">
+            <div className="tw-tree-tools">
+              <Input allowClear size="small" prefix={<SearchOutlined />} placeholder={t('monitor.searchPlate')} value={search} onChange={(e) => setSearch(e.target.value)} data-testid="vl-search" />
+            </div>
+            <div className="tw-bar">{t('videoLive.treeHint')}</div>
+            <div className="tw-tree-box" ref={boxRef}>
+              {tree.isPending ? (
+                <Skeleton active paragraph={{ rows: 6 }} style={{ padding: 12 }} />
+              ) : vtree.carIds.length === 0 ? (
+                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={query ? t('monitor.noMatch') : t('monitor.noVehicles')} />
+              ) : (
+                <Tree
+                  blockNode
+                  height={height}
+                  treeData={treeData}
+                  loadData={loadChannels}
+                  expandedKeys={expanded}
+                  onExpand={(keys) => setExpanded(keys)}
+                  selectedKeys={[]}
+                  onSelect={(_, info) => {
+                    const key = String(info.node.key);
+                    const ch = parseChanKey(key);
+                    if (ch) return play(ch.carId, ch.channelNo, plateOf(ch.carId));
+                    if (carIdOfKey(key) != null) setExpanded((ks) => (ks.includes(key) ? ks.filter((k) => k !== key) : [...ks, key]));
+                  }}
+                  titleRender={(d) => {
+                    const key = String(d.key);
+                    const ch = parseChanKey(key);
+                    if (ch) {
+                      const list = channels.get(ch.carId);
+                      const fallback = Array.isArray(list) && list[0]?.fallback;
+                      return (
+                        <span className={`tw-vl-chan${playing.has(key) ? ' playing' : ''}`} data-testid={`vl-channel-${ch.carId}-${ch.channelNo}`}>
+                          <PlayCircleOutlined className="tw-tree-icon" />
+                          <span>{String(d.title ?? '')}</span>
+                          {fallback && <span className="tw-tree-meta">{t('videoLive.defaultChannel')}</span>}
+                          {playing.has(key) && <span className="tw-tree-meta tw-vl-live">{t('videoLive.live')}</span>}
+                        </span>
+                      );
+                    }
+                    const n = byKey.get(key);
+                    if (!n) return <span>{String(d.title ?? '')}</span>;
+                    if (n.type === 'group') return <span className="tw-tree-group">{n.name} <span className="tw-tree-meta">{n.count}</span></span>;
+                    const state = channels.get(n.id);
+                    return (
+                      <span className="tw-tree-car" data-testid={`vl-car-${n.id}`}>
+                        <VideoCameraOutlined className="tw-tree-icon" />
+                        <span className="tw-tree-plate">{n.name}</span>
+                        {state === 'error' && <span className="tw-tree-meta">{t('monitor.channelsFailed')}</span>}
+                      </span>
+                    );
+                  }}
+                />
+              )}
+            </div>
+          </div>
+        </aside>
+        <main className="tw-vl-wall" data-testid="vl-wall" data-layout={layout} style={{ gridTemplateColumns: `repeat(${side}, 1fr)`, gridTemplateRows: `repeat(${side}, 1fr)` }}>
+          {tiles.slice(0, count).map((spec, i) => (
+            <VideoTile
+              key={spec ? `s${spec.id}` : `e${i}`}
+              index={i}
+              spec={spec}
+              selected={selected === i}
+              audioOn={audioTile === i}
+              onSelect={() => setSelected((s) => (s === i ? null : i))}
+              onClose={() => close(i)}
+              onAudio={audioHandlers[i]}
+              onOpened={onOpened}
+            />
+          ))}
+          {shown === 0 && (
+            <div className="tw-vl-empty" data-testid="vl-empty">
+              <VideoCameraOutlined />
+              <span>{t('videoLive.empty')}</span>
+            </div>
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}

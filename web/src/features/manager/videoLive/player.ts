@@ -1,0 +1,112 @@
+import mpegts from 'mpegts.js';
+
+/**
+ * An FLV-over-WebSocket live player (mpegts.js, D78) for one tile. mpegts.js's own WebSocket loader drops
+ * the close code, and the relay says why a stream ends by it (4404 ended, 4415 H.265, 4401 sign-in
+ * expired), so the player uses a small loader of its own that reports the code.
+ */
+export interface LivePlayerEvents {
+  /** The media socket closed by itself: its code, and whether it had opened (a refused URL never opens). */
+  onClose: (code: number, opened: boolean) => void;
+  /** The player failed (media or decoding). */
+  onError: (detail: string) => void;
+}
+
+export interface LivePlayer {
+  destroy(): void;
+}
+
+type Loader = InstanceType<typeof mpegts.BaseLoader> & {
+  _onDataArrival: ((chunk: ArrayBuffer, byteStart: number, received?: number) => void) | null;
+  _onComplete: ((from: number, to: number) => void) | null;
+};
+
+function loaderClass(events: LivePlayerEvents): NonNullable<mpegts.Config['customLoader']> {
+  const Base = mpegts.BaseLoader as unknown as new (name: string) => Loader;
+  class CloseCodeLoader extends Base {
+    private ws: WebSocket | null = null;
+    private aborted = false;
+    private received = 0;
+    private opened = false;
+
+    constructor() {
+      super('tw-websocket-loader');
+      this._needStash = true;
+    }
+
+    destroy(): void {
+      this.abort();
+      super.destroy();
+    }
+
+    open(source: { url: string }): void {
+      const ws = new WebSocket(source.url);
+      ws.binaryType = 'arraybuffer';
+      this._status = 1; // connecting
+      ws.onopen = () => {
+        this.opened = true;
+        this._status = 2; // buffering
+      };
+      ws.onmessage = (e) => {
+        if (!(e.data instanceof ArrayBuffer)) return;
+        const start = this.received;
+        this.received += e.data.byteLength;
+        this._onDataArrival?.(e.data, start, this.received);
+      };
+      ws.onclose = (e) => {
+        if (this.aborted) return;
+        this._status = 4; // complete
+        events.onClose(e.code, this.opened);
+      };
+      this.ws = ws;
+    }
+
+    abort(): void {
+      this.aborted = true;
+      const ws = this.ws;
+      this.ws = null;
+      if (ws && (ws.readyState === WebSocket.CONNECTING || ws.readyState === WebSocket.OPEN)) ws.close();
+      this._status = 4;
+    }
+  }
+  return CloseCodeLoader as unknown as NonNullable<mpegts.Config['customLoader']>;
+}
+
+export function livePlayerSupported(): boolean {
+  return mpegts.isSupported();
+}
+
+/** Plays `url` (ws(s)://…/video-app/live/{token}/flv?token=…) into `video`, video only (G.711 goes on its own socket). */
+export function createLivePlayer(video: HTMLVideoElement, url: string, events: LivePlayerEvents): LivePlayer {
+  const player = mpegts.createPlayer(
+    { type: 'flv', isLive: true, url, hasAudio: false, hasVideo: true },
+    {
+      enableWorker: false,
+      enableStashBuffer: false,
+      lazyLoad: false,
+      liveBufferLatencyChasing: true,
+      liveBufferLatencyMaxLatency: 1.5,
+      liveBufferLatencyMinRemain: 0.3,
+      customLoader: loaderClass(events),
+    },
+  );
+  player.on(mpegts.Events.ERROR, (type: string, detail: string) => events.onError(`${type}: ${detail}`));
+  player.attachMediaElement(video);
+  player.load();
+  const p = player.play();
+  if (p && typeof (p as Promise<void>).catch === 'function') (p as Promise<void>).catch(() => undefined);
+  let done = false;
+  return {
+    destroy() {
+      if (done) return;
+      done = true;
+      try {
+        player.pause();
+        player.unload();
+        player.detachMediaElement();
+      } finally {
+        player.destroy();
+      }
+    },
+  };
+}
