@@ -2,6 +2,7 @@ import { ImportOutlined, PlusOutlined, SafetyCertificateOutlined } from '@ant-de
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, DatePicker, Form, Input, Select, Space, Table, Tabs, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
+import { zoneNow } from '../../../lib/zone';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadDelete, loadDetail, loadExport, loadOptions, loadPage, type LoadDetail, type LoadItem, type LoadQuery, type LoadRecord } from '../../../api/waybillLoads';
@@ -80,7 +81,7 @@ function Records() {
         rowKey="id"
         fetch={(q) => loadPage(q as LoadQuery)}
         toFilters={toLoadFilters}
-        initialFilters={{ range: [dayjs().subtract(6, 'day'), dayjs()] } as Partial<Filters>}
+        initialFilters={{ range: [zoneNow().subtract(6, 'day'), zoneNow()] } as Partial<Filters>} // the platform's days, as the server reads them
         exportCode="export"
         exportRequest={loadExport}
         filters={
