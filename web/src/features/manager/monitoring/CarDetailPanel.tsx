@@ -224,7 +224,7 @@ export function CarDetailPanel({ carId, live, follow, onFollow, onLocate, onClos
         </Tooltip>
         <Button type="text" size="small" icon={<CloseOutlined />} onClick={onClose} aria-label={t('common.close')} data-testid="detail-close" />
       </header>
-      <div className="tw-bar tw-detail-follow">
+      <div className="tw-strip tw-detail-follow">
         <Switch size="small" checked={follow} onChange={onFollow} disabled={!located} data-testid="detail-follow" />
         <span>{t('monitor.follow')}</span>
       </div>

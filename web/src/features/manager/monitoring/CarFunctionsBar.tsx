@@ -38,7 +38,7 @@ export function CarFunctionsBar({ carId, plate }: { carId: number; plate: string
     });
   const note = a.unknown ? t('equipment.panel.unknown') : t('equipment.panel.models', { models: f!.models.join(t('common.listSeparator')) });
   return (
-    <div className="tw-bar" data-testid="car-functions" data-video={a.video} data-locks={a.locks}>
+    <div className="tw-strip" data-testid="car-functions" data-video={a.video} data-locks={a.locks}>
       <Space size={4} wrap>
         {a.video && (
           <Button size="small" icon={<VideoCameraOutlined />} href={`#/manager/videoLive?carId=${carId}`} data-testid="car-video">

@@ -209,7 +209,7 @@ export function VehicleTreePanel({ source, loading, error, onRetry, onPick }: Ve
           ]}
         />
       </div>
-      <div className="tw-bar tw-tree-summary" data-testid="tree-summary">
+      <div className="tw-strip tw-tree-summary" data-testid="tree-summary">
         <span>{t('monitor.shown', { n: tree.carIds.length })}</span>
         <span>{t('monitor.checked', { n: checked.size })}</span>
         {tree.carIds.length > 0 && (

@@ -200,7 +200,7 @@ export default function VideoLivePage() {
             <div className="tw-tree-tools">
               <Input allowClear size="small" prefix={<SearchOutlined />} placeholder={t('monitor.searchPlate')} value={search} onChange={(e) => setSearch(e.target.value)} data-testid="vl-search" />
             </div>
-            <div className="tw-bar">{t('videoLive.treeHint')}</div>
+            <div className="tw-strip">{t('videoLive.treeHint')}</div>
             <div className="tw-tree-box" ref={boxRef}>
               {tree.isPending ? (
                 <Skeleton active paragraph={{ rows: 6 }} style={{ padding: 12 }} />
