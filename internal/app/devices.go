@@ -180,14 +180,20 @@ func (a *App) StartDevices(ctx context.Context) error {
 	edgeDone.Add(2)
 	go func() { defer edgeDone.Done(); dv.Live.Run(edgeCtx) }()
 	go func() { defer edgeDone.Done(); dv.History.RunRetention(edgeCtx) }()
+	// teardown stops the edge first (nothing new comes in), then lets the writer drain what it holds
+	teardown := func() {
+		stopEdge()
+		edgeDone.Wait()
+		stopWriter()
+		writerDone.Wait()
+		dv.Help.Stop()
+		a.stopAlarms()
+		a.stopWaybillProcess()
+	}
 	if a.Cfg.JT808 != "" {
 		ln, err := net.Listen("tcp", a.Cfg.JT808)
 		if err != nil {
-			stopEdge()
-			stopWriter()
-			dv.Help.Stop()
-			a.stopAlarms()
-			a.stopWaybillProcess()
+			teardown()
 			return fmt.Errorf("JT/T 808 gateway: %w", err)
 		}
 		dv.gatewayAddr = ln.Addr().String()
@@ -216,13 +222,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 		}()
 		a.startFirmware(edgeCtx, &edgeDone) // firmware transfers (firmware.go)
 		if err := a.startVideo(edgeCtx, &edgeDone); err != nil {
-			stopEdge()
-			edgeDone.Wait()
-			stopWriter()
-			writerDone.Wait()
-			dv.Help.Stop()
-			a.stopAlarms()
-			a.stopWaybillProcess()
+			teardown()
 			return err
 		}
 		if a.Cfg.Demo && a.Cfg.DemoSim && a.Cfg.DemoVehicles > 0 {
@@ -244,13 +244,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 			if dv.Sim != nil {
 				dv.Sim.Stop()
 			}
-			stopEdge()
-			edgeDone.Wait()
-			stopWriter()
-			writerDone.Wait()
-			dv.Help.Stop()
-			a.stopAlarms()
-			a.stopWaybillProcess()
+			teardown()
 		})
 	}
 	return nil

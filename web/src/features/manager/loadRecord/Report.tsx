@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { exportFile } from '../../../api/export';
 import { loadReport, loadReportExport, type ReportLine, type ReportQuery } from '../../../api/waybillLoads';
 import { AuthButton } from '../../../components/AuthButton';
+import { zoneNow } from '../../../lib/zone';
 
 const F = 'YYYY-MM-DD HH:mm:ss';
 
@@ -14,8 +15,8 @@ const F = 'YYYY-MM-DD HH:mm:ss';
 export function LoadReportTab() {
   const { t } = useTranslation();
   const [q, setQ] = useState<ReportQuery>(() => ({
-    startTime: dayjs().startOf('month').format(F),
-    endTime: dayjs().endOf('day').format(F),
+    startTime: zoneNow().startOf('month').format(F),
+    endTime: zoneNow().endOf('day').format(F),
     groupBy: 'car',
   }));
   const rep = useQuery({ queryKey: ['loadReport', q], queryFn: () => loadReport(q) });

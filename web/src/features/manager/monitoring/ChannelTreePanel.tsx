@@ -1,13 +1,14 @@
 import { SearchOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { Alert, Button, Empty, Input, Skeleton, Tag, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { carChannels, type VideoChannel } from '../../../api/fleet';
 import type { GroupCarNode } from '../../../api/group';
 import { channelKey, useMonitorStore } from './store';
 import { buildVehicleTree, carIdOfKey, platesById, type VehicleTreeNode } from './vehicleTree';
 import { toDataNodes, useHeight } from './VehicleTreePanel';
+import { useChannelName } from './useChannelName';
 
 /**
  * Video channels per car (carVideoChannel/selectsome, loaded when a car is opened). Checked channels are
@@ -27,14 +28,7 @@ export function ChannelTreePanel({ source, loading }: { source: GroupCarNode[] |
   const [expanded, setExpanded] = useState<React.Key[]>([]);
   useEffect(() => setExpanded(tree.groupKeys), [tree.groupKeys]);
 
-  const channelName = useCallback(
-    (carId: number, no: number) => {
-      const list = channels.get(carId);
-      const c = Array.isArray(list) ? list.find((x) => x.channelNo === no) : undefined;
-      return c?.name || t('monitor.channelNo', { n: no });
-    },
-    [channels, t],
-  );
+  const channelName = useChannelName(channels);
 
   const { treeData, byKey } = useMemo(() => {
     const m = new Map<string, VehicleTreeNode>();

@@ -15,6 +15,7 @@ import { carBatches, channelsToShow, gridSide, LAYOUTS, MAX_TILES, pickTile, sam
 import { VideoTile, type TileSpec } from './VideoTile';
 import '../monitoring/monitoring.css';
 import './videoLive.css';
+import { useChannelName } from '../monitoring/useChannelName';
 
 /** How long a closed tile's socket is given to close before its stream is stopped (the server keeps a watched stream). */
 const STOP_AFTER_MS = 300;
@@ -48,14 +49,7 @@ export default function VideoLivePage() {
   const openedCars = useRef(new Set<number>());
   const count = tileCount(layout);
 
-  const channelName = useCallback(
-    (carId: number, no: number) => {
-      const list = channels.get(carId);
-      const c = Array.isArray(list) ? list.find((x) => x.channelNo === no) : undefined;
-      return c?.name || t('monitor.channelNo', { n: no });
-    },
-    [channels, t],
-  );
+  const channelName = useChannelName(channels);
 
   // a stream the page no longer shows anywhere is stopped once the tile's socket has closed
   const stopLater = useCallback((specs: TileSpec[], still: (TileSpec | null)[]) => {
