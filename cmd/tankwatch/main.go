@@ -28,6 +28,10 @@ commands:
                                 create a super administrator in the top group
   admin reset-password --name N [--password P]
                                 set a new password (printed when generated) and sign the user out
+  admin backup FILE             write a consistent copy of the SQLite store to FILE, also while serve runs
+                                (PostgreSQL: prints the pg_dump and point-in-time recovery recipe)
+  admin restore FILE            replace the SQLite store with the backup FILE; refused while serve runs,
+                                the replaced store is kept as tankwatch.db.before-restore-<time>
   stats rebuild --from YYYY-MM-DD --to YYYY-MM-DD
                                 recompute the statistics rollups from the records over those days
   version                       print the version
@@ -119,9 +123,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && (args[0] == "backup" || args[0] == "restore") {
+		return runBackup(ctx, args[0], args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || (args[0] != "create" && args[0] != "reset-password") {
 		fmt.Fprint(stderr, usage)
-		return errors.New("admin needs create or reset-password")
+		return errors.New("admin needs create, reset-password, backup or restore")
 	}
 	var cfg config.Config
 	var name, password string
@@ -161,4 +168,28 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "password of %s changed\n", name)
 	}
 	return nil
+}
+
+// runBackup is "tankwatch admin backup FILE" and "tankwatch admin restore FILE" (flags before or after FILE).
+func runBackup(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer) error {
+	var cfg config.Config
+	b := newBinder("admin "+cmd, stderr)
+	config.BindStore(b, &cfg)
+	if err := b.Err(); err != nil {
+		return err
+	}
+	if err := b.FS.Parse(args); err != nil {
+		return err
+	}
+	if b.FS.NArg() == 0 {
+		return fmt.Errorf("admin %s needs the backup file: tankwatch admin %s FILE", cmd, cmd)
+	}
+	file := b.FS.Arg(0)
+	if err := parse(b, b.FS.Args()[1:]); err != nil {
+		return err
+	}
+	if cmd == "backup" {
+		return app.Backup(ctx, cfg, file, stdout)
+	}
+	return app.Restore(ctx, cfg, file, stdout)
 }

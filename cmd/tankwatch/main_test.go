@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -44,5 +46,47 @@ func TestCommands(t *testing.T) {
 		if _, err := exec(bad...); err == nil {
 			t.Errorf("%v accepted", bad)
 		}
+	}
+}
+
+// TestBackupCommands: admin backup and restore through the command line, flags before or after the
+// file; on PostgreSQL they print the pg_dump recipe (password left out) and fail, having written nothing.
+func TestBackupCommands(t *testing.T) {
+	dir, tmp := t.TempDir(), t.TempDir()
+	t.Setenv("TANKWATCH_DB", "")
+	ctx := context.Background()
+	exec := func(args ...string) (string, error) {
+		var out, errb bytes.Buffer
+		err := run(ctx, args, &out, &errb)
+		return out.String() + errb.String(), err
+	}
+	if out, err := exec("migrate", "--data", dir); err != nil {
+		t.Fatalf("migrate: %q %v", out, err)
+	}
+	file := filepath.Join(tmp, "b.db")
+	if out, err := exec("admin", "backup", file, "--data", dir); err != nil || !strings.Contains(out, "backed up ") {
+		t.Fatalf("backup: %q %v", out, err)
+	}
+	if out, err := exec("admin", "restore", "--data", filepath.Join(tmp, "fresh"), file); err != nil || !strings.Contains(out, "restored ") {
+		t.Fatalf("restore: %q %v", out, err)
+	}
+	out, err := exec("admin", "restore", "--data", dir, file)
+	if err != nil || !strings.Contains(out, "tankwatch.db.before-restore-") {
+		t.Fatalf("restore over a store: %q %v", out, err)
+	}
+	for _, bad := range [][]string{{"admin", "backup"}, {"admin", "restore", "--data", dir}, {"admin", "backup", file, "extra"},
+		{"admin", "backup", "--db", "mysql://x", filepath.Join(tmp, "c.db")}} {
+		if out, err := exec(bad...); err == nil {
+			t.Errorf("%v accepted: %q", bad, out)
+		}
+	}
+	pg := filepath.Join(tmp, "pg.dump")
+	out, err = exec("admin", "backup", "--db", "postgres://tw:secret@db.example:5432/tankwatch", pg)
+	if err == nil || !strings.Contains(out, "pg_dump --format=custom --file="+pg+" 'postgres://tw@db.example:5432/tankwatch'") ||
+		strings.Contains(out, "secret") || !strings.Contains(out, "recovery_target_time") {
+		t.Fatalf("postgres backup: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(pg); err == nil {
+		t.Fatal("a file was written for the PostgreSQL store")
 	}
 }

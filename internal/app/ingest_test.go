@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -35,6 +36,18 @@ func (a *acked) add(phone string, at time.Time) {
 }
 
 func (a *acked) count() int { a.mu.Lock(); defer a.mu.Unlock(); return a.n }
+
+// snapshot is a copy of the reports acknowledged so far.
+func (a *acked) snapshot() *acked {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	c := newAcked()
+	for phone, ts := range a.seen {
+		c.seen[phone] = maps.Clone(ts)
+	}
+	c.n = a.n
+	return c
+}
 
 // missing returns how many acknowledged reports the store lacks (and an example).
 func (a *acked) missing(t *testing.T, d *db.DB) (int, string) {

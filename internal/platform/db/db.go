@@ -33,7 +33,18 @@ const (
 // DB is the store.
 type DB struct {
 	*bun.DB
-	Kind string // SQLite or Postgres
+	Kind    string // SQLite or Postgres
+	release func() // drops the data folder's shared lock (SQLite through Open)
+}
+
+// Close closes the store and releases its data folder.
+func (d *DB) Close() error {
+	err := d.DB.Close()
+	if d.release != nil {
+		d.release()
+		d.release = nil
+	}
+	return err
 }
 
 // IsPostgres reports whether the store is PostgreSQL.
@@ -45,7 +56,8 @@ func IsPostgresDSN(dsn string) bool {
 }
 
 // Open opens the store: an empty dsn means the SQLite file <dataDir>/tankwatch.db (WAL, busy timeout,
-// foreign keys); postgres:// or postgresql:// means PostgreSQL through pgx.
+// foreign keys), with the data folder's lock held shared until Close (storelock.go); postgres:// or
+// postgresql:// means PostgreSQL through pgx.
 func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 	switch {
 	case dsn == "":
@@ -55,7 +67,17 @@ func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 		if err := os.MkdirAll(dataDir, 0o750); err != nil {
 			return nil, fmt.Errorf("create data folder: %w", err)
 		}
-		return OpenSQLite(ctx, filepath.Join(dataDir, "tankwatch.db"))
+		release, err := LockStore(dataDir, false)
+		if err != nil {
+			return nil, err
+		}
+		d, err := OpenSQLite(ctx, StorePath(dataDir))
+		if err != nil {
+			release()
+			return nil, err
+		}
+		d.release = release
+		return d, nil
 	case IsPostgresDSN(dsn):
 		sqldb, err := sql.Open("pgx", dsn)
 		if err != nil {
@@ -72,8 +94,17 @@ func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 		}
 		return &DB{DB: bun.NewDB(sqldb, pgdialect.New()), Kind: Postgres}, nil
 	}
-	return nil, errors.New("--db must be empty (SQLite in the data folder) or a postgres:// URL")
+	return nil, ErrDSN
 }
+
+// ErrDSN is returned for a --db that names neither SQLite (empty) nor PostgreSQL.
+var ErrDSN = errors.New("--db must be empty (SQLite in the data folder) or a postgres:// URL")
+
+// StoreFile is the SQLite store's file name in the data folder.
+const StoreFile = "tankwatch.db"
+
+// StorePath is the SQLite store in dataDir.
+func StorePath(dataDir string) string { return filepath.Join(dataDir, StoreFile) }
 
 // OpenSQLite opens (creating) the SQLite file at path. synchronous(FULL): a commit is on disk before it
 // returns, so a report acknowledged after its commit survives a power loss too, not only a crash of the

@@ -80,15 +80,30 @@ func makeSQLiteTemplate(path string) ([]byte, error) {
 
 // openSQLite writes the template to a fresh file of the test's.
 func openSQLite(tb testing.TB) (*db.DB, error) {
-	b, err := sqliteTemplate()
-	if err != nil {
-		return nil, fmt.Errorf("sqlite template: %w", err)
-	}
 	path := filepath.Join(tb.TempDir(), "test.db")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
+	if err := writeTemplate(path); err != nil {
 		return nil, err
 	}
 	return db.OpenSQLite(context.Background(), path)
+}
+
+func writeTemplate(path string) error {
+	b, err := sqliteTemplate()
+	if err != nil {
+		return fmt.Errorf("sqlite template: %w", err)
+	}
+	return os.WriteFile(path, b, 0o600)
+}
+
+// SQLiteDataDir returns a fresh data folder holding a migrated SQLite store (db.StoreFile), for tests
+// of what db.Open and the commands do with a data folder.
+func SQLiteDataDir(tb testing.TB) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	if err := writeTemplate(db.StorePath(dir)); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
 }
 
 var pgTpl struct {
