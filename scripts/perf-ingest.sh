@@ -11,6 +11,10 @@
 #   PROFILE=DIR writes CPU profiles of the measured window (DIR/server.prof, DIR/sim.prof) and the
 #   server's heap and goroutine profiles and memory status at its end.
 # "committed/s" counts reports in transactions that committed, which is also when they are acknowledged.
+# "server_cpu_us/report" is the server process's CPU time (user + system, /proc/PID/stat) over the
+# measured window divided by the reports committed in it: the cost of a durable report, which holds
+# across machines better than reports per second (the simulator runs in its own process and is not
+# counted; neither is PostgreSQL's own CPU). "server_cores" is that CPU time over the wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-10000}; speedup=${2:-1}; secs=${3:-60}; dsn=${4:-}
@@ -32,6 +36,10 @@ sim=$!
 sleep 1; kill -0 "$sim" 2>/dev/null || { cat "$data/sim.log" >&2; exit 1; }
 metric() { curl -fs "http://$metrics/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
 rss() { awk '/VmRSS/ { print int($2 / 1024) }' "/proc/$srv/status"; }
+hz=$(getconf CLK_TCK)
+# utime + stime in clock ticks: fields 14 and 15 of /proc/PID/stat, counted after the ")" that ends the
+# command name (which may hold spaces)
+cpu() { sed 's/^.*) //' "/proc/$srv/stat" | awk '{ print $12 + $13 }'; }
 # let every terminal connect and authenticate before measuring
 for _ in $(seq 300); do
   s=$(metric tankwatch_jt808_sessions || echo 0)
@@ -40,7 +48,7 @@ for _ in $(seq 300); do
 done
 sleep 5
 c0=$(metric tankwatch_history_committed_reports_total); b0=$(metric tankwatch_history_batches_total)
-w0=$(metric tankwatch_history_commit_seconds_total); t0=$(date +%s.%N)
+w0=$(metric tankwatch_history_commit_seconds_total); t0=$(date +%s.%N); u0=$(cpu)
 if [ -n "${PROFILE:-}" ]; then
   mkdir -p "$PROFILE"; curl -fs -o "$PROFILE/server.prof" "http://127.0.0.1:18183/debug/pprof/profile?seconds=$secs"
   curl -fs -o "$PROFILE/server.heap" "http://127.0.0.1:18183/debug/pprof/heap"
@@ -51,10 +59,11 @@ else
   sleep "$secs"
 fi
 c1=$(metric tankwatch_history_committed_reports_total); b1=$(metric tankwatch_history_batches_total)
-w1=$(metric tankwatch_history_commit_seconds_total); t1=$(date +%s.%N)
+w1=$(metric tankwatch_history_commit_seconds_total); t1=$(date +%s.%N); u1=$(cpu)
 sessions=$(metric tankwatch_jt808_sessions)
 awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v s="$sessions" -v rss="$(rss)" -v q="$(metric tankwatch_history_queued)" \
-  -v b0="$b0" -v b1="$b1" -v w0="$w0" -v w1="$w1" \
-  'BEGIN { printf "sessions=%d committed/s=%.0f server_rss_mb=%d writer_queue=%d batches/s=%.1f writer_busy=%.0f%%\n",
-    s, (c1 - c0) / (t1 - t0), rss, q, (b1 - b0) / (t1 - t0), 100 * (w1 - w0) / (t1 - t0) }'
+  -v b0="$b0" -v b1="$b1" -v w0="$w0" -v w1="$w1" -v u0="$u0" -v u1="$u1" -v hz="$hz" \
+  'BEGIN { cpu = (u1 - u0) / hz; n = c1 - c0
+    printf "sessions=%d committed/s=%.0f server_rss_mb=%d writer_queue=%d batches/s=%.1f writer_busy=%.0f%% server_cpu_us/report=%s server_cores=%.2f\n",
+    s, n / (t1 - t0), rss, q, (b1 - b0) / (t1 - t0), 100 * (w1 - w0) / (t1 - t0), (n > 0 ? sprintf("%.1f", 1e6 * cpu / n) : "n/a"), cpu / (t1 - t0) }'
 tail -n 1 "$data/sim.log"
