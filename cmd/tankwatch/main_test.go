@@ -10,16 +10,20 @@ import (
 	"testing"
 )
 
+// runner runs a command line and returns its output (stdout, then stderr) and error.
+func runner() func(args ...string) (string, error) {
+	return func(args ...string) (string, error) {
+		var out, errb bytes.Buffer
+		err := run(context.Background(), args, &out, &errb)
+		return out.String() + errb.String(), err
+	}
+}
+
 func TestCommands(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("TANKWATCH_DATA", dir)
 	t.Setenv("TANKWATCH_DB", "")
-	ctx := context.Background()
-	exec := func(args ...string) (string, error) {
-		var out, errb bytes.Buffer
-		err := run(ctx, args, &out, &errb)
-		return out.String() + errb.String(), err
-	}
+	exec := runner()
 	if out, err := exec("version"); err != nil || !strings.HasPrefix(out, "tankwatch ") {
 		t.Fatalf("version: %q %v", out, err)
 	}
@@ -54,12 +58,7 @@ func TestCommands(t *testing.T) {
 func TestBackupCommands(t *testing.T) {
 	dir, tmp := t.TempDir(), t.TempDir()
 	t.Setenv("TANKWATCH_DB", "")
-	ctx := context.Background()
-	exec := func(args ...string) (string, error) {
-		var out, errb bytes.Buffer
-		err := run(ctx, args, &out, &errb)
-		return out.String() + errb.String(), err
-	}
+	exec := runner()
 	if out, err := exec("migrate", "--data", dir); err != nil {
 		t.Fatalf("migrate: %q %v", out, err)
 	}

@@ -19,12 +19,8 @@ var ErrPostgresBackup = errors.New("no file written or read: a PostgreSQL store 
 // Backup is `tankwatch admin backup FILE`: a consistent copy of the SQLite store of cfg written to file
 // while serve may be running; on PostgreSQL, the pg_dump and point-in-time recipe.
 func Backup(ctx context.Context, cfg config.Config, file string, out io.Writer) error {
-	if err := checkStoreFlags(cfg); err != nil {
+	if err := sqliteOnly(cfg, file, out); err != nil {
 		return err
-	}
-	if db.IsPostgresDSN(cfg.DB) {
-		fmt.Fprint(out, postgresRecipe(cfg.DB, file))
-		return ErrPostgresBackup
 	}
 	start := time.Now()
 	src := db.StorePath(dataDir(cfg))
@@ -40,12 +36,8 @@ func Backup(ctx context.Context, cfg config.Config, file string, out io.Writer) 
 // Restore is `tankwatch admin restore FILE`: the SQLite store of cfg replaced by the backup in file,
 // refused while any tankwatch process has the store open; the replaced store is kept beside it.
 func Restore(ctx context.Context, cfg config.Config, file string, out io.Writer) error {
-	if err := checkStoreFlags(cfg); err != nil {
+	if err := sqliteOnly(cfg, file, out); err != nil {
 		return err
-	}
-	if db.IsPostgresDSN(cfg.DB) {
-		fmt.Fprint(out, postgresRecipe(cfg.DB, file))
-		return ErrPostgresBackup
 	}
 	r, err := db.RestoreSQLite(ctx, dataDir(cfg), file, time.Now())
 	if err != nil {
@@ -62,8 +54,13 @@ func Restore(ctx context.Context, cfg config.Config, file string, out io.Writer)
 	return nil
 }
 
-func checkStoreFlags(cfg config.Config) error {
-	if cfg.DB != "" && !db.IsPostgresDSN(cfg.DB) {
+// sqliteOnly checks --db and, for a PostgreSQL store, prints the recipe and returns ErrPostgresBackup.
+func sqliteOnly(cfg config.Config, file string, out io.Writer) error {
+	switch {
+	case db.IsPostgresDSN(cfg.DB):
+		fmt.Fprint(out, postgresRecipe(cfg.DB, file))
+		return ErrPostgresBackup
+	case cfg.DB != "":
 		return db.ErrDSN
 	}
 	return nil
