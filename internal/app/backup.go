@@ -24,7 +24,7 @@ func Backup(ctx context.Context, cfg config.Config, file string, out io.Writer) 
 	}
 	start := time.Now()
 	src := db.StorePath(dataDir(cfg))
-	b, err := db.BackupSQLite(ctx, src, file)
+	b, err := db.BackupSQLite(ctx, dataDir(cfg), file)
 	if err != nil {
 		return err
 	}

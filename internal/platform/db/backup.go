@@ -118,13 +118,20 @@ type Backup struct {
 	Version int64 // schema version of the copy
 }
 
-// BackupSQLite writes a consistent copy of the SQLite store at src to dest, which must not exist yet,
-// while other connections and processes keep using the store. The copy is written beside dest as
-// dest.partial, flushed to disk and renamed, so dest is either whole or absent.
-func BackupSQLite(ctx context.Context, src, dest string) (Backup, error) {
+// BackupSQLite writes a consistent copy of the SQLite store of dataDir to dest, which must not exist
+// yet, while other connections and processes keep using the store (it holds the folder's lock shared:
+// not while a restore replaces the store). The copy is written beside dest as dest.partial, flushed to
+// disk and renamed, so dest is either whole or absent.
+func BackupSQLite(ctx context.Context, dataDir, dest string) (Backup, error) {
+	src := StorePath(dataDir)
 	if _, err := os.Stat(src); err != nil {
 		return Backup{}, fmt.Errorf("no SQLite store at %s: %w", src, err)
 	}
+	release, err := LockStore(dataDir, false)
+	if err != nil {
+		return Backup{}, err
+	}
+	defer release()
 	if _, err := os.Lstat(dest); err == nil {
 		return Backup{}, fmt.Errorf("%s already exists: name a new file", dest)
 	}

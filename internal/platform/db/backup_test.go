@@ -65,7 +65,7 @@ func TestBackupRestoreSQLite(t *testing.T) {
 	}
 	before := committed.Load()
 	file := filepath.Join(t.TempDir(), "backup.db")
-	b, err := db.BackupSQLite(ctx, db.StorePath(dir), file)
+	b, err := db.BackupSQLite(ctx, dir, file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestBackupRestoreSQLite(t *testing.T) {
 	if b.Version != latest || b.Bytes == 0 {
 		t.Fatalf("backup %+v, latest migration %d", b, latest)
 	}
-	if _, err := db.BackupSQLite(ctx, db.StorePath(dir), file); err == nil {
+	if _, err := db.BackupSQLite(ctx, dir, file); err == nil {
 		t.Fatal("a backup overwrote an existing file")
 	}
 	if _, err := db.RestoreSQLite(ctx, dir, file, time.Now()); !errors.Is(err, db.ErrStoreInUse) {
@@ -222,6 +222,9 @@ func TestRestoreRefuses(t *testing.T) {
 	}
 	if _, err := db.Open(ctx, "", dir); !errors.Is(err, db.ErrStoreRestoring) {
 		t.Errorf("open during a restore: %v", err)
+	}
+	if _, err := db.BackupSQLite(ctx, dir, filepath.Join(tmp, "during.db")); !errors.Is(err, db.ErrStoreRestoring) {
+		t.Errorf("backup during a restore: %v", err)
 	}
 	release()
 	d, err := db.Open(ctx, "", dir)
