@@ -15,7 +15,7 @@ func TestStatsRebuildCommand(t *testing.T) {
 		err := run(context.Background(), args, &out, &errb)
 		return out.String() + errb.String(), err
 	}
-	if out, err := exec("stats", "rebuild", "--from", "2026-11-01", "--to", "2026-11-03"); err != nil || !strings.Contains(out, "rebuilt 0 car-days") {
+	if out, err := exec("stats", "rebuild", "--from", "2026-11-01", "--to", "2026-11-03"); err != nil || !strings.Contains(out, "rebuilt 0 car-days") || !strings.Contains(out, "rebuilt 0 lock and seal car-days") {
 		t.Fatalf("rebuild: %q %v", out, err)
 	}
 	for _, bad := range [][]string{{"stats"}, {"stats", "rebuild"}, {"stats", "rebuild", "--from", "2026-11-01"},

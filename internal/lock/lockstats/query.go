@@ -10,6 +10,7 @@ import (
 
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/stats"
 )
 
 // Kind is which rollup a page reads.
@@ -156,24 +157,92 @@ func (sc *scope) wholeMonths() bool {
 	return sc.from%100 == 1 && sc.to == lastOfMonth(sc.to) && sc.period != PerDay && sc.period != PerWeek
 }
 
-// base selects the rollup rows of sc: the monthly rows for whole months, else the daily ones; the
-// per-group rows when perGroup (sums by group, period or in all) and no car or lock is asked for.
-func (s *Service) base(sc *scope, perGroup bool) *bun.SelectQuery {
-	sel := s.DB.NewSelect().Join("JOIN org_groups AS g ON g.id = s.group_id").Where("g.path LIKE ?", sc.under+"%")
-	name := strings.TrimSuffix(table[sc.kind], "_daily")
-	if perGroup && sc.carID == 0 && (sc.serial == "" || sc.kind == KindSeal) {
-		name += "_group"
-	}
-	if sc.wholeMonths() {
-		sel = sel.TableExpr(name+"_monthly AS s").Where("s.month BETWEEN ? AND ?", sc.from/100, sc.to/100)
-	} else {
-		sel = sel.TableExpr(name+"_daily AS s").Where("s.day BETWEEN ? AND ?", sc.from, sc.to)
-	}
+// running: sc reads the cars' rows over one range as a whole (the per-lock and per-car totals of any
+// range): whole months from the monthly rows and each partial month [a, b] as the difference of two
+// month-to-date rows, row(b) − row(a−1) (D95), instead of every day's rows.
+func (sc *scope) running(perGroup bool) bool {
+	return sc.period == PerAll && !sc.wholeMonths() && !sc.groupRows(perGroup)
+}
+
+// groupRows: sc is answered from the per-group rows (sums by group, period or in all, when no car or
+// lock is asked for).
+func (sc *scope) groupRows(perGroup bool) bool {
+	return perGroup && sc.carID == 0 && (sc.serial == "" || sc.kind == KindSeal)
+}
+
+// filters are sc's conditions on a rollup table's own columns: the scope and the car or lock asked for.
+func (sc *scope) filters() (string, []any) {
+	cond, args := []string{"group_id IN (SELECT id FROM org_groups WHERE path LIKE ?)"}, []any{sc.under + "%"}
 	if sc.carID > 0 {
-		sel = sel.Where("s.car_id = ?", sc.carID)
+		cond, args = append(cond, "car_id = ?"), append(args, sc.carID)
 	}
 	if sc.serial != "" && sc.kind == KindLock {
-		sel = sel.Where("s.serial = ?", sc.serial)
+		cond, args = append(cond, "serial = ?"), append(args, sc.serial)
+	}
+	return strings.Join(cond, " AND "), args
+}
+
+// runningRows is the rows a running scope adds up: the monthly rows of its whole months, the
+// month-to-date rows of the last day of each partial month, and those of the day before each partial
+// month that does not start on the 1st, negated. The filters go into every branch.
+func (s *Service) runningRows(sc *scope) *bun.RawQuery {
+	where, fargs := sc.filters()
+	keys := keyCols(sc.kind)
+	var months, plus, minus []int
+	for m := sc.from / 100; m <= sc.to/100; m = stats.Month(stats.NextDay(m*100 + 31)) {
+		first, last := monthDays(m)
+		lo, hi := max(sc.from, first), min(sc.to, last)
+		if lo == first && hi == last {
+			months = append(months, m)
+			continue
+		}
+		plus = append(plus, hi)
+		if lo > first {
+			minus = append(minus, int(stats.AddDays(lo, -1)))
+		}
+	}
+	var neg []string
+	for _, c := range Columns[sc.kind] {
+		neg = append(neg, "0 - "+c[1]+" AS "+c[1])
+	}
+	var parts []string
+	var args []any
+	for _, b := range []struct {
+		table, key, cols string
+		in               []int
+	}{
+		{strings.Replace(table[sc.kind], "_daily", "_monthly", 1), "month", sumCols(sc.kind), months},
+		{mtdTable(sc.kind), "day", sumCols(sc.kind), plus},
+		{mtdTable(sc.kind), "day", strings.Join(neg, ", "), minus},
+	} {
+		if len(b.in) > 0 {
+			parts = append(parts, "SELECT "+keys+", "+b.cols+" FROM "+b.table+" WHERE "+b.key+" IN (?) AND "+where)
+			args = append(append(args, bun.In(b.in)), fargs...)
+		}
+	}
+	return s.DB.NewRaw("("+strings.Join(parts, " UNION ALL ")+")", args...)
+}
+
+// base selects the rollup rows of sc: the monthly rows for whole months, the monthly and month-to-date
+// rows for a range counted as a whole, else the daily ones; the per-group rows when perGroup (sums by
+// group, period or in all) and no car or lock is asked for.
+func (s *Service) base(sc *scope, perGroup bool) *bun.SelectQuery {
+	sel := s.DB.NewSelect()
+	name := strings.TrimSuffix(table[sc.kind], "_daily")
+	if sc.groupRows(perGroup) {
+		name += "_group"
+	}
+	where, args := sc.filters()
+	if sc.groupRows(perGroup) {
+		where, args = "group_id IN (SELECT id FROM org_groups WHERE path LIKE ?)", args[:1]
+	}
+	switch {
+	case sc.running(perGroup):
+		sel = sel.TableExpr("? AS s", s.runningRows(sc))
+	case sc.wholeMonths():
+		sel = sel.TableExpr(name+"_monthly AS s").Where("s.month BETWEEN ? AND ?", sc.from/100, sc.to/100).Where(where, args...)
+	default:
+		sel = sel.TableExpr(name+"_daily AS s").Where("s.day BETWEEN ? AND ?", sc.from, sc.to).Where(where, args...)
 	}
 	for _, c := range Columns[sc.kind] {
 		sel = sel.ColumnExpr("CAST(COALESCE(SUM(s." + c[1] + "), 0) AS BIGINT) AS " + c[1])
@@ -198,6 +267,15 @@ func (s *Service) grouped(sc *scope) *bun.SelectQuery {
 		if strings.HasPrefix(g, "s.") { // a constant in GROUP BY would be read as a column position
 			inner = inner.GroupExpr(g)
 		}
+	}
+	if sc.running(sc.by == "group") {
+		// a key whose running sums did not move in the range adds up to nothing: it had no row there
+		// (every daily row counts something, and every figure is a count or seconds, never negative)
+		var sums []string
+		for _, c := range Columns[sc.kind] {
+			sums = append(sums, "SUM(s."+c[1]+")")
+		}
+		inner = inner.Having(strings.Join(sums, " + ") + " <> 0")
 	}
 	outer := s.DB.NewSelect().TableExpr("(?) AS a", inner).ColumnExpr("a.*")
 	switch sc.by {
