@@ -68,7 +68,12 @@ type Result struct {
 }
 
 // Service answers the statistics pages over the rollups.
-type Service struct{ DB bun.IDB }
+type Service struct {
+	DB bun.IDB
+	// daily reads the daily rows for every range that is not whole months, as before the month-to-date
+	// layer (D95): the perf test's "before", in the same run.
+	daily bool
+}
 
 type agg struct {
 	N      int64  `bun:"n_rows"` // the page query's count of every row (COUNT(*) OVER ())
@@ -102,6 +107,7 @@ type scope struct {
 	under    string
 	carID    int64
 	serial   string
+	daily    bool // Service.daily
 }
 
 // check validates q for a page of kind and period and resolves the caller's scope: a group or car of
@@ -133,7 +139,7 @@ func (s *Service) check(ctx context.Context, p *httpx.Principal, kind Kind, per 
 			return nil, err
 		}
 	}
-	return &scope{kind: kind, period: per, by: by, from: from, to: to, under: under, carID: q.CarID, serial: strings.TrimSpace(q.Serial)}, nil
+	return &scope{kind: kind, period: per, by: by, from: from, to: to, under: under, carID: q.CarID, serial: strings.TrimSpace(q.Serial), daily: s.daily}, nil
 }
 
 func carInScope(ctx context.Context, idb bun.IDB, p *httpx.Principal, carID int64) error {
@@ -161,7 +167,7 @@ func (sc *scope) wholeMonths() bool {
 // range): whole months from the monthly rows and each partial month [a, b] as the difference of two
 // month-to-date rows, row(b) − row(a−1) (D95), instead of every day's rows.
 func (sc *scope) running(perGroup bool) bool {
-	return sc.period == PerAll && !sc.wholeMonths() && !sc.groupRows(perGroup)
+	return sc.period == PerAll && !sc.wholeMonths() && !sc.groupRows(perGroup) && !sc.daily
 }
 
 // groupRows: sc is answered from the per-group rows (sums by group, period or in all, when no car or
