@@ -99,6 +99,21 @@ func TestRunningRangesEqualDailySums(t *testing.T) {
 						r[0], r[1], res.Total, got, want)
 				}
 				checked += len(want)
+				// sorted by a figure, a page is cut before the names are joined: the same rows as the
+				// whole list's in that order, and the same count
+				q.SortField, q.PageSize = Columns[c.kind][0][0], 50
+				all, err := s.Page(ctx, c.p, c.kind, PerAll, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				q.PageNum, q.PageSize = 2, 2
+				pg, err := s.Page(ctx, c.p, c.kind, PerAll, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if pg.Total != all.Total || fmt.Sprint(pg.List) != fmt.Sprint(all.List[min(2, len(all.List)):min(4, len(all.List))]) {
+					t.Fatalf("page 2 of 2 by %s: %v of %d\nwhole list: %v", q.SortField, pg.List, pg.Total, all.List)
+				}
 			}
 		}
 		if checked < 500 {
