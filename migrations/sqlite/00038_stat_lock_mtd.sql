@@ -1,11 +1,13 @@
 -- +goose Up
--- Month-to-date running sums of the lock and seal rollups (D95), as stat_trip_mtd is for the trips
--- (D70): for every key (car, carrier group, and for locks the serial) that has a daily row in a month,
+-- Month-to-date running sums of the lock rollup (D95), as stat_trip_mtd is for the trips (D70): for
+-- every key (car, carrier group, lock serial) that has a row in stat_lock_daily in a month,
 -- one row per day from the key's first day in that month to the month's last day, holding the sum of
 -- the key's daily rows from the 1st up to that day. A partial month [a, b] of a car or lock is then
--- row(b) - row(a-1): at most two rows per key and partial month, whatever the range. Dense on purpose (a
--- day without events repeats the sum) so that both reads are equality lookups on the day. Rewritten
--- with the key's monthly row (lockstats.refreshMonths: after every refresh and in Rebuild); never edited.
+-- row(b) - row(a-1): at most two rows per key and partial month, whatever the range (the per-lock page
+-- blueLockStat2, by lock or by car). Dense on purpose (a day without events repeats the sum) so that
+-- both reads are equality lookups on the day. Rewritten with the car's monthly rows
+-- (lockstats.refreshMonths: after every refresh and in Rebuild); never edited. The seal pages have no
+-- range counted as a whole (day, week and month pages only), so the seal rollup has no such layer.
 CREATE TABLE stat_lock_mtd (
     day             INTEGER NOT NULL,
     car_id          INTEGER NOT NULL,
@@ -27,20 +29,5 @@ CREATE TABLE stat_lock_mtd (
 CREATE INDEX stat_lock_mtd_day ON stat_lock_mtd (day, group_id);
 CREATE INDEX stat_lock_mtd_serial_day ON stat_lock_mtd (serial, day);
 
-CREATE TABLE stat_seal_mtd (
-    day           INTEGER NOT NULL,
-    car_id        INTEGER NOT NULL,
-    group_id      INTEGER NOT NULL,
-    applied       INTEGER NOT NULL DEFAULT 0,
-    broken_dest   INTEGER NOT NULL DEFAULT 0,
-    broken_away   INTEGER NOT NULL DEFAULT 0,
-    reused        INTEGER NOT NULL DEFAULT 0,
-    no_seals      INTEGER NOT NULL DEFAULT 0,
-    mismatch      INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (car_id, day, group_id)
-);
-CREATE INDEX stat_seal_mtd_day ON stat_seal_mtd (day, group_id);
-
 -- +goose Down
-DROP TABLE stat_seal_mtd;
 DROP TABLE stat_lock_mtd;

@@ -39,14 +39,16 @@ func keyCols(kind Kind) string {
 }
 
 // refreshMonths recomputes the monthly rows of kind for the months listed (YYYYMM), for one car
-// (carID > 0) or for every car (0), from the daily rows, and their month-to-date rows.
+// (carID > 0) or for every car (0), from the daily rows, and for locks their month-to-date rows.
 func refreshMonths(ctx context.Context, idb bun.IDB, kind Kind, carID int64, months []int) error {
 	if len(months) == 0 {
 		return nil
 	}
 	for _, m := range months {
-		if err := refreshMTD(ctx, idb, kind, carID, m); err != nil {
-			return err
+		if kind == KindLock {
+			if err := refreshMTD(ctx, idb, carID, m); err != nil {
+				return err
+			}
 		}
 	}
 	daily, monthly := table[kind], strings.Replace(table[kind], "_daily", "_monthly", 1)
@@ -75,17 +77,15 @@ func refreshMonths(ctx context.Context, idb bun.IDB, kind Kind, carID int64, mon
 // monthDays is the first and the last day (YYYYMMDD) of month YYYYMM.
 func monthDays(month int) (int, int) { return month*100 + 1, lastOfMonth(month*100 + 1) }
 
-// mtdTable is kind's month-to-date table.
-func mtdTable(kind Kind) string { return strings.Replace(table[kind], "_daily", "_mtd", 1) }
-
-// refreshMTD rewrites month's running sums of kind (stat_lock_mtd / stat_seal_mtd, D95) from its daily
-// rows, for one car (carID > 0) or every car (0): each key of the month gets a row on every day from
-// its first one to the month's end, summed by a window over the days (a day without a daily row adds
+// refreshMTD rewrites month's running sums of the lock rollup (stat_lock_mtd, D95) from its daily rows,
+// for one car (carID > 0) or every car (0): each key of the month gets a row on every day from its
+// first one to the month's end, summed by a window over the days (a day without a daily row adds
 // nothing). The same statement as the trip rollup's (stats.rebuildMTD, D70).
-func refreshMTD(ctx context.Context, idb bun.IDB, kind Kind, carID int64, month int) error {
+func refreshMTD(ctx context.Context, idb bun.IDB, carID int64, month int) error {
+	const kind = KindLock
 	first, last := monthDays(month)
 	keys := keyCols(kind)
-	del := idb.NewDelete().Table(mtdTable(kind)).Where("day BETWEEN ? AND ?", first, last)
+	del := idb.NewDelete().Table("stat_lock_mtd").Where("day BETWEEN ? AND ?", first, last)
 	sel := "SELECT " + keys + ", MIN(day) AS first FROM " + table[kind] + " WHERE day BETWEEN ? AND ?"
 	args := []any{first, last}
 	if carID > 0 {
@@ -107,7 +107,7 @@ func refreshMTD(ctx context.Context, idb bun.IDB, kind Kind, carID int64, month 
 		on = append(on, "s."+k+" = k."+k)
 		part = append(part, "k."+k)
 	}
-	_, err := idb.NewRaw("INSERT INTO "+mtdTable(kind)+" (day, "+keys+", "+sumCols(kind)+")"+
+	_, err := idb.NewRaw("INSERT INTO "+"stat_lock_mtd"+" (day, "+keys+", "+sumCols(kind)+")"+
 		" SELECT d.column1, "+strings.Join(part, ", ")+", "+strings.Join(figs, ", ")+
 		" FROM ("+sel+" GROUP BY "+keys+") AS k"+
 		" JOIN (VALUES "+strings.Join(days, ", ")+") AS d ON d.column1 >= k.first"+

@@ -163,11 +163,11 @@ func (sc *scope) wholeMonths() bool {
 	return sc.from%100 == 1 && sc.to == lastOfMonth(sc.to) && sc.period != PerDay && sc.period != PerWeek
 }
 
-// running: sc reads the cars' rows over one range as a whole (the per-lock and per-car totals of any
-// range): whole months from the monthly rows and each partial month [a, b] as the difference of two
+// running: sc reads the cars' lock rows over one range as a whole (the per-lock page's rows by lock or
+// car over any range): whole months from the monthly rows and each partial month [a, b] as the difference of two
 // month-to-date rows, row(b) − row(a−1) (D95), instead of every day's rows.
 func (sc *scope) running(perGroup bool) bool {
-	return sc.period == PerAll && !sc.wholeMonths() && !sc.groupRows(perGroup) && !sc.daily
+	return sc.kind == KindLock && sc.period == PerAll && !sc.wholeMonths() && !sc.groupRows(perGroup) && !sc.daily
 }
 
 // groupRows: sc is answered from the per-group rows (sums by group, period or in all, when no car or
@@ -218,8 +218,8 @@ func (s *Service) runningRows(sc *scope) *bun.RawQuery {
 		in               []int
 	}{
 		{strings.Replace(table[sc.kind], "_daily", "_monthly", 1), "month", sumCols(sc.kind), months},
-		{mtdTable(sc.kind), "day", sumCols(sc.kind), plus},
-		{mtdTable(sc.kind), "day", strings.Join(neg, ", "), minus},
+		{"stat_lock_mtd", "day", sumCols(sc.kind), plus},
+		{"stat_lock_mtd", "day", strings.Join(neg, ", "), minus},
 	} {
 		if len(b.in) > 0 {
 			parts = append(parts, "SELECT "+keys+", "+b.cols+" FROM "+b.table+" WHERE "+b.key+" IN (?) AND "+where)
