@@ -233,6 +233,15 @@ func (s *Service) runningRows(sc *scope) *bun.RawQuery {
 // rows for a range counted as a whole, else the daily ones; the per-group rows when perGroup (sums by
 // group, period or in all) and no car or lock is asked for.
 func (s *Service) base(sc *scope, perGroup bool) *bun.SelectQuery {
+	sel := s.rows(sc, perGroup)
+	for _, c := range Columns[sc.kind] {
+		sel = sel.ColumnExpr("CAST(COALESCE(SUM(s." + c[1] + "), 0) AS BIGINT) AS " + c[1])
+	}
+	return sel
+}
+
+// rows is base without its columns: the rollup rows of sc, aliased s.
+func (s *Service) rows(sc *scope, perGroup bool) *bun.SelectQuery {
 	sel := s.DB.NewSelect()
 	name := strings.TrimSuffix(table[sc.kind], "_daily")
 	if sc.groupRows(perGroup) {
@@ -250,30 +259,38 @@ func (s *Service) base(sc *scope, perGroup bool) *bun.SelectQuery {
 	default:
 		sel = sel.TableExpr(name+"_daily AS s").Where("s.day BETWEEN ? AND ?", sc.from, sc.to).Where(where, args...)
 	}
-	for _, c := range Columns[sc.kind] {
-		sel = sel.ColumnExpr("CAST(COALESCE(SUM(s." + c[1] + "), 0) AS BIGINT) AS " + c[1])
-	}
 	return sel
 }
 
 var periodExpr = map[Period]string{PerDay: "s.day", PerWeek: "s.week", PerMonth: "s.month", PerAll: "0"}
 
-// keyed is base grouped by period and the row key: the page's rows without their names.
-func (s *Service) keyed(sc *scope) *bun.SelectQuery {
-	p := periodExpr[sc.period]
-	k, sr := "s.car_id", "''"
+// keys are the expressions of a row's period, key and serial over the rollup rows s.
+func (sc *scope) keys() (p, k, sr string) {
+	p, k, sr = periodExpr[sc.period], "s.car_id", "''"
 	switch sc.by {
 	case "group":
 		k = "s.group_id"
 	case "lock":
 		k, sr = "0", "s.serial"
 	}
-	inner := s.base(sc, sc.by == "group").ColumnExpr(p + " AS p").ColumnExpr(k + " AS k").ColumnExpr(sr + " AS sr")
+	return p, k, sr
+}
+
+// byKeys groups sel by sc's row keys, selected as p, k and sr.
+func (sc *scope) byKeys(sel *bun.SelectQuery) *bun.SelectQuery {
+	p, k, sr := sc.keys()
+	sel = sel.ColumnExpr(p + " AS p").ColumnExpr(k + " AS k").ColumnExpr(sr + " AS sr")
 	for _, g := range []string{p, k, sr} {
 		if strings.HasPrefix(g, "s.") { // a constant in GROUP BY would be read as a column position
-			inner = inner.GroupExpr(g)
+			sel = sel.GroupExpr(g)
 		}
 	}
+	return sel
+}
+
+// keyed is base grouped by period and the row key: the page's rows without their names.
+func (s *Service) keyed(sc *scope) *bun.SelectQuery {
+	inner := sc.byKeys(s.base(sc, sc.by == "group"))
 	if sc.running(sc.by == "group") {
 		// a key whose running sums did not move in the range adds up to nothing: it had no row there
 		// (every daily row counts something, and every figure is a count or seconds, never negative)
@@ -306,17 +323,63 @@ func (s *Service) named(sc *scope, rows *bun.SelectQuery) *bun.SelectQuery {
 func (s *Service) grouped(sc *scope) *bun.SelectQuery { return s.named(sc, s.keyed(sc)) }
 
 // pageRows is one page of the rows in order ord, each with the count of every row (COUNT(*) OVER ()).
-// Sorted by a figure or the period, the rows are counted, sorted and cut to the page before the names
-// are joined to the page's rows alone: the whole fleet's cars by month over a year are 120,000 rows
-// that need no plate to be ordered (D95).
-func (s *Service) pageRows(sc *scope, ord string, limit, offset int64) *bun.SelectQuery {
+// The day page of the whole fleet is 150,000 car-days and its month page over a year 120,000
+// car-months (D95), so no more than the order needs is done per row: sorted by a figure or the period,
+// the rows are counted, sorted and cut to the page before the names are joined; sorted by name, the
+// keys alone are named, counted, sorted and cut, and the figures are added up for the page's keys
+// only (not for a range counted from running sums, whose keys are known only by their sums).
+func (s *Service) pageRows(ctx context.Context, sc *scope, ord string, limit, offset int64) ([]agg, error) {
 	ord += ", a.k, a.sr"
-	if strings.Contains(ord, "name") {
-		return s.grouped(sc).ColumnExpr("COUNT(*) OVER () AS n_rows").OrderExpr(ord).Limit(limit).Offset(offset)
+	var rows []agg
+	if !strings.Contains(ord, "name") {
+		page := s.DB.NewSelect().TableExpr("(?) AS a", s.keyed(sc)).ColumnExpr("a.*").ColumnExpr("COUNT(*) OVER () AS n_rows").
+			OrderExpr(ord).Limit(limit).Offset(offset)
+		err := s.named(sc, page).OrderExpr(ord).Scan(ctx, &rows)
+		return rows, err
 	}
-	page := s.DB.NewSelect().TableExpr("(?) AS a", s.keyed(sc)).ColumnExpr("a.*").ColumnExpr("COUNT(*) OVER () AS n_rows").
-		OrderExpr(ord).Limit(limit).Offset(offset)
-	return s.named(sc, page).OrderExpr(ord)
+	if sc.running(sc.by == "group") {
+		err := s.grouped(sc).ColumnExpr("COUNT(*) OVER () AS n_rows").OrderExpr(ord).Limit(limit).Offset(offset).Scan(ctx, &rows)
+		return rows, err
+	}
+	err := s.named(sc, sc.byKeys(s.rows(sc, sc.by == "group"))).ColumnExpr("COUNT(*) OVER () AS n_rows").
+		OrderExpr(ord).Limit(limit).Offset(offset).Scan(ctx, &rows)
+	if err != nil || len(rows) == 0 {
+		return rows, err
+	}
+	// the figures of the page's keys: the rows of its periods and keys, matched by (p, k, sr)
+	p, k, sr := sc.keys()
+	sel := s.keyed(sc)
+	for _, c := range []struct {
+		expr string
+		vals func(a agg) any
+	}{{p, func(a agg) any { return a.P }}, {k, func(a agg) any { return a.K }}, {sr, func(a agg) any { return a.Sr }}} {
+		if !strings.HasPrefix(c.expr, "s.") {
+			continue
+		}
+		var in []any
+		for _, a := range rows {
+			in = append(in, c.vals(a))
+		}
+		sel = sel.Where(c.expr+" IN (?)", bun.In(in))
+	}
+	var figs []agg
+	if err := sel.Scan(ctx, &figs); err != nil {
+		return nil, err
+	}
+	type key struct {
+		p  int
+		k  int64
+		sr string
+	}
+	by := map[key]agg{}
+	for _, f := range figs {
+		by[key{f.P, f.K, f.Sr}] = f
+	}
+	for i, a := range rows {
+		f := by[key{a.P, a.K, a.Sr}]
+		rows[i].LockFigures, rows[i].SealFigures = f.LockFigures, f.SealFigures
+	}
+	return rows, nil
 }
 
 // order maps a sortField to the outer query's expression.
@@ -358,8 +421,8 @@ func (s *Service) Page(ctx context.Context, p *httpx.Principal, kind Kind, per P
 	}
 	// the count of every row comes with the page (a window over the grouped rows) instead of a second
 	// grouping of the whole range: the whole fleet's cars by month over a year are 120,000 rows (D70)
-	var rows []agg
-	if err := s.pageRows(sc, ord, q.Limit(), q.Offset()).Scan(ctx, &rows); err != nil {
+	rows, err := s.pageRows(ctx, sc, ord, q.Limit(), q.Offset())
+	if err != nil {
 		return nil, err
 	}
 	var n int
