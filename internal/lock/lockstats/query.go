@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"regexp"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -324,26 +325,33 @@ func (s *Service) grouped(sc *scope) *bun.SelectQuery { return s.named(sc, s.key
 
 // pageRows is one page of the rows in order ord, each with the count of every row (COUNT(*) OVER ()).
 // The day page of the whole fleet is 150,000 car-days and its month page over a year 120,000
-// car-months (D95), so no more than the order needs is done per row: sorted by a figure or the period,
-// the rows are counted, sorted and cut to the page before the names are joined; sorted by name, the
-// keys alone are named, counted, sorted and cut, and the figures are added up for the page's keys
-// only (not for a range counted from running sums, whose keys are known only by their sums).
+// car-months (D95), so no more than the order needs is done per row: only the keys and the figures
+// the order reads are added up (the offline seconds are a NUMERIC sum in PostgreSQL), and the rows are
+// named only when the order is by name; the page's rows are then named and their figures added up
+// for the page's keys alone. A range counted from running sums (whose keys are known only by their
+// sums) is grouped whole.
 func (s *Service) pageRows(ctx context.Context, sc *scope, ord string, limit, offset int64) ([]agg, error) {
-	ord += ", a.k, a.sr"
+	ord += ", a.p, a.k, a.sr" // a total order: rows of equal figures keep their place from page to page
 	var rows []agg
-	if !strings.Contains(ord, "name") {
-		page := s.DB.NewSelect().TableExpr("(?) AS a", s.keyed(sc)).ColumnExpr("a.*").ColumnExpr("COUNT(*) OVER () AS n_rows").
-			OrderExpr(ord).Limit(limit).Offset(offset)
-		err := s.named(sc, page).OrderExpr(ord).Scan(ctx, &rows)
-		return rows, err
-	}
 	if sc.running(sc.by == "group") {
 		err := s.grouped(sc).ColumnExpr("COUNT(*) OVER () AS n_rows").OrderExpr(ord).Limit(limit).Offset(offset).Scan(ctx, &rows)
 		return rows, err
 	}
-	err := s.named(sc, sc.byKeys(s.rows(sc, sc.by == "group"))).ColumnExpr("COUNT(*) OVER () AS n_rows").
-		OrderExpr(ord).Limit(limit).Offset(offset).Scan(ctx, &rows)
-	if err != nil || len(rows) == 0 {
+	keys := sc.byKeys(s.rows(sc, sc.by == "group"))
+	for _, c := range Columns[sc.kind] {
+		if regexp.MustCompile(`\ba\.` + c[1] + `\b`).MatchString(ord) {
+			keys = keys.ColumnExpr("CAST(COALESCE(SUM(s." + c[1] + "), 0) AS BIGINT) AS " + c[1])
+		}
+	}
+	var page *bun.SelectQuery
+	if strings.Contains(ord, "name") {
+		page = s.named(sc, keys).ColumnExpr("COUNT(*) OVER () AS n_rows").OrderExpr(ord).Limit(limit).Offset(offset)
+	} else {
+		cut := s.DB.NewSelect().TableExpr("(?) AS a", keys).ColumnExpr("a.*").ColumnExpr("COUNT(*) OVER () AS n_rows").
+			OrderExpr(ord).Limit(limit).Offset(offset)
+		page = s.named(sc, cut).OrderExpr(ord)
+	}
+	if err := page.Scan(ctx, &rows); err != nil || len(rows) == 0 {
 		return rows, err
 	}
 	// the figures of the page's keys: the rows of its periods and keys, matched by (p, k, sr)
@@ -473,7 +481,7 @@ func (s *Service) All(ctx context.Context, p *httpx.Principal, kind Kind, per Pe
 		return nil, nil, err
 	}
 	var rows []agg
-	if err := s.grouped(sc).OrderExpr(ord+", a.k, a.sr").Limit(MaxExportRows+1).Scan(ctx, &rows); err != nil {
+	if err := s.grouped(sc).OrderExpr(ord+", a.p, a.k, a.sr").Limit(MaxExportRows+1).Scan(ctx, &rows); err != nil {
 		return nil, nil, err
 	}
 	if len(rows) > MaxExportRows {

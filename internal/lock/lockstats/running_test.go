@@ -117,6 +117,50 @@ func TestRunningRangesEqualDailySums(t *testing.T) {
 				}
 			}
 		}
+		// the day, week and month pages: a page sorted by a figure or by name is the slice of the whole
+		// list in that order, with its figures (added up for the page's keys after the cut)
+		for _, per := range []Period{PerDay, PerWeek, PerMonth} {
+			for _, c := range []struct {
+				kind Kind
+				by   string
+				sort string
+			}{{KindLock, "car", "opened"}, {KindLock, "car", "offlineS"}, {KindLock, "lock", "name"}, {KindLock, "group", "closed"},
+				{KindSeal, "car", "applied"}, {KindSeal, "car", ""}} {
+				q := Query{Start: day(20261012), End: day(20261108), By: c.by, PageReq: httpx.PageReq{PageSize: 500, SortField: c.sort, SortOrder: "descend"}}
+				all, err := s.Page(ctx, root, c.kind, per, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := dailySums(t, d, c.kind, c.by, root.GroupPath, 20261012, 20261108, 0, "")
+				if per == PerDay && c.by != "group" { // each day's rows add up to the range's, key by key
+					sums := map[string]map[string]int64{}
+					for _, x := range all.List {
+						k := fmt.Sprint(x.CarID, x.Serial)
+						if sums[k] == nil {
+							sums[k] = map[string]int64{}
+						}
+						for f, v := range x.Figures {
+							sums[k][f] += v
+						}
+					}
+					got := map[string]string{}
+					for k, f := range sums {
+						got[k] = figText(c.kind, f)
+					}
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Fatalf("%s day page by %s sorted by %q: the days add up to\n%v\nthe daily rows\n%v", c.kind, c.by, c.sort, got, want)
+					}
+				}
+				q.PageNum, q.PageSize = 3, 4
+				pg, err := s.Page(ctx, root, c.kind, per, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(all.List) < 12 && per == PerDay || pg.Total != all.Total || fmt.Sprint(pg.List) != fmt.Sprint(all.List[min(8, len(all.List)):min(12, len(all.List))]) {
+					t.Fatalf("%s %s page by %s sorted by %q: page 3 of 4 %v of %d\nwhole list %v", c.kind, per, c.by, c.sort, pg.List, pg.Total, all.List)
+				}
+			}
+		}
 		if checked < 500 {
 			t.Fatalf("only %d rows compared", checked)
 		}
