@@ -13,7 +13,9 @@ import (
 )
 
 // runStats is "tankwatch stats rebuild --from YYYY-MM-DD --to YYYY-MM-DD": the trip rollup (and every
-// rollup registered with it) recomputed from the waybills over those days (D50, D55).
+// rollup registered with it) recomputed from the waybills over those days (D50, D55), then the lock and
+// seal rollups with their monthly, month-to-date and group layers from the lock events and seal records
+// (D54, D95).
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "rebuild" {
 		fmt.Fprint(stderr, usage)
@@ -44,13 +46,18 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer d.Close()
-	app.New(cfg, d, app.NewLogger(stderr, "text")) // the parts register their rollups with the trip rollup
+	a := app.New(cfg, d, app.NewLogger(stderr, "text")) // the parts register their rollups with the trip rollup
 	start := time.Now()
 	n, err := stats.Rebuild(ctx, d, f, t)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "rebuilt %d car-days from %s to %s in %s\n", n, from, to, time.Since(start).Round(time.Millisecond))
+	start = time.Now()
+	if n, err = a.RebuildLockStats(ctx, f, t); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "rebuilt %d lock and seal car-days from %s to %s in %s\n", n, from, to, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -2,11 +2,8 @@ package stats
 
 import (
 	"context"
-	"fmt"
-	"net/url"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,23 +28,7 @@ func TestPerfYearOf10000Cars(t *testing.T) {
 	var d *db.DB
 	// TANKWATCH_PERF_SCHEMA=name keeps the filled store in that schema for the next run
 	if keep := os.Getenv("TANKWATCH_PERF_SCHEMA"); keep != "" {
-		u, _ := url.Parse(os.Getenv("TANKWATCH_TEST_PG"))
-		admin, err := db.Open(ctx, u.String(), "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = admin.ExecContext(ctx, "CREATE SCHEMA IF NOT EXISTS "+keep)
-		_ = admin.Close()
-		q := u.Query()
-		q.Set("search_path", keep)
-		u.RawQuery = q.Encode()
-		if d, err = db.Open(ctx, u.String(), ""); err != nil {
-			t.Fatal(err)
-		}
-		defer d.Close()
-		if err := d.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
+		d = dbtest.Kept(t, keep)
 	} else {
 		d = dbtest.Open(t, "postgres")
 	}
@@ -124,19 +105,6 @@ func fillMTD(t *testing.T, d *db.DB) {
 	t.Logf("month-to-date layer of the year written in %s", time.Since(start).Round(time.Second))
 }
 
-// backendCPU is the CPU time (user + system) the PostgreSQL backend pid has used so far, read from
-// /proc (the server runs on this machine): what a query costs, whatever the machine's load.
-func backendCPU(pid int) time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return -1
-	}
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(ut+st) * time.Second / 100 // USER_HZ
-}
-
 func measure(t *testing.T, d *db.DB) {
 	ctx := context.Background()
 	conn, err := d.Conn(ctx) // one backend, so that its CPU time is the queries'
@@ -178,7 +146,7 @@ func measure(t *testing.T, d *db.DB) {
 			f.From, f.To = year.From, year.To
 		}
 		var times []time.Duration
-		cpu0 := backendCPU(pid)
+		cpu0 := dbtest.BackendCPU(pid)
 		const runs = 12
 		for i := 0; i < runs; i++ {
 			s := time.Now()
@@ -191,7 +159,7 @@ func measure(t *testing.T, d *db.DB) {
 			}
 			times = append(times, time.Since(s))
 		}
-		cpu := (backendCPU(pid) - cpu0) / runs
+		cpu := (dbtest.BackendCPU(pid) - cpu0) / runs
 		cpus = append(cpus, cpu)
 		sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 		all = append(all, times...)

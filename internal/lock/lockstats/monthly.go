@@ -2,9 +2,12 @@ package lockstats
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/uptrace/bun"
+
+	"tankwatch/internal/stats"
 )
 
 // month sums: the monthly tables hold the sums of the daily rows of a car's month (same figures, the
@@ -26,11 +29,27 @@ func sumExprs(kind Kind) string {
 	return strings.Join(cols, ", ")
 }
 
+// keyCols are the columns that key kind's car rows besides the day: the car, its carrier group and,
+// for locks, the serial.
+func keyCols(kind Kind) string {
+	if kind == KindLock {
+		return "car_id, group_id, serial"
+	}
+	return "car_id, group_id"
+}
+
 // refreshMonths recomputes the monthly rows of kind for the months listed (YYYYMM), for one car
-// (carID > 0) or for every car (0), from the daily rows.
+// (carID > 0) or for every car (0), from the daily rows, and for locks their month-to-date rows.
 func refreshMonths(ctx context.Context, idb bun.IDB, kind Kind, carID int64, months []int) error {
 	if len(months) == 0 {
 		return nil
+	}
+	for _, m := range months {
+		if kind == KindLock {
+			if err := refreshMTD(ctx, idb, carID, m); err != nil {
+				return err
+			}
+		}
 	}
 	daily, monthly := table[kind], strings.Replace(table[kind], "_daily", "_monthly", 1)
 	keys, keyCols := "month, car_id, group_id", "month, car_id, group_id"
@@ -52,6 +71,48 @@ func refreshMonths(ctx context.Context, idb bun.IDB, kind Kind, carID int64, mon
 	}
 	_, err := idb.NewRaw("INSERT INTO "+monthly+" ("+keyCols+extra+", "+sumCols(kind)+") SELECT "+keys+extraSum+", "+sumExprs(kind)+
 		" FROM "+daily+" WHERE "+where+" GROUP BY "+keys, args...).Exec(ctx)
+	return err
+}
+
+// monthDays is the first and the last day (YYYYMMDD) of month YYYYMM.
+func monthDays(month int) (int, int) { return month*100 + 1, lastOfMonth(month*100 + 1) }
+
+// refreshMTD rewrites month's running sums of the lock rollup (stat_lock_mtd, D95) from its daily rows,
+// for one car (carID > 0) or every car (0): each key of the month gets a row on every day from its
+// first one to the month's end, summed by a window over the days (a day without a daily row adds
+// nothing). The same statement as the trip rollup's (stats.rebuildMTD, D70).
+func refreshMTD(ctx context.Context, idb bun.IDB, carID int64, month int) error {
+	const kind = KindLock
+	first, last := monthDays(month)
+	keys := keyCols(kind)
+	del := idb.NewDelete().Table("stat_lock_mtd").Where("day BETWEEN ? AND ?", first, last)
+	sel := "SELECT " + keys + ", MIN(day) AS first FROM " + table[kind] + " WHERE day BETWEEN ? AND ?"
+	args := []any{first, last}
+	if carID > 0 {
+		del = del.Where("car_id = ?", carID)
+		sel += " AND car_id = ?"
+		args = append(args, carID)
+	}
+	if _, err := del.Exec(ctx); err != nil {
+		return err
+	}
+	var days, figs, on, part []string
+	for _, d := range stats.Days(first, last) {
+		days = append(days, "("+strconv.Itoa(d)+")")
+	}
+	for _, c := range Columns[kind] {
+		figs = append(figs, "SUM(COALESCE(s."+c[1]+", 0)) OVER w")
+	}
+	for _, k := range strings.Split(keys, ", ") {
+		on = append(on, "s."+k+" = k."+k)
+		part = append(part, "k."+k)
+	}
+	_, err := idb.NewRaw("INSERT INTO "+"stat_lock_mtd"+" (day, "+keys+", "+sumCols(kind)+")"+
+		" SELECT d.column1, "+strings.Join(part, ", ")+", "+strings.Join(figs, ", ")+
+		" FROM ("+sel+" GROUP BY "+keys+") AS k"+
+		" JOIN (VALUES "+strings.Join(days, ", ")+") AS d ON d.column1 >= k.first"+
+		" LEFT JOIN "+table[kind]+" AS s ON s.day = d.column1 AND s.day BETWEEN ? AND ? AND "+strings.Join(on, " AND ")+
+		" WINDOW w AS (PARTITION BY "+strings.Join(part, ", ")+" ORDER BY d.column1)", append(args, first, last)...).Exec(ctx)
 	return err
 }
 

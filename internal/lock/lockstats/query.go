@@ -4,12 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"regexp"
 	"strings"
 
 	"github.com/uptrace/bun"
 
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/stats"
 )
 
 // Kind is which rollup a page reads.
@@ -67,7 +69,12 @@ type Result struct {
 }
 
 // Service answers the statistics pages over the rollups.
-type Service struct{ DB bun.IDB }
+type Service struct {
+	DB bun.IDB
+	// daily reads the daily rows for every range that is not whole months, as before the month-to-date
+	// layer (D95): the perf test's "before", in the same run.
+	daily bool
+}
 
 type agg struct {
 	N      int64  `bun:"n_rows"` // the page query's count of every row (COUNT(*) OVER ())
@@ -101,6 +108,7 @@ type scope struct {
 	under    string
 	carID    int64
 	serial   string
+	daily    bool // Service.daily
 }
 
 // check validates q for a page of kind and period and resolves the caller's scope: a group or car of
@@ -132,7 +140,7 @@ func (s *Service) check(ctx context.Context, p *httpx.Principal, kind Kind, per 
 			return nil, err
 		}
 	}
-	return &scope{kind: kind, period: per, by: by, from: from, to: to, under: under, carID: q.CarID, serial: strings.TrimSpace(q.Serial)}, nil
+	return &scope{kind: kind, period: per, by: by, from: from, to: to, under: under, carID: q.CarID, serial: strings.TrimSpace(q.Serial), daily: s.daily}, nil
 }
 
 func carInScope(ctx context.Context, idb bun.IDB, p *httpx.Principal, carID int64) error {
@@ -156,50 +164,149 @@ func (sc *scope) wholeMonths() bool {
 	return sc.from%100 == 1 && sc.to == lastOfMonth(sc.to) && sc.period != PerDay && sc.period != PerWeek
 }
 
-// base selects the rollup rows of sc: the monthly rows for whole months, else the daily ones; the
-// per-group rows when perGroup (sums by group, period or in all) and no car or lock is asked for.
-func (s *Service) base(sc *scope, perGroup bool) *bun.SelectQuery {
-	sel := s.DB.NewSelect().Join("JOIN org_groups AS g ON g.id = s.group_id").Where("g.path LIKE ?", sc.under+"%")
-	name := strings.TrimSuffix(table[sc.kind], "_daily")
-	if perGroup && sc.carID == 0 && (sc.serial == "" || sc.kind == KindSeal) {
-		name += "_group"
-	}
-	if sc.wholeMonths() {
-		sel = sel.TableExpr(name+"_monthly AS s").Where("s.month BETWEEN ? AND ?", sc.from/100, sc.to/100)
-	} else {
-		sel = sel.TableExpr(name+"_daily AS s").Where("s.day BETWEEN ? AND ?", sc.from, sc.to)
-	}
+// running: sc reads the cars' lock rows over one range as a whole (the per-lock page's rows by lock or
+// car over any range): whole months from the monthly rows and each partial month [a, b] as the difference of two
+// month-to-date rows, row(b) − row(a−1) (D95), instead of every day's rows.
+func (sc *scope) running(perGroup bool) bool {
+	return sc.kind == KindLock && sc.period == PerAll && !sc.wholeMonths() && !sc.groupRows(perGroup) && !sc.daily
+}
+
+// groupRows: sc is answered from the per-group rows (sums by group, period or in all, when no car or
+// lock is asked for).
+func (sc *scope) groupRows(perGroup bool) bool {
+	return perGroup && sc.carID == 0 && (sc.serial == "" || sc.kind == KindSeal)
+}
+
+// filters are sc's conditions on a rollup table's own columns: the scope and the car or lock asked for.
+func (sc *scope) filters() (string, []any) {
+	cond, args := []string{"group_id IN (SELECT id FROM org_groups WHERE path LIKE ?)"}, []any{sc.under + "%"}
 	if sc.carID > 0 {
-		sel = sel.Where("s.car_id = ?", sc.carID)
+		cond, args = append(cond, "car_id = ?"), append(args, sc.carID)
 	}
 	if sc.serial != "" && sc.kind == KindLock {
-		sel = sel.Where("s.serial = ?", sc.serial)
+		cond, args = append(cond, "serial = ?"), append(args, sc.serial)
 	}
+	return strings.Join(cond, " AND "), args
+}
+
+// runningRows is the rows a running scope adds up: the monthly rows of its whole months, the
+// month-to-date rows of the last day of each partial month, and those of the day before each partial
+// month that does not start on the 1st, negated. The filters go into every branch.
+func (s *Service) runningRows(sc *scope) *bun.RawQuery {
+	where, fargs := sc.filters()
+	keys := keyCols(sc.kind)
+	var months, plus, minus []int
+	for m := sc.from / 100; m <= sc.to/100; m = stats.Month(stats.NextDay(m*100 + 31)) {
+		first, last := monthDays(m)
+		lo, hi := max(sc.from, first), min(sc.to, last)
+		if lo == first && hi == last {
+			months = append(months, m)
+			continue
+		}
+		plus = append(plus, hi)
+		if lo > first {
+			minus = append(minus, int(stats.AddDays(lo, -1)))
+		}
+	}
+	var neg []string
+	for _, c := range Columns[sc.kind] {
+		neg = append(neg, "0 - "+c[1]+" AS "+c[1])
+	}
+	var parts []string
+	var args []any
+	for _, b := range []struct {
+		table, key, cols string
+		in               []int
+	}{
+		{strings.Replace(table[sc.kind], "_daily", "_monthly", 1), "month", sumCols(sc.kind), months},
+		{"stat_lock_mtd", "day", sumCols(sc.kind), plus},
+		{"stat_lock_mtd", "day", strings.Join(neg, ", "), minus},
+	} {
+		if len(b.in) > 0 {
+			parts = append(parts, "SELECT "+keys+", "+b.cols+" FROM "+b.table+" WHERE "+b.key+" IN (?) AND "+where)
+			args = append(append(args, bun.In(b.in)), fargs...)
+		}
+	}
+	return s.DB.NewRaw("("+strings.Join(parts, " UNION ALL ")+")", args...)
+}
+
+// base selects the rollup rows of sc: the monthly rows for whole months, the monthly and month-to-date
+// rows for a range counted as a whole, else the daily ones; the per-group rows when perGroup (sums by
+// group, period or in all) and no car or lock is asked for.
+func (s *Service) base(sc *scope, perGroup bool) *bun.SelectQuery {
+	sel := s.rows(sc, perGroup)
 	for _, c := range Columns[sc.kind] {
 		sel = sel.ColumnExpr("CAST(COALESCE(SUM(s." + c[1] + "), 0) AS BIGINT) AS " + c[1])
 	}
 	return sel
 }
 
+// rows is base without its columns: the rollup rows of sc, aliased s.
+func (s *Service) rows(sc *scope, perGroup bool) *bun.SelectQuery {
+	sel := s.DB.NewSelect()
+	name := strings.TrimSuffix(table[sc.kind], "_daily")
+	if sc.groupRows(perGroup) {
+		name += "_group"
+	}
+	where, args := sc.filters()
+	if sc.groupRows(perGroup) {
+		where, args = "group_id IN (SELECT id FROM org_groups WHERE path LIKE ?)", args[:1]
+	}
+	switch {
+	case sc.running(perGroup):
+		sel = sel.TableExpr("? AS s", s.runningRows(sc))
+	case sc.wholeMonths():
+		sel = sel.TableExpr(name+"_monthly AS s").Where("s.month BETWEEN ? AND ?", sc.from/100, sc.to/100).Where(where, args...)
+	default:
+		sel = sel.TableExpr(name+"_daily AS s").Where("s.day BETWEEN ? AND ?", sc.from, sc.to).Where(where, args...)
+	}
+	return sel
+}
+
 var periodExpr = map[Period]string{PerDay: "s.day", PerWeek: "s.week", PerMonth: "s.month", PerAll: "0"}
 
-// grouped is base grouped by period and the row key, with names: the page's rows.
-func (s *Service) grouped(sc *scope) *bun.SelectQuery {
-	p := periodExpr[sc.period]
-	k, sr := "s.car_id", "''"
+// keys are the expressions of a row's period, key and serial over the rollup rows s.
+func (sc *scope) keys() (p, k, sr string) {
+	p, k, sr = periodExpr[sc.period], "s.car_id", "''"
 	switch sc.by {
 	case "group":
 		k = "s.group_id"
 	case "lock":
 		k, sr = "0", "s.serial"
 	}
-	inner := s.base(sc, sc.by == "group").ColumnExpr(p + " AS p").ColumnExpr(k + " AS k").ColumnExpr(sr + " AS sr")
+	return p, k, sr
+}
+
+// byKeys groups sel by sc's row keys, selected as p, k and sr.
+func (sc *scope) byKeys(sel *bun.SelectQuery) *bun.SelectQuery {
+	p, k, sr := sc.keys()
+	sel = sel.ColumnExpr(p + " AS p").ColumnExpr(k + " AS k").ColumnExpr(sr + " AS sr")
 	for _, g := range []string{p, k, sr} {
 		if strings.HasPrefix(g, "s.") { // a constant in GROUP BY would be read as a column position
-			inner = inner.GroupExpr(g)
+			sel = sel.GroupExpr(g)
 		}
 	}
-	outer := s.DB.NewSelect().TableExpr("(?) AS a", inner).ColumnExpr("a.*")
+	return sel
+}
+
+// keyed is base grouped by period and the row key: the page's rows without their names.
+func (s *Service) keyed(sc *scope) *bun.SelectQuery {
+	inner := sc.byKeys(s.base(sc, sc.by == "group"))
+	if sc.running(sc.by == "group") {
+		// a key whose running sums did not move in the range adds up to nothing: it had no row there
+		// (every daily row counts something, and every figure is a count or seconds, never negative)
+		var sums []string
+		for _, c := range Columns[sc.kind] {
+			sums = append(sums, "SUM(s."+c[1]+")")
+		}
+		inner = inner.Having(strings.Join(sums, " + ") + " <> 0")
+	}
+	return inner
+}
+
+// named joins their names to rows (keyed rows, as a subquery aliased a).
+func (s *Service) named(sc *scope, rows *bun.SelectQuery) *bun.SelectQuery {
+	outer := s.DB.NewSelect().TableExpr("(?) AS a", rows).ColumnExpr("a.*")
 	switch sc.by {
 	case "car":
 		outer = outer.ColumnExpr("COALESCE(c.plate, '') AS name, COALESCE(cg.name, '') AS detail").
@@ -211,6 +318,76 @@ func (s *Service) grouped(sc *scope) *bun.SelectQuery {
 			Join("LEFT JOIN locks AS l ON l.serial = a.sr").Join("LEFT JOIN cars AS lc ON lc.id = l.car_id")
 	}
 	return outer
+}
+
+// grouped is the page's rows with their names.
+func (s *Service) grouped(sc *scope) *bun.SelectQuery { return s.named(sc, s.keyed(sc)) }
+
+// pageRows is one page of the rows in order ord, each with the count of every row (COUNT(*) OVER ()).
+// The day page of the whole fleet is 150,000 car-days and its month page over a year 120,000
+// car-months (D95), so no more than the order needs is done per row: only the keys and the figures
+// the order reads are added up (the offline seconds are a NUMERIC sum in PostgreSQL), and the rows are
+// named only when the order is by name; the page's rows are then named and their figures added up
+// for the page's keys alone. A range counted from running sums (whose keys are known only by their
+// sums) is grouped whole.
+func (s *Service) pageRows(ctx context.Context, sc *scope, ord string, limit, offset int64) ([]agg, error) {
+	ord += ", a.p, a.k, a.sr" // a total order: rows of equal figures keep their place from page to page
+	var rows []agg
+	if sc.running(sc.by == "group") {
+		err := s.grouped(sc).ColumnExpr("COUNT(*) OVER () AS n_rows").OrderExpr(ord).Limit(limit).Offset(offset).Scan(ctx, &rows)
+		return rows, err
+	}
+	keys := sc.byKeys(s.rows(sc, sc.by == "group"))
+	for _, c := range Columns[sc.kind] {
+		if regexp.MustCompile(`\ba\.` + c[1] + `\b`).MatchString(ord) {
+			keys = keys.ColumnExpr("CAST(COALESCE(SUM(s." + c[1] + "), 0) AS BIGINT) AS " + c[1])
+		}
+	}
+	var page *bun.SelectQuery
+	if strings.Contains(ord, "name") {
+		page = s.named(sc, keys).ColumnExpr("COUNT(*) OVER () AS n_rows").OrderExpr(ord).Limit(limit).Offset(offset)
+	} else {
+		cut := s.DB.NewSelect().TableExpr("(?) AS a", keys).ColumnExpr("a.*").ColumnExpr("COUNT(*) OVER () AS n_rows").
+			OrderExpr(ord).Limit(limit).Offset(offset)
+		page = s.named(sc, cut).OrderExpr(ord)
+	}
+	if err := page.Scan(ctx, &rows); err != nil || len(rows) == 0 {
+		return rows, err
+	}
+	// the figures of the page's keys: the rows of its periods and keys, matched by (p, k, sr)
+	p, k, sr := sc.keys()
+	sel := s.keyed(sc)
+	for _, c := range []struct {
+		expr string
+		vals func(a agg) any
+	}{{p, func(a agg) any { return a.P }}, {k, func(a agg) any { return a.K }}, {sr, func(a agg) any { return a.Sr }}} {
+		if !strings.HasPrefix(c.expr, "s.") {
+			continue
+		}
+		var in []any
+		for _, a := range rows {
+			in = append(in, c.vals(a))
+		}
+		sel = sel.Where(c.expr+" IN (?)", bun.In(in))
+	}
+	var figs []agg
+	if err := sel.Scan(ctx, &figs); err != nil {
+		return nil, err
+	}
+	type key struct {
+		p  int
+		k  int64
+		sr string
+	}
+	by := map[key]agg{}
+	for _, f := range figs {
+		by[key{f.P, f.K, f.Sr}] = f
+	}
+	for i, a := range rows {
+		f := by[key{a.P, a.K, a.Sr}]
+		rows[i].LockFigures, rows[i].SealFigures = f.LockFigures, f.SealFigures
+	}
+	return rows, nil
 }
 
 // order maps a sortField to the outer query's expression.
@@ -252,16 +429,15 @@ func (s *Service) Page(ctx context.Context, p *httpx.Principal, kind Kind, per P
 	}
 	// the count of every row comes with the page (a window over the grouped rows) instead of a second
 	// grouping of the whole range: the whole fleet's cars by month over a year are 120,000 rows (D70)
-	var rows []agg
-	if err := s.grouped(sc).ColumnExpr("COUNT(*) OVER () AS n_rows").OrderExpr(ord+", a.k, a.sr").Limit(q.Limit()).Offset(q.Offset()).
-		Scan(ctx, &rows); err != nil {
+	rows, err := s.pageRows(ctx, sc, ord, q.Limit(), q.Offset())
+	if err != nil {
 		return nil, err
 	}
 	var n int
 	if len(rows) > 0 {
 		n = int(rows[0].N)
 	} else if q.Offset() > 0 { // past the last page: the count alone
-		c, err := s.DB.NewSelect().TableExpr("(?) AS x", s.grouped(sc)).Count(ctx)
+		c, err := s.DB.NewSelect().TableExpr("(?) AS x", s.keyed(sc)).Count(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -305,7 +481,7 @@ func (s *Service) All(ctx context.Context, p *httpx.Principal, kind Kind, per Pe
 		return nil, nil, err
 	}
 	var rows []agg
-	if err := s.grouped(sc).OrderExpr(ord+", a.k, a.sr").Limit(MaxExportRows+1).Scan(ctx, &rows); err != nil {
+	if err := s.grouped(sc).OrderExpr(ord+", a.p, a.k, a.sr").Limit(MaxExportRows+1).Scan(ctx, &rows); err != nil {
 		return nil, nil, err
 	}
 	if len(rows) > MaxExportRows {

@@ -221,6 +221,9 @@ func monthlySnapshot(t *testing.T, d *db.DB) string {
 			t.Fatalf("%s monthly rows are not the sums of the daily rows:\n%s\n%s", k, g, w)
 		}
 		out += g
+		if k == KindLock {
+			out += mtdEqualsDays(t, d)
+		}
 		// the per-group rows are the sums of the car rows, by day and by month
 		base := strings.TrimSuffix(table[k], "_daily")
 		for _, lv := range []string{"day", "month"} {
@@ -244,4 +247,74 @@ func monthlySnapshot(t *testing.T, d *db.DB) string {
 		}
 	}
 	return out
+}
+
+// mtdEqualsDays checks the lock rollup's month-to-date rows against its daily rows added up in Go:
+// every key of a month has a row on each day from its first daily row to the month's end (dense),
+// holding the sum of its daily rows from the 1st to that day, and no other row. It returns the rows as
+// text.
+func mtdEqualsDays(t *testing.T, d *db.DB) string {
+	t.Helper()
+	const kind = KindLock
+	ctx := context.Background()
+	read := func(tbl string) map[string][]int64 {
+		var rows []map[string]any
+		q := "SELECT day, " + keyCols(kind) + ", " + sumCols(kind) + " FROM " + tbl + " ORDER BY " + keyCols(kind) + ", day"
+		if err := d.NewRaw(q).Scan(ctx, &rows); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][]int64{}
+		for _, r := range rows {
+			key := fmt.Sprint(r["day"])
+			for _, c := range strings.Split(keyCols(kind), ", ") {
+				key += "/" + fmt.Sprint(r[c])
+			}
+			for _, c := range Columns[kind] {
+				var v int64
+				fmt.Sscan(fmt.Sprint(r[c[1]]), &v)
+				out[key] = append(out[key], v)
+			}
+		}
+		return out
+	}
+	daily, got := read(table[kind]), read("stat_lock_mtd")
+	// the daily rows by key and month
+	type km struct {
+		key   string
+		month int
+	}
+	days := map[km]map[int][]int64{}
+	for k, v := range daily {
+		var day int
+		fmt.Sscan(k[:8], &day)
+		x := km{k[8:], day / 100}
+		if days[x] == nil {
+			days[x] = map[int][]int64{}
+		}
+		days[x][day] = v
+	}
+	want := map[string][]int64{}
+	for x, ds := range days {
+		first := 99999999
+		for d := range ds {
+			first = min(first, d)
+		}
+		run := make([]int64, len(Columns[kind]))
+		for _, day := range stats.Days(first, lastOfMonth(first)) {
+			for i, v := range ds[day] {
+				run[i] += v
+			}
+			want[fmt.Sprint(day)+x.key] = append([]int64(nil), run...)
+		}
+	}
+	if len(want) == 0 || !reflect.DeepEqual(got, want) {
+		for k, w := range want {
+			if !reflect.DeepEqual(got[k], w) {
+				t.Errorf("%s month-to-date row %s = %v, want %v", kind, k, got[k], w)
+				break
+			}
+		}
+		t.Fatalf("%s month-to-date rows: %d, want %d (the running sums of the daily rows)", kind, len(got), len(want))
+	}
+	return fmt.Sprint(got)
 }

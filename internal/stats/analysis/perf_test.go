@@ -2,10 +2,8 @@ package analysis
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -101,7 +99,7 @@ func TestPerfYearOf10000Cars(t *testing.T) {
 	var all []time.Duration
 	for _, c := range cases {
 		var ds []time.Duration
-		cpu0 := backendCPU(pid)
+		cpu0 := dbtest.BackendCPU(pid)
 		for i := 0; i < perfRuns; i++ {
 			t0 := time.Now()
 			if err := c.fn(); err != nil {
@@ -109,7 +107,7 @@ func TestPerfYearOf10000Cars(t *testing.T) {
 			}
 			ds = append(ds, time.Since(t0))
 		}
-		cpu := (backendCPU(pid) - cpu0) / perfRuns
+		cpu := (dbtest.BackendCPU(pid) - cpu0) / perfRuns
 		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
 		all = append(all, ds...)
 		t.Logf("%-48s p50 %6.1f ms  max of %d %6.1f ms; server CPU %4d ms an answer", c.name, ms(ds[len(ds)/2]), perfRuns, ms(ds[len(ds)-1]), cpu.Milliseconds())
@@ -117,19 +115,6 @@ func TestPerfYearOf10000Cars(t *testing.T) {
 	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
 	load, _ := os.ReadFile("/proc/loadavg")
 	t.Logf("all %d answers: p50 %.1f ms, p99 %.1f ms (wall, load average %s)", len(all), ms(all[len(all)/2]), ms(all[(len(all)*99+99)/100-1]), strings.TrimSpace(string(load)))
-}
-
-// backendCPU is the CPU time (user + system) the PostgreSQL backend pid has used so far, read from
-// /proc (the server runs on this machine), as the trip statistics' perf test reads it.
-func backendCPU(pid int) time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return -1
-	}
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(ut+st) * time.Second / 100 // USER_HZ
 }
 
 // perfRuns: each answer is timed this often (the machine is shared: a few runs, not a p99 of hundreds).

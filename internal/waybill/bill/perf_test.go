@@ -2,7 +2,6 @@ package bill
 
 import (
 	"context"
-	"net/url"
 	"os"
 	"sort"
 	"testing"
@@ -21,27 +20,13 @@ func TestPagePerformance(t *testing.T) {
 		t.Skip("set TANKWATCH_PERF_WAYBILLS=1 and TANKWATCH_TEST_PG to run the 1M-waybill paging benchmark")
 	}
 	ctx := context.Background()
-	d := dbtest.Open(t, db.Postgres)
 	// TANKWATCH_PERF_SCHEMA names a schema that keeps the million waybills between runs (filled on the
 	// first run, about 4–8 min): the queries can then be measured at a quiet moment in seconds.
+	var d *db.DB
 	if keep := os.Getenv("TANKWATCH_PERF_SCHEMA"); keep != "" {
-		if _, err := d.ExecContext(ctx, "CREATE SCHEMA IF NOT EXISTS "+keep); err != nil {
-			t.Fatal(err)
-		}
-		u, err := url.Parse(os.Getenv(dbtest.EnvPG))
-		if err != nil {
-			t.Fatal(err)
-		}
-		qs := u.Query()
-		qs.Set("search_path", keep)
-		u.RawQuery = qs.Encode()
-		if d, err = db.Open(ctx, u.String(), ""); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = d.Close() })
-		if err := d.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
+		d = dbtest.Kept(t, keep)
+	} else {
+		d = dbtest.Open(t, db.Postgres)
 	}
 	var have int
 	if err := d.NewSelect().Table("waybills").ColumnExpr("COUNT(*)").Scan(ctx, &have); err != nil {
