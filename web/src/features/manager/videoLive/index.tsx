@@ -7,18 +7,15 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { carChannels } from '../../../api/fleet';
 import { groupCarTree } from '../../../api/group';
-import { stopLiveVideo, stopLiveVideos, type LiveStreamInfo } from '../../../api/video';
 import { LanguageSwitch } from '../../../components/LanguageSwitch';
 import { buildVehicleTree, carIdOfKey, type VehicleTreeNode } from '../monitoring/vehicleTree';
 import { toDataNodes, useHeight } from '../monitoring/VehicleTreePanel';
-import { carBatches, channelsToShow, gridSide, LAYOUTS, MAX_TILES, pickTile, sameTarget, tileCount, type Layout } from './logic';
+import { channelsToShow, gridSide, LAYOUTS, MAX_TILES, pickTile, sameTarget, tileCount, type Layout } from './logic';
 import { VideoTile, type TileSpec } from './VideoTile';
 import '../monitoring/monitoring.css';
 import './videoLive.css';
 import { useChannelName } from '../monitoring/useChannelName';
-
-/** How long a closed tile's socket is given to close before its stream is stopped (the server keeps a watched stream). */
-const STOP_AFTER_MS = 300;
+import { useWallStreams } from './useWallStreams';
 
 const chanKey = (carId: number, no: number) => `v-${carId}-${no}`;
 function parseChanKey(key: React.Key): { carId: number; channelNo: number } | null {
@@ -43,20 +40,12 @@ export default function VideoLivePage() {
   const [layout, setLayout] = useState<Layout>(4);
   const [tiles, setTiles] = useState<(TileSpec | null)[]>(() => Array<TileSpec | null>(MAX_TILES).fill(null));
   const [selected, setSelected] = useState<number | null>(null);
-  const [audioTile, setAudioTile] = useState<number | null>(null);
+  const { stopLater, onOpened, audioTile, setAudioTile, audioHandlers } = useWallStreams();
   const lastRef = useRef(-1);
   const nextId = useRef(1);
-  const openedCars = useRef(new Set<number>());
   const count = tileCount(layout);
 
   const channelName = useChannelName(channels);
-
-  // a stream the page no longer shows anywhere is stopped once the tile's socket has closed
-  const stopLater = useCallback((specs: TileSpec[], still: (TileSpec | null)[]) => {
-    const gone = specs.filter((s) => !still.some((x) => sameTarget(x, s)));
-    if (gone.length === 0) return;
-    setTimeout(() => gone.forEach((s) => void stopLiveVideo(s.carId, s.channelNo).catch(() => undefined)), STOP_AFTER_MS);
-  }, []);
 
   const play = useCallback(
     (carId: number, channelNo: number, plate: string) => {
@@ -75,7 +64,7 @@ export default function VideoLivePage() {
       if (audioTile === i) setAudioTile(null);
       if (old) stopLater([old], next);
     },
-    [tiles, count, selected, audioTile, channelName, stopLater],
+    [tiles, count, selected, audioTile, setAudioTile, channelName, stopLater],
   );
 
   const close = useCallback(
@@ -88,7 +77,7 @@ export default function VideoLivePage() {
       if (audioTile === i) setAudioTile(null);
       stopLater([old], next);
     },
-    [tiles, audioTile, stopLater],
+    [tiles, audioTile, setAudioTile, stopLater],
   );
 
   const closeAll = () => {
@@ -112,23 +101,6 @@ export default function VideoLivePage() {
     if (lastRef.current >= n) lastRef.current = n - 1;
     stopLater(dropped, next);
   };
-
-  // leaving the page: the tiles' players are destroyed by their own cleanup; then the streams the page
-  // opened are stopped (the server keeps those that someone else still watches)
-  useEffect(() => {
-    const opened = openedCars.current;
-    return () => {
-      const batches = carBatches(opened);
-      if (batches.length) setTimeout(() => batches.forEach((b) => void stopLiveVideos(b).catch(() => undefined)), STOP_AFTER_MS);
-    };
-  }, []);
-  const onOpened = useCallback((s: LiveStreamInfo) => {
-    openedCars.current.add(s.carId);
-  }, []);
-  const audioHandlers = useMemo(
-    () => Array.from({ length: MAX_TILES }, (_, i) => (on: boolean) => setAudioTile((cur) => (on ? i : cur === i ? null : cur))),
-    [],
-  );
 
   const loadChannels = async (node: { key: React.Key }) => {
     const id = carIdOfKey(node.key);
