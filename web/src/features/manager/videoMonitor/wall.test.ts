@@ -4,7 +4,7 @@ import { alarmOfMessage, displayOrder, gone, placeAlarm, rotationOrder, rotation
 const cam = (carId: number, channelNo: number): Camera => ({ carId, channelNo, plate: `P${carId}`, channelName: `C${channelNo}` });
 const slot = (carId: number, channelNo: number, seq: number, more: Partial<Slot> = {}): Slot => ({ ...cam(carId, channelNo), id: 100 + seq, source: 'alarm', pinned: false, seq, ...more });
 const alarm = (carId: number, id = `a${carId}`): AlarmEvent => ({ id, carId, plate: `P${carId}`, typeName: '施封破坏', level: 1, at: 1_763_800_000_000 });
-const keys = (w: readonly (Slot | null)[]) => w.map((s) => (s ? `${s.carId}-${s.channelNo}` : '-'));
+const keys = (w: readonly (Camera | null)[]) => w.map((s) => (s ? `${s.carId}-${s.channelNo}` : '-'));
 
 describe('placeAlarm: which tiles an alarm takes', () => {
   const cases: { name: string; wall: (Slot | null)[]; count: number; cams: Camera[]; want: string[]; replaced: string[] }[] = [
