@@ -3,36 +3,7 @@
 // the car's cameras come up on the wall and decode; then a rotation through a ticked car.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, apiLogin, setup, uiLogin } from './lib.mjs';
-
-/** Polls fn until it returns a truthy value (conditions, not sleeps). */
-async function until(fn, { timeout = 30_000, every = 250, what = 'condition' } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, every));
-  }
-}
-
-/** Waits until the tile's <video> decodes (videoWidth > 0) and its currentTime advances. */
-async function assertDecodes(tile) {
-  await tile.locator('video').evaluate(
-    (v) =>
-      new Promise((resolve, reject) => {
-        const deadline = Date.now() + 25_000;
-        let t0 = null;
-        const check = () => {
-          if (v.videoWidth > 0 && t0 === null) t0 = v.currentTime;
-          if (t0 !== null && v.currentTime > t0 + 0.4) return resolve();
-          if (Date.now() > deadline) return reject(new Error(`video: width ${v.videoWidth}, time ${v.currentTime}`));
-          requestAnimationFrame(check);
-        };
-        check();
-      }),
-  );
-}
+import { api, apiLogin, assertVideoDecodes, setup, uiLogin, until } from './lib.mjs';
 
 describe('videoMonitor', () => {
   // simulated time 300× faster: the trucks load and break their seals on the way within a minute or two
@@ -67,7 +38,7 @@ describe('videoMonitor', () => {
       assert.ok(text.includes(rec.typeName), `${text} names ${rec.typeName}`);
       assert.match(text, /级.*\d\d-\d\d \d\d:\d\d:\d\d/);
       assert.match(await tile.locator('.tw-vl-name').innerText(), new RegExp(rec.carNumber.replace(/[·.]/g, '.')));
-      await assertDecodes(tile);
+      await assertVideoDecodes(tile);
       await tile.and(page.locator('[data-status="playing"]')).waitFor();
       // every tile of this alarm plays a channel of its car
       const cars = await page.locator('.tw-vl-tile').filter({ has: page.locator(`[data-alarm="${alarmId}"]`) }).evaluateAll((els) => els.map((e) => Number(e.dataset.car)));
@@ -91,7 +62,7 @@ describe('videoMonitor', () => {
       await page.getByTestId('vm-rotation-note').filter({ hasText: '已选 1 辆车，4 路摄像头' }).waitFor();
       const rotating = page.locator(`[data-testid="vm-wall"] .tw-vl-tile[data-car="${other.carId}"]`);
       await until(async () => (await rotating.count()) === 3, { what: 'three tiles of the rotated car' });
-      await assertDecodes(rotating.first());
+      await assertVideoDecodes(rotating.first());
       assert.equal(await page.locator(`.tw-vl-tile[data-car="${carId}"][data-channel="${pinned}"]`).count(), 1, 'the pinned tile stayed');
       await page.getByTestId('vm-pause').filter({ hasText: '暂停轮巡' }).click();
       await page.getByTestId('vm-rotation-note').filter({ hasText: '已暂停' }).waitFor();

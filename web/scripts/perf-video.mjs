@@ -19,7 +19,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { api, apiLogin, BINARY, freePort } from '../e2e/lib.mjs';
-import { launch } from './perf-browser.mjs';
+import { launch, signIn } from './perf-browser.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
@@ -93,16 +93,17 @@ console.error(`server ${base}, ${online.length} cars online, load ${load()}`);
 
 // ---- 1. click to first frame ----
 const browser = await launch();
-const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', baseURL: base });
-const page = await ctx.newPage();
-await page.goto('/#/login');
-await page.locator('#account').fill('admin');
-await page.locator('#password').fill('admin123');
-await page.locator('form button[type="submit"]').click();
-await page.waitForURL(/#\/home/, { timeout: 60_000 });
-await page.goto('/#/manager/videoLive');
-await page.getByTestId('video-live-page').waitFor();
-await page.getByTestId('vl-layout-1').click();
+/** A signed-in page on videoLive in the 1-tile layout (its own browser context). */
+async function videoLivePage() {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', baseURL: base });
+  const p = await ctx.newPage();
+  await signIn(p, base);
+  await p.goto('/#/manager/videoLive');
+  await p.getByTestId('video-live-page').waitFor();
+  await p.getByTestId('vl-layout-1').click();
+  return p;
+}
+const page = await videoLivePage();
 
 /** Clicks car's channel in the tree; returns ms from the click event to the first presented frame. */
 async function firstFrame(car, channelNo) {
@@ -144,16 +145,7 @@ async function firstFrame(car, channelNo) {
 const cold = [];
 const warm = [];
 // a second viewer (its own browser context) keeps a channel live for the warm runs
-const ctx2 = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN', baseURL: base });
-const helper = await ctx2.newPage();
-await helper.goto('/#/login');
-await helper.locator('#account').fill('admin');
-await helper.locator('#password').fill('admin123');
-await helper.locator('form button[type="submit"]').click();
-await helper.waitForURL(/#\/home/, { timeout: 60_000 });
-await helper.goto('/#/manager/videoLive');
-await helper.getByTestId('video-live-page').waitFor();
-await helper.getByTestId('vl-layout-1').click();
+const helper = await videoLivePage();
 
 for (let i = 0; i < RUNS; i++) {
   const car = online[i];

@@ -1,21 +1,20 @@
-import { ArrowLeftOutlined, PlayCircleOutlined, SearchOutlined, StopOutlined, VideoCameraOutlined } from '@ant-design/icons';
+import { PlayCircleOutlined, SearchOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Empty, Input, Segmented, Skeleton, Tree } from 'antd';
+import { Input, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { carChannels } from '../../../api/fleet';
 import { groupCarTree } from '../../../api/group';
-import { LanguageSwitch } from '../../../components/LanguageSwitch';
 import { buildVehicleTree, carIdOfKey, type VehicleTreeNode } from '../monitoring/vehicleTree';
 import { toDataNodes, useHeight } from '../monitoring/VehicleTreePanel';
-import { channelsToShow, gridSide, LAYOUTS, MAX_TILES, pickTile, sameTarget, tileCount, type Layout } from './logic';
+import { channelsToShow, gridSide, MAX_TILES, pickTile, sameTarget, tileCount, type Layout } from './logic';
 import { VideoTile, type TileSpec } from './VideoTile';
 import '../monitoring/monitoring.css';
 import './videoLive.css';
 import { useChannelName } from '../monitoring/useChannelName';
 import { useWallStreams } from './useWallStreams';
+import { TreeBox, WallHeader } from './WallChrome';
 
 const chanKey = (carId: number, no: number) => `v-${carId}-${no}`;
 function parseChanKey(key: React.Key): { carId: number; channelNo: number } | null {
@@ -137,29 +136,7 @@ export default function VideoLivePage() {
 
   return (
     <div className="tw-monitor tw-vl" data-testid="video-live-page">
-      <header className="tw-monitor-header">
-        <Link to="/home" className="tw-monitor-back" data-testid="monitor-back">
-          <Button type="text" size="small" icon={<ArrowLeftOutlined />} className="tw-header-btn">
-            {t('monitor.backToConsole')}
-          </Button>
-        </Link>
-        <h1 className="tw-monitor-title">{t('menu.videoLive')}</h1>
-        <span className="tw-vl-count" data-testid="vl-count">
-          {t('videoLive.playingCount', { n: shown })}
-        </span>
-        <span className="tw-monitor-tools">
-          <Segmented<Layout>
-            size="small"
-            value={layout}
-            onChange={changeLayout}
-            options={LAYOUTS.map((l) => ({ value: l, label: <span data-testid={`vl-layout-${l}`}>{t('videoLive.layout', { n: l })}</span> }))}
-          />
-          <Button size="small" ghost className="tw-vl-closeall" icon={<StopOutlined />} disabled={shown === 0} onClick={closeAll} data-testid="vl-close-all">
-            {t('videoLive.closeAll')}
-          </Button>
-          <LanguageSwitch dark />
-        </span>
-      </header>
+      <WallHeader prefix="vl" title={t('menu.videoLive')} shown={shown} layout={layout} onLayout={changeLayout} onCloseAll={closeAll} />
       <div className="tw-monitor-body">
         <aside className="tw-monitor-side">
           <div className="tw-tree-panel" data-testid="vl-tree">
@@ -167,12 +144,7 @@ export default function VideoLivePage() {
               <Input allowClear size="small" prefix={<SearchOutlined />} placeholder={t('monitor.searchPlate')} value={search} onChange={(e) => setSearch(e.target.value)} data-testid="vl-search" />
             </div>
             <div className="tw-strip">{t('videoLive.treeHint')}</div>
-            <div className="tw-tree-box" ref={boxRef}>
-              {tree.isPending ? (
-                <Skeleton active paragraph={{ rows: 6 }} style={{ padding: 12 }} />
-              ) : vtree.carIds.length === 0 ? (
-                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={query ? t('monitor.noMatch') : t('monitor.noVehicles')} />
-              ) : (
+            <TreeBox boxRef={boxRef} pending={tree.isPending} empty={vtree.carIds.length === 0} searching={!!query}>
                 <Tree
                   blockNode
                   height={height}
@@ -215,8 +187,7 @@ export default function VideoLivePage() {
                     );
                   }}
                 />
-              )}
-            </div>
+            </TreeBox>
           </div>
         </aside>
         <main className="tw-vl-wall" data-testid="vl-wall" data-layout={layout} style={{ gridTemplateColumns: `repeat(${side}, 1fr)`, gridTemplateRows: `repeat(${side}, 1fr)` }}>

@@ -1,9 +1,8 @@
-import { ArrowLeftOutlined, PauseOutlined, PushpinFilled, PushpinOutlined, SearchOutlined, StopOutlined, SyncOutlined, VideoCameraOutlined } from '@ant-design/icons';
+import { PauseOutlined, PushpinFilled, PushpinOutlined, SearchOutlined, StopOutlined, SyncOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Empty, Input, Segmented, Select, Skeleton, Switch, Tooltip, Tree } from 'antd';
+import { Button, Input, Select, Switch, Tooltip, Tree } from 'antd';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { carChannels, type VideoChannel } from '../../../api/fleet';
 import { groupCarTree } from '../../../api/group';
 import { liveConnection, onLiveMessage } from '../../../app/live';
@@ -11,14 +10,14 @@ import { decodePayload } from '../../../app/liveDialogs';
 import { isPagePermitted } from '../../../app/pages';
 import { usePermittedMenu } from '../../../app/shell/useMenu';
 import { useAppStore } from '../../../app/store';
-import { LanguageSwitch } from '../../../components/LanguageSwitch';
 import { zoneTime } from '../../../lib/zone';
 import { ROMAN } from '../../police/common/alarmUi';
 import { buildVehicleTree, carIdOfKey, type VehicleTreeNode } from '../monitoring/vehicleTree';
 import { toDataNodes, useHeight } from '../monitoring/VehicleTreePanel';
-import { gridSide, LAYOUTS, MAX_TILES, tileCount, type Layout } from '../videoLive/logic';
+import { gridSide, MAX_TILES, tileCount, type Layout } from '../videoLive/logic';
 import { useWallStreams } from '../videoLive/useWallStreams';
 import { VideoTile, type TileSpec } from '../videoLive/VideoTile';
+import { TreeBox, WallHeader } from '../videoLive/WallChrome';
 import { alarmOfMessage, displayOrder, gone, INTERVALS, placeAlarm, rotationOrder, rotationStep, type Camera, type Counter, type Slot } from './wall';
 import '../monitoring/monitoring.css';
 import '../videoLive/videoLive.css';
@@ -226,35 +225,22 @@ export default function VideoMonitorPage() {
 
   return (
     <div className="tw-monitor tw-vl tw-vm" data-testid="video-monitor-page">
-      <header className="tw-monitor-header">
-        <Link to="/home" className="tw-monitor-back" data-testid="monitor-back">
-          <Button type="text" size="small" icon={<ArrowLeftOutlined />} className="tw-header-btn">
-            {t('monitor.backToConsole')}
-          </Button>
-        </Link>
-        <h1 className="tw-monitor-title">{t('menu.videoMonitor')}</h1>
-        <span className="tw-vl-count" data-testid="vm-count">
-          {t('videoLive.playingCount', { n: shown })}
-        </span>
-        <span className="tw-monitor-tools">
+      <WallHeader
+        prefix="vm"
+        title={t('menu.videoMonitor')}
+        shown={shown}
+        layout={layout}
+        onLayout={changeLayout}
+        onCloseAll={closeAll}
+        tools={
           <Tooltip title={t('videoMonitor.followHint')}>
             <label className="tw-vm-follow">
               <Switch size="small" checked={follow} onChange={setFollow} data-testid="vm-follow" />
               <span>{t('videoMonitor.followAlarms')}</span>
             </label>
           </Tooltip>
-          <Segmented<Layout>
-            size="small"
-            value={layout}
-            onChange={changeLayout}
-            options={LAYOUTS.map((l) => ({ value: l, label: <span data-testid={`vm-layout-${l}`}>{t('videoLive.layout', { n: l })}</span> }))}
-          />
-          <Button size="small" ghost className="tw-vl-closeall" icon={<StopOutlined />} disabled={shown === 0} onClick={closeAll} data-testid="vm-close-all">
-            {t('videoLive.closeAll')}
-          </Button>
-          <LanguageSwitch dark />
-        </span>
-      </header>
+        }
+      />
       <div className="tw-monitor-body">
         <aside className="tw-monitor-side">
           <div className="tw-tree-panel" data-testid="vm-tree">
@@ -299,12 +285,7 @@ export default function VideoMonitorPage() {
             <div className="tw-tree-tools">
               <Input allowClear size="small" prefix={<SearchOutlined />} placeholder={t('monitor.searchPlate')} value={search} onChange={(e) => setSearch(e.target.value)} data-testid="vm-search" />
             </div>
-            <div className="tw-tree-box" ref={boxRef}>
-              {tree.isPending ? (
-                <Skeleton active paragraph={{ rows: 6 }} style={{ padding: 12 }} />
-              ) : vtree.carIds.length === 0 ? (
-                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={query ? t('monitor.noMatch') : t('monitor.noVehicles')} />
-              ) : (
+            <TreeBox boxRef={boxRef} pending={tree.isPending} empty={vtree.carIds.length === 0} searching={!!query}>
                 <Tree
                   blockNode
                   checkable
@@ -333,8 +314,7 @@ export default function VideoMonitorPage() {
                     );
                   }}
                 />
-              )}
-            </div>
+            </TreeBox>
           </div>
         </aside>
         <main className="tw-vl-wall" data-testid="vm-wall" data-layout={layout} style={{ gridTemplateColumns: `repeat(${side}, 1fr)`, gridTemplateRows: `repeat(${side}, 1fr)` }}>
