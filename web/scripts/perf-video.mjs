@@ -72,7 +72,7 @@ process.on('SIGINT', () => process.exit(130));
 
 const server = run(BINARY, ['serve', '--demo', '--demo-sim=false', '--demo-vehicles', String(FLEET), '--demo-history-cars', '0', '--data', dataDir, '--http', httpAddr, '--jt808', gw, '--jt1078', '127.0.0.1:0', '--map-tiles', 'none']);
 await until(async () => (await fetch(`${base}/readyz`).catch(() => null))?.status === 200, 90_000, `server ready (${server.tail()})`);
-run(BINARY, ['sim', '--gateway', gw, '--vehicles', String(FLEET), '--misbehave', '0']);
+run(BINARY, ['sim', '--gateway', gw, '--vehicles', String(FLEET), '--misbehave', '0', '--day-at-start']);
 const admin = await apiLogin(base, 'admin', 'admin123');
 const token = admin.access_token;
 const call = async (method, url, body) => {
@@ -83,10 +83,10 @@ const call = async (method, url, body) => {
 const online = await until(
   async () => {
     const cars = (await call('POST', '/monitor-app/realTimeMoitoring/findCars', { pageNum: 1, pageSize: 500 })).list.filter((c) => c.code !== 7);
-    return cars.length >= FLEET ? cars.sort((a, b) => a.carId - b.carId) : null;
+    return cars.length >= RUNS + STREAMS ? cars.sort((a, b) => a.carId - b.carId) : null;
   },
-  120_000,
-  `${FLEET} simulated terminals online`,
+  240_000,
+  `${RUNS + STREAMS} simulated terminals online`,
 );
 const load = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
 console.error(`server ${base}, ${online.length} cars online, load ${load()}`);

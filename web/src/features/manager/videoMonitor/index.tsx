@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { carChannels, type VideoChannel } from '../../../api/fleet';
 import { groupCarTree } from '../../../api/group';
 import { liveConnection, onLiveMessage } from '../../../app/live';
-import { decodePayload } from '../../../app/liveDialogs';
+import { decodePayload, showLiveMessagesElsewhere } from '../../../app/liveDialogs';
 import { isPagePermitted } from '../../../app/pages';
 import { usePermittedMenu } from '../../../app/shell/useMenu';
 import { useAppStore } from '../../../app/store';
@@ -91,6 +91,8 @@ export default function VideoMonitorPage() {
   useEffect(() => {
     if (userId != null) liveConnection.online(userId);
   }, [userId]);
+  // while the wall follows alarms, it shows them: no alarm dialog over the wall (help requests still pop up)
+  useEffect(() => showLiveMessagesElsewhere((d, topic) => followRef.current && topic.startsWith('msg') && d.kind === 'json' && d.message.key === 'alarm'), []);
   const langRef = useRef(i18n.language);
   langRef.current = i18n.language;
   useEffect(
