@@ -145,48 +145,48 @@ export default function VideoLivePage() {
             </div>
             <div className="tw-strip">{t('videoLive.treeHint')}</div>
             <TreeBox boxRef={boxRef} pending={tree.isPending} empty={vtree.carIds.length === 0} searching={!!query}>
-                <Tree
-                  blockNode
-                  height={height}
-                  treeData={treeData}
-                  loadData={loadChannels}
-                  expandedKeys={expanded}
-                  onExpand={(keys) => setExpanded(keys)}
-                  selectedKeys={[]}
-                  onSelect={(_, info) => {
-                    const key = String(info.node.key);
-                    const ch = parseChanKey(key);
-                    if (ch) return play(ch.carId, ch.channelNo, plateOf(ch.carId));
-                    if (carIdOfKey(key) != null) setExpanded((ks) => (ks.includes(key) ? ks.filter((k) => k !== key) : [...ks, key]));
-                  }}
-                  titleRender={(d) => {
-                    const key = String(d.key);
-                    const ch = parseChanKey(key);
-                    if (ch) {
-                      const list = channels.get(ch.carId);
-                      const fallback = Array.isArray(list) && list[0]?.fallback;
-                      return (
-                        <span className={`tw-vl-chan${playing.has(key) ? ' playing' : ''}`} data-testid={`vl-channel-${ch.carId}-${ch.channelNo}`}>
-                          <PlayCircleOutlined className="tw-tree-icon" />
-                          <span>{String(d.title ?? '')}</span>
-                          {fallback && <span className="tw-tree-meta">{t('videoLive.defaultChannel')}</span>}
-                          {playing.has(key) && <span className="tw-tree-meta tw-vl-live">{t('videoLive.live')}</span>}
-                        </span>
-                      );
-                    }
-                    const n = byKey.get(key);
-                    if (!n) return <span>{String(d.title ?? '')}</span>;
-                    if (n.type === 'group') return <span className="tw-tree-group">{n.name} <span className="tw-tree-meta">{n.count}</span></span>;
-                    const state = channels.get(n.id);
+              <Tree
+                blockNode
+                height={height}
+                treeData={treeData}
+                loadData={loadChannels}
+                expandedKeys={expanded}
+                onExpand={(keys) => setExpanded(keys)}
+                selectedKeys={[]}
+                onSelect={(_, info) => {
+                  const key = String(info.node.key);
+                  const ch = parseChanKey(key);
+                  if (ch) return play(ch.carId, ch.channelNo, plateOf(ch.carId));
+                  if (carIdOfKey(key) != null) setExpanded((ks) => (ks.includes(key) ? ks.filter((k) => k !== key) : [...ks, key]));
+                }}
+                titleRender={(d) => {
+                  const key = String(d.key);
+                  const ch = parseChanKey(key);
+                  if (ch) {
+                    const list = channels.get(ch.carId);
+                    const fallback = Array.isArray(list) && list[0]?.fallback;
                     return (
-                      <span className="tw-tree-car" data-testid={`vl-car-${n.id}`}>
-                        <VideoCameraOutlined className="tw-tree-icon" />
-                        <span className="tw-tree-plate">{n.name}</span>
-                        {state === 'error' && <span className="tw-tree-meta">{t('monitor.channelsFailed')}</span>}
+                      <span className={`tw-vl-chan${playing.has(key) ? ' playing' : ''}`} data-testid={`vl-channel-${ch.carId}-${ch.channelNo}`}>
+                        <PlayCircleOutlined className="tw-tree-icon" />
+                        <span>{String(d.title ?? '')}</span>
+                        {fallback && <span className="tw-tree-meta">{t('videoLive.defaultChannel')}</span>}
+                        {playing.has(key) && <span className="tw-tree-meta tw-vl-live">{t('videoLive.live')}</span>}
                       </span>
                     );
-                  }}
-                />
+                  }
+                  const n = byKey.get(key);
+                  if (!n) return <span>{String(d.title ?? '')}</span>;
+                  if (n.type === 'group') return <span className="tw-tree-group">{n.name} <span className="tw-tree-meta">{n.count}</span></span>;
+                  const state = channels.get(n.id);
+                  return (
+                    <span className="tw-tree-car" data-testid={`vl-car-${n.id}`}>
+                      <VideoCameraOutlined className="tw-tree-icon" />
+                      <span className="tw-tree-plate">{n.name}</span>
+                      {state === 'error' && <span className="tw-tree-meta">{t('monitor.channelsFailed')}</span>}
+                    </span>
+                  );
+                }}
+              />
             </TreeBox>
           </div>
         </aside>

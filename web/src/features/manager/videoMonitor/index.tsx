@@ -236,7 +236,7 @@ export default function VideoMonitorPage() {
         onCloseAll={closeAll}
         tools={
           <Tooltip title={t('videoMonitor.followHint')}>
-            <label className="tw-vm-follow">
+            <label className="tw-station-toggle">
               <Switch size="small" checked={follow} onChange={setFollow} data-testid="vm-follow" />
               <span>{t('videoMonitor.followAlarms')}</span>
             </label>
@@ -288,34 +288,34 @@ export default function VideoMonitorPage() {
               <Input allowClear size="small" prefix={<SearchOutlined />} placeholder={t('monitor.searchPlate')} value={search} onChange={(e) => setSearch(e.target.value)} data-testid="vm-search" />
             </div>
             <TreeBox boxRef={boxRef} pending={tree.isPending} empty={vtree.carIds.length === 0} searching={!!query}>
-                <Tree
-                  blockNode
-                  checkable
-                  height={height}
-                  treeData={treeData}
-                  expandedKeys={expanded}
-                  onExpand={(keys) => setExpanded(keys)}
-                  checkedKeys={checkedKeys}
-                  selectedKeys={[]}
-                  onCheck={(keys) => {
-                    const list = Array.isArray(keys) ? keys : keys.checked;
-                    // the keys of the cars shown now replace theirs; cars hidden by the search stay as they were
-                    const shownIds = new Set(vtree.carIds);
-                    const now = list.map((k) => carIdOfKey(k)).filter((id): id is number => id != null);
-                    setChecked((old) => [...new Set([...old.filter((id) => !shownIds.has(id)), ...now])]);
-                  }}
-                  titleRender={(d) => {
-                    const n = byKey.get(String(d.key));
-                    if (!n) return <span>{String(d.title ?? '')}</span>;
-                    if (n.type === 'group') return <span className="tw-tree-group">{n.name} <span className="tw-tree-meta">{n.count}</span></span>;
-                    return (
-                      <span className="tw-tree-car" data-testid={`vm-car-${n.id}`}>
-                        <VideoCameraOutlined className="tw-tree-icon" />
-                        <span className="tw-tree-plate">{n.name}</span>
-                      </span>
-                    );
-                  }}
-                />
+              <Tree
+                blockNode
+                checkable
+                height={height}
+                treeData={treeData}
+                expandedKeys={expanded}
+                onExpand={(keys) => setExpanded(keys)}
+                checkedKeys={checkedKeys}
+                selectedKeys={[]}
+                onCheck={(keys) => {
+                  const list = Array.isArray(keys) ? keys : keys.checked;
+                  // the keys of the cars shown now replace theirs; cars hidden by the search stay as they were
+                  const shownIds = new Set(vtree.carIds);
+                  const now = list.map((k) => carIdOfKey(k)).filter((id): id is number => id != null);
+                  setChecked((old) => [...new Set([...old.filter((id) => !shownIds.has(id)), ...now])]);
+                }}
+                titleRender={(d) => {
+                  const n = byKey.get(String(d.key));
+                  if (!n) return <span>{String(d.title ?? '')}</span>;
+                  if (n.type === 'group') return <span className="tw-tree-group">{n.name} <span className="tw-tree-meta">{n.count}</span></span>;
+                  return (
+                    <span className="tw-tree-car" data-testid={`vm-car-${n.id}`}>
+                      <VideoCameraOutlined className="tw-tree-icon" />
+                      <span className="tw-tree-plate">{n.name}</span>
+                    </span>
+                  );
+                }}
+              />
             </TreeBox>
           </div>
         </aside>
