@@ -406,10 +406,17 @@ func (e *Engine) push(ctx context.Context, car *fleet.LiveCar, rec *Record) {
 		Data: map[string]string{"alarmId": strconv.FormatInt(rec.ID, 10), "carId": strconv.FormatInt(car.ID, 10),
 			"carNumber": car.Plate, "type": rec.TypeCode, "level": strconv.Itoa(rec.Level),
 			"lat": strconv.FormatFloat(float64(rec.Lat)/1e6, 'f', 6, 64), "lng": strconv.FormatFloat(float64(rec.Lon)/1e6, 'f', 6, 64)}}
+	// the type's name in every console language, for the video wall's tile (web videoMonitor)
+	for _, l := range i18n.Langs {
+		m.Data[TypeNameKey(l)] = TypeName(l, rec.TypeCode)
+	}
 	if err := messaging.SendToUsers(e.d.Publisher, messaging.TopicMsg, ids, m); err != nil {
 		e.log.Warn("alarm engine: push failed", "alarm", rec.ID, "err", err)
 	}
 }
+
+// TypeNameKey is the live alarm message's data key of the type's name in lang ("typeName:en-US").
+func TypeNameKey(lang i18n.Lang) string { return "typeName:" + lang.String() }
 
 var romans = [...]string{"", "I", "II", "III", "IV", "V"}
 

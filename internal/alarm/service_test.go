@@ -12,6 +12,7 @@ import (
 	"tankwatch/internal/alarm"
 	"tankwatch/internal/app/apptest"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/i18n"
 	"tankwatch/internal/tank"
 	"tankwatch/internal/telemetry"
 
@@ -125,6 +126,11 @@ func TestAlarmCalls(t *testing.T) {
 		if m.Texts["zh-CN"] != m.Message || !strings.Contains(m.Texts["zh-CN"], " 发生 I级报警：") || !strings.Contains(m.Texts["zh-TW"], " 發生 I級報警：") ||
 			!strings.HasPrefix(m.Texts["en-US"], m.Data["carNumber"]+": Level I alarm, ") {
 			t.Errorf("push texts per language: %v", m.Texts)
+		}
+		// the type's name per language, for the video wall's tiles
+		if m.Data[alarm.TypeNameKey(i18n.ZhCN)] != "施封破坏" || m.Data[alarm.TypeNameKey(i18n.EnUS)] == "" || m.Data[alarm.TypeNameKey(i18n.EnUS)] == "施封破坏" ||
+			m.Data[alarm.TypeNameKey(i18n.ZhTW)] == "" {
+			t.Errorf("push type names: %v", m.Data)
 		}
 		if len(fake.got) > 3 {
 			t.Errorf("speeding (level III) was pushed too: %v", fake.got)

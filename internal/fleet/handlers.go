@@ -33,7 +33,7 @@ func (s *Service) Routes() []httpx.Route {
 			Handler: httpx.JSON(func(r *http.Request, in MoveInput) (any, error) { return s.MoveCars(r, in) })},
 		{Method: "POST", Path: "/base-info-app/carInfo/export", Access: httpx.Needs("03-03-06"), Scoped: true,
 			Handler: exporter(s.ExportCars)},
-		{Method: "GET", Path: "/base-info-app/carVideoChannel/selectsome", Access: httpx.Needs("03-03", "04-01"), Scoped: true,
+		{Method: "GET", Path: "/base-info-app/carVideoChannel/selectsome", Access: httpx.Needs("03-03", "04-01", "04-41", "04-44"), Scoped: true,
 			Handler: httpx.ByID("carId", func(r *http.Request, id int64) (any, error) { return s.Channels(r.Context(), caller(r), id) })},
 		{Method: "POST", Path: "/base-info-app/carVideoChannel/save", Access: httpx.Needs("03-03-05"), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, in ChannelsInput) (any, error) { return s.SaveChannels(r, in) })},

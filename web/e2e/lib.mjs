@@ -296,3 +296,32 @@ export async function createWaybill(base, token, { stops = 1, dispatch = false, 
   }
   return { id, no: add.body.data?.no, carId: car.id, body: add.body };
 }
+
+/** Polls fn until it returns a truthy value (conditions, not sleeps); returns that value. */
+export async function until(fn, { timeout = 30_000, every = 250, what = 'condition' } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+/** Waits until a video wall tile's <video> decodes (videoWidth > 0) and its currentTime advances. */
+export async function assertVideoDecodes(tile) {
+  await tile.locator('video').evaluate(
+    (v) =>
+      new Promise((resolve, reject) => {
+        const deadline = Date.now() + 25_000;
+        let t0 = null;
+        const check = () => {
+          if (v.videoWidth > 0 && t0 === null) t0 = v.currentTime;
+          if (t0 !== null && v.currentTime > t0 + 0.4) return resolve();
+          if (Date.now() > deadline) return reject(new Error(`video: width ${v.videoWidth}, time ${v.currentTime}`));
+          requestAnimationFrame(check);
+        };
+        check();
+      }),
+  );
+}

@@ -27,6 +27,18 @@ export function brokerUrl(loc: Pick<Location, 'protocol' | 'host'> = window.loca
   return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/mqtt`;
 }
 
+/** Called with every live message after the dialogs had it (the video wall follows alarms). */
+export type LiveListener = (topic: string, payload: Uint8Array) => void;
+const listeners = new Set<LiveListener>();
+
+/** Adds a listener of the live messages; returns its removal. */
+export function onLiveMessage(fn: LiveListener): () => void {
+  listeners.add(fn);
+  return () => {
+    listeners.delete(fn);
+  };
+}
+
 let client: MqttClient | null = null;
 let current: string | null = null;
 let retry: ReturnType<typeof setTimeout> | null = null;
@@ -67,6 +79,13 @@ async function start(userId: string, gen: number): Promise<void> {
         dialogs.showLiveMessage(topic, payload);
       } catch (e) {
         log('message not shown', e);
+      }
+      for (const fn of listeners) {
+        try {
+          fn(topic, payload);
+        } catch (e) {
+          log('listener failed', e);
+        }
       }
     });
     c.on('error', (e) => log('connection error', e?.message ?? e));

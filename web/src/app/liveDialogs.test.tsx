@@ -4,7 +4,7 @@ import type { ReactElement } from 'react';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { feedback } from '../api/feedback';
 import { ChatMessageSchema } from '../proto/chat_pb';
-import { decodePayload, pump, reopen, resetLiveDialogs, showLiveMessage } from './liveDialogs';
+import { decodePayload, pump, reopen, resetLiveDialogs, showLiveMessage, showLiveMessagesElsewhere } from './liveDialogs';
 import { INBOX_KEY, pendingCount, useLiveInbox } from './liveInbox';
 import { registerHelpView } from './liveMessages';
 import i18n from '../i18n';
@@ -67,6 +67,21 @@ describe('live message dialogs', () => {
     expect(confirm).not.toHaveBeenCalled();
     closeDialog(warning, 0);
     expect(confirm).toHaveBeenCalledTimes(1);
+    expect(warning).toHaveBeenCalledTimes(1);
+  });
+
+  it('a page that shows alarms itself keeps them out of the dialogs while it is open; other messages still pop up', () => {
+    warning.mockReturnValue({ update: vi.fn(), destroy });
+    confirm.mockReturnValue({ update: vi.fn(), destroy } as never);
+    const remove = showLiveMessagesElsewhere((d) => d.kind === 'json' && d.message.key === 'alarm');
+    showLiveMessage('msg/user/7', alarm(1));
+    expect(warning).not.toHaveBeenCalled();
+    expect(useLiveInbox.getState().items).toMatchObject([{ read: true }]);
+    showLiveMessage('requestHelp/user/7', help(1));
+    expect(confirm).toHaveBeenCalledTimes(1);
+    closeDialog(confirm, 0);
+    remove();
+    showLiveMessage('msg/user/7', alarm(2));
     expect(warning).toHaveBeenCalledTimes(1);
   });
 

@@ -194,12 +194,28 @@ export function syncFromStorage(): void {
   pump();
 }
 
+/**
+ * A page that shows some live messages itself (the video wall shows alarms on its tiles) keeps them out
+ * of the dialogs while it is open: they go to the header list as read. Returns the removal.
+ */
+let shownElsewhere: ((d: Decoded, topic: string) => boolean) | null = null;
+export function showLiveMessagesElsewhere(fn: (d: Decoded, topic: string) => boolean): () => void {
+  shownElsewhere = fn;
+  return () => {
+    if (shownElsewhere === fn) shownElsewhere = null;
+  };
+}
+
 export function showLiveMessage(topic: string, payload: Uint8Array): void {
   const d = decodePayload(payload);
   const kind = topic.startsWith('msg') ? 'system' : 'help';
   const id = digest(kind, payload);
   const inbox = useLiveInbox.getState();
   inbox.add({ id, kind, received: Date.now(), body: storedBody(d), read: false });
+  if (shownElsewhere?.(d, topic)) {
+    useLiveInbox.getState().markRead(id);
+    return;
+  }
   // known already and read (in another tab, or before a reload): it does not pop up again
   if (useLiveInbox.getState().items.find((i) => i.id === id)?.read) return;
   pump();

@@ -1,6 +1,6 @@
 import { CameraOutlined, CloseOutlined, FullscreenOutlined, LoadingOutlined, MutedOutlined, ReloadOutlined, SoundOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BusinessError } from '../../../api/client';
 import { doVisual, mediaSocketUrl, type LiveStreamInfo } from '../../../api/video';
@@ -28,12 +28,19 @@ export interface VideoTileProps {
   onAudio: (on: boolean) => void;
   /** The stream was opened (for stopping it on leaving the page). */
   onOpened: (s: LiveStreamInfo) => void;
+  /** A second line under the name (the monitoring wall: the alarm that brought the camera up). */
+  info?: ReactNode;
+  /** Buttons before the tile's own (the monitoring wall: pin). */
+  actions?: ReactNode;
+  /** Extra class and grid order of the tile (the monitoring wall shows the newest first). */
+  className?: string;
+  order?: number;
 }
 
 const token = () => localStorage.getItem(STORAGE.token) ?? '';
 
 /** One tile of the wall: asks for the stream (doVisual), plays it (mpegts.js), shows its state. */
-export function VideoTile({ index, spec, selected, audioOn, onSelect, onClose, onAudio, onOpened }: VideoTileProps) {
+export function VideoTile({ index, spec, selected, audioOn, onSelect, onClose, onAudio, onOpened, info, actions, className, order }: VideoTileProps) {
   const { t } = useTranslation();
   const boxRef = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -144,7 +151,8 @@ export function VideoTile({ index, spec, selected, audioOn, onSelect, onClose, o
   return (
     <div
       ref={boxRef}
-      className={`tw-vl-tile${selected ? ' selected' : ''}${spec ? '' : ' empty'}`}
+      className={`tw-vl-tile${selected ? ' selected' : ''}${spec ? '' : ' empty'}${className ? ` ${className}` : ''}`}
+      style={order == null ? undefined : { order }}
       data-testid={`vl-tile-${index}`}
       data-status={spec ? status : 'empty'}
       data-reason={status === 'failed' ? reason : undefined}
@@ -158,8 +166,10 @@ export function VideoTile({ index, spec, selected, audioOn, onSelect, onClose, o
           <div className="tw-vl-bar">
             <span className="tw-vl-name" title={`${spec.plate} · ${spec.channelName}`}>
               {spec.plate} · {spec.channelName}
+              {info}
             </span>
             <span className="tw-vl-actions" onClick={(e) => e.stopPropagation()}>
+              {actions}
               <Tooltip title={audioOn ? t('videoLive.audioOff') : t('videoLive.audioOn')}>
                 <Button
                   type="text"

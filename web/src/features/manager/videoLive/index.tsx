@@ -1,24 +1,20 @@
-import { ArrowLeftOutlined, PlayCircleOutlined, SearchOutlined, StopOutlined, VideoCameraOutlined } from '@ant-design/icons';
+import { PlayCircleOutlined, SearchOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Empty, Input, Segmented, Skeleton, Tree } from 'antd';
+import { Input, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { carChannels } from '../../../api/fleet';
 import { groupCarTree } from '../../../api/group';
-import { stopLiveVideo, stopLiveVideos, type LiveStreamInfo } from '../../../api/video';
-import { LanguageSwitch } from '../../../components/LanguageSwitch';
 import { buildVehicleTree, carIdOfKey, type VehicleTreeNode } from '../monitoring/vehicleTree';
 import { toDataNodes, useHeight } from '../monitoring/VehicleTreePanel';
-import { carBatches, channelsToShow, gridSide, LAYOUTS, MAX_TILES, pickTile, sameTarget, tileCount, type Layout } from './logic';
+import { channelsToShow, gridSide, MAX_TILES, pickTile, sameTarget, tileCount, type Layout } from './logic';
 import { VideoTile, type TileSpec } from './VideoTile';
 import '../monitoring/monitoring.css';
 import './videoLive.css';
 import { useChannelName } from '../monitoring/useChannelName';
-
-/** How long a closed tile's socket is given to close before its stream is stopped (the server keeps a watched stream). */
-const STOP_AFTER_MS = 300;
+import { useWallStreams } from './useWallStreams';
+import { TreeBox, WallHeader } from './WallChrome';
 
 const chanKey = (carId: number, no: number) => `v-${carId}-${no}`;
 function parseChanKey(key: React.Key): { carId: number; channelNo: number } | null {
@@ -43,20 +39,12 @@ export default function VideoLivePage() {
   const [layout, setLayout] = useState<Layout>(4);
   const [tiles, setTiles] = useState<(TileSpec | null)[]>(() => Array<TileSpec | null>(MAX_TILES).fill(null));
   const [selected, setSelected] = useState<number | null>(null);
-  const [audioTile, setAudioTile] = useState<number | null>(null);
+  const { stopLater, onOpened, audioTile, setAudioTile, audioHandlers } = useWallStreams();
   const lastRef = useRef(-1);
   const nextId = useRef(1);
-  const openedCars = useRef(new Set<number>());
   const count = tileCount(layout);
 
   const channelName = useChannelName(channels);
-
-  // a stream the page no longer shows anywhere is stopped once the tile's socket has closed
-  const stopLater = useCallback((specs: TileSpec[], still: (TileSpec | null)[]) => {
-    const gone = specs.filter((s) => !still.some((x) => sameTarget(x, s)));
-    if (gone.length === 0) return;
-    setTimeout(() => gone.forEach((s) => void stopLiveVideo(s.carId, s.channelNo).catch(() => undefined)), STOP_AFTER_MS);
-  }, []);
 
   const play = useCallback(
     (carId: number, channelNo: number, plate: string) => {
@@ -75,7 +63,7 @@ export default function VideoLivePage() {
       if (audioTile === i) setAudioTile(null);
       if (old) stopLater([old], next);
     },
-    [tiles, count, selected, audioTile, channelName, stopLater],
+    [tiles, count, selected, audioTile, setAudioTile, channelName, stopLater],
   );
 
   const close = useCallback(
@@ -88,7 +76,7 @@ export default function VideoLivePage() {
       if (audioTile === i) setAudioTile(null);
       stopLater([old], next);
     },
-    [tiles, audioTile, stopLater],
+    [tiles, audioTile, setAudioTile, stopLater],
   );
 
   const closeAll = () => {
@@ -112,23 +100,6 @@ export default function VideoLivePage() {
     if (lastRef.current >= n) lastRef.current = n - 1;
     stopLater(dropped, next);
   };
-
-  // leaving the page: the tiles' players are destroyed by their own cleanup; then the streams the page
-  // opened are stopped (the server keeps those that someone else still watches)
-  useEffect(() => {
-    const opened = openedCars.current;
-    return () => {
-      const batches = carBatches(opened);
-      if (batches.length) setTimeout(() => batches.forEach((b) => void stopLiveVideos(b).catch(() => undefined)), STOP_AFTER_MS);
-    };
-  }, []);
-  const onOpened = useCallback((s: LiveStreamInfo) => {
-    openedCars.current.add(s.carId);
-  }, []);
-  const audioHandlers = useMemo(
-    () => Array.from({ length: MAX_TILES }, (_, i) => (on: boolean) => setAudioTile((cur) => (on ? i : cur === i ? null : cur))),
-    [],
-  );
 
   const loadChannels = async (node: { key: React.Key }) => {
     const id = carIdOfKey(node.key);
@@ -165,29 +136,7 @@ export default function VideoLivePage() {
 
   return (
     <div className="tw-monitor tw-vl" data-testid="video-live-page">
-      <header className="tw-monitor-header">
-        <Link to="/home" className="tw-monitor-back" data-testid="monitor-back">
-          <Button type="text" size="small" icon={<ArrowLeftOutlined />} className="tw-header-btn">
-            {t('monitor.backToConsole')}
-          </Button>
-        </Link>
-        <h1 className="tw-monitor-title">{t('menu.videoLive')}</h1>
-        <span className="tw-vl-count" data-testid="vl-count">
-          {t('videoLive.playingCount', { n: shown })}
-        </span>
-        <span className="tw-monitor-tools">
-          <Segmented<Layout>
-            size="small"
-            value={layout}
-            onChange={changeLayout}
-            options={LAYOUTS.map((l) => ({ value: l, label: <span data-testid={`vl-layout-${l}`}>{t('videoLive.layout', { n: l })}</span> }))}
-          />
-          <Button size="small" ghost className="tw-vl-closeall" icon={<StopOutlined />} disabled={shown === 0} onClick={closeAll} data-testid="vl-close-all">
-            {t('videoLive.closeAll')}
-          </Button>
-          <LanguageSwitch dark />
-        </span>
-      </header>
+      <WallHeader prefix="vl" title={t('menu.videoLive')} shown={shown} layout={layout} onLayout={changeLayout} onCloseAll={closeAll} />
       <div className="tw-monitor-body">
         <aside className="tw-monitor-side">
           <div className="tw-tree-panel" data-testid="vl-tree">
@@ -195,56 +144,50 @@ export default function VideoLivePage() {
               <Input allowClear size="small" prefix={<SearchOutlined />} placeholder={t('monitor.searchPlate')} value={search} onChange={(e) => setSearch(e.target.value)} data-testid="vl-search" />
             </div>
             <div className="tw-strip">{t('videoLive.treeHint')}</div>
-            <div className="tw-tree-box" ref={boxRef}>
-              {tree.isPending ? (
-                <Skeleton active paragraph={{ rows: 6 }} style={{ padding: 12 }} />
-              ) : vtree.carIds.length === 0 ? (
-                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={query ? t('monitor.noMatch') : t('monitor.noVehicles')} />
-              ) : (
-                <Tree
-                  blockNode
-                  height={height}
-                  treeData={treeData}
-                  loadData={loadChannels}
-                  expandedKeys={expanded}
-                  onExpand={(keys) => setExpanded(keys)}
-                  selectedKeys={[]}
-                  onSelect={(_, info) => {
-                    const key = String(info.node.key);
-                    const ch = parseChanKey(key);
-                    if (ch) return play(ch.carId, ch.channelNo, plateOf(ch.carId));
-                    if (carIdOfKey(key) != null) setExpanded((ks) => (ks.includes(key) ? ks.filter((k) => k !== key) : [...ks, key]));
-                  }}
-                  titleRender={(d) => {
-                    const key = String(d.key);
-                    const ch = parseChanKey(key);
-                    if (ch) {
-                      const list = channels.get(ch.carId);
-                      const fallback = Array.isArray(list) && list[0]?.fallback;
-                      return (
-                        <span className={`tw-vl-chan${playing.has(key) ? ' playing' : ''}`} data-testid={`vl-channel-${ch.carId}-${ch.channelNo}`}>
-                          <PlayCircleOutlined className="tw-tree-icon" />
-                          <span>{String(d.title ?? '')}</span>
-                          {fallback && <span className="tw-tree-meta">{t('videoLive.defaultChannel')}</span>}
-                          {playing.has(key) && <span className="tw-tree-meta tw-vl-live">{t('videoLive.live')}</span>}
-                        </span>
-                      );
-                    }
-                    const n = byKey.get(key);
-                    if (!n) return <span>{String(d.title ?? '')}</span>;
-                    if (n.type === 'group') return <span className="tw-tree-group">{n.name} <span className="tw-tree-meta">{n.count}</span></span>;
-                    const state = channels.get(n.id);
+            <TreeBox boxRef={boxRef} pending={tree.isPending} empty={vtree.carIds.length === 0} searching={!!query}>
+              <Tree
+                blockNode
+                height={height}
+                treeData={treeData}
+                loadData={loadChannels}
+                expandedKeys={expanded}
+                onExpand={(keys) => setExpanded(keys)}
+                selectedKeys={[]}
+                onSelect={(_, info) => {
+                  const key = String(info.node.key);
+                  const ch = parseChanKey(key);
+                  if (ch) return play(ch.carId, ch.channelNo, plateOf(ch.carId));
+                  if (carIdOfKey(key) != null) setExpanded((ks) => (ks.includes(key) ? ks.filter((k) => k !== key) : [...ks, key]));
+                }}
+                titleRender={(d) => {
+                  const key = String(d.key);
+                  const ch = parseChanKey(key);
+                  if (ch) {
+                    const list = channels.get(ch.carId);
+                    const fallback = Array.isArray(list) && list[0]?.fallback;
                     return (
-                      <span className="tw-tree-car" data-testid={`vl-car-${n.id}`}>
-                        <VideoCameraOutlined className="tw-tree-icon" />
-                        <span className="tw-tree-plate">{n.name}</span>
-                        {state === 'error' && <span className="tw-tree-meta">{t('monitor.channelsFailed')}</span>}
+                      <span className={`tw-vl-chan${playing.has(key) ? ' playing' : ''}`} data-testid={`vl-channel-${ch.carId}-${ch.channelNo}`}>
+                        <PlayCircleOutlined className="tw-tree-icon" />
+                        <span>{String(d.title ?? '')}</span>
+                        {fallback && <span className="tw-tree-meta">{t('videoLive.defaultChannel')}</span>}
+                        {playing.has(key) && <span className="tw-tree-meta tw-vl-live">{t('videoLive.live')}</span>}
                       </span>
                     );
-                  }}
-                />
-              )}
-            </div>
+                  }
+                  const n = byKey.get(key);
+                  if (!n) return <span>{String(d.title ?? '')}</span>;
+                  if (n.type === 'group') return <span className="tw-tree-group">{n.name} <span className="tw-tree-meta">{n.count}</span></span>;
+                  const state = channels.get(n.id);
+                  return (
+                    <span className="tw-tree-car" data-testid={`vl-car-${n.id}`}>
+                      <VideoCameraOutlined className="tw-tree-icon" />
+                      <span className="tw-tree-plate">{n.name}</span>
+                      {state === 'error' && <span className="tw-tree-meta">{t('monitor.channelsFailed')}</span>}
+                    </span>
+                  );
+                }}
+              />
+            </TreeBox>
           </div>
         </aside>
         <main className="tw-vl-wall" data-testid="vl-wall" data-layout={layout} style={{ gridTemplateColumns: `repeat(${side}, 1fr)`, gridTemplateRows: `repeat(${side}, 1fr)` }}>
