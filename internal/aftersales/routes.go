@@ -25,7 +25,9 @@ func (s *Service) Routes() []httpx.Route {
 	need := httpx.Needs(Code)
 	return []httpx.Route{
 		{Method: "POST", Path: prefix + "page", Access: need, Scoped: true,
-			Handler: httpx.JSON(func(r *http.Request, q Query) (any, error) { return s.Page(r.Context(), httpx.Caller(r), q) })},
+			Handler: httpx.JSON(func(r *http.Request, q Query) (any, error) {
+				return s.Page(r.Context(), httpx.Caller(r), httpx.Lang(r), q)
+			})},
 		{Method: "POST", Path: prefix + "export", Access: need, Scoped: true, Handler: xlsx.StreamHandler(s.Export)},
 		{Method: "POST", Path: prefix + "add", Access: need, Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, in Input) (any, error) { return s.Add(r, in) })},

@@ -225,7 +225,7 @@ func (s *Service) Add(r *http.Request, in Input) (*View, error) {
 		return nil, err
 	}
 	s.record(r, audit.ActionInsert, car.Plate, f)
-	return s.view(ctx, p, f.ID)
+	return s.view(ctx, p, httpx.Lang(r), f.ID)
 }
 
 // apply copies the editable fields of in to f.
@@ -313,7 +313,7 @@ func (s *Service) Edit(r *http.Request, in Input) (*View, error) {
 		action = ActionClose
 	}
 	s.record(r, action, car.Plate, f)
-	return s.view(ctx, p, f.ID)
+	return s.view(ctx, p, httpx.Lang(r), f.ID)
 }
 
 // CloseInput is the body of close.
@@ -346,7 +346,7 @@ func (s *Service) Close(r *http.Request, in CloseInput) (*View, error) {
 	}
 	f.State, f.Resolution, f.ClosedAt = StateClosed, in.Resolution, now
 	s.record(r, ActionClose, s.plate(ctx, f.CarID), f)
-	return s.view(ctx, p, f.ID)
+	return s.view(ctx, p, httpx.Lang(r), f.ID)
 }
 
 // Delete removes a fault of the caller's scope.

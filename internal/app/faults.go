@@ -24,6 +24,45 @@ func (a *App) buildFaults() {
 // Faults is the after-sales fault record service.
 func (a *App) Faults() *aftersales.Service { return a.faults.svc }
 
+// FaultsEvery is how often the system looks for faults to raise (D94).
+var FaultsEvery = time.Minute
+
+// RaiseFaults raises the faults the platform settings ask for (D94): cars silent for too long, and
+// sensor-fault events.
+func (a *App) RaiseFaults(ctx context.Context) (int, error) {
+	v := a.settings.System.Current()
+	auto := aftersales.Auto{SilentHours: v.FaultSilentHours, Sensor: v.FaultSensor}
+	if auto.SilentHours == 0 && !auto.Sensor {
+		return 0, nil
+	}
+	var silent []aftersales.Silence
+	if auto.SilentHours > 0 {
+		for _, r := range a.Devices.Live.LastReports() {
+			silent = append(silent, aftersales.Silence{CarID: r.CarID, Since: r.At})
+		}
+	}
+	return a.faults.svc.RaiseAuto(ctx, auto, silent)
+}
+
+// runFaults raises due faults every FaultsEvery until ctx ends. The first pass waits one period, so
+// that after a stop the terminals have reconnected before anyone counts as silent.
+func (a *App) runFaults(ctx context.Context) {
+	t := time.NewTicker(FaultsEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if n, err := a.RaiseFaults(ctx); err != nil && ctx.Err() == nil {
+			a.Log.Warn("faults raised by the system", "err", err)
+		} else if n > 0 {
+			a.Log.Info("faults raised by the system", "count", n)
+		}
+	}
+}
+
 func (a *App) faultsRoutes() []httpx.Route { return a.faults.svc.Routes() }
 
 // seedFaultsDemo adds the part's demo data (Bootstrap, after the issue-16 seeds): a dozen faults in

@@ -115,7 +115,23 @@ export default function FaultRecordPage() {
             </Tooltip>
           ),
         },
-        { title: t('faults.reportedBy'), dataIndex: 'reportedBy', key: 'reportedBy', width: 110, ellipsis: true },
+        {
+          title: t('faults.reportedBy'),
+          dataIndex: 'reportedBy',
+          key: 'reportedBy',
+          width: 110,
+          ellipsis: true,
+          render: (v: string, f) =>
+            f.bySystem ? (
+              <Tooltip title={t('faults.bySystem')}>
+                <Tag color="purple" data-testid="by-system">
+                  {v}
+                </Tag>
+              </Tooltip>
+            ) : (
+              v
+            ),
+        },
         { title: t('faults.reportedAt'), dataIndex: 'reportedAt', key: 'reportedAt', sorter: true, defaultSortOrder: undefined, width: 165 },
         { title: t('faults.technician'), dataIndex: 'technicianName', key: 'technicianName', sorter: true, width: 110, render: (v: string) => v || '—' },
         {
