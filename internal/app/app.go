@@ -473,18 +473,25 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 }
 
 func (a *App) purgeTokens(ctx context.Context) {
-	t := time.NewTicker(time.Hour)
+	every(ctx, time.Hour, func() {
+		if n, err := a.Tokens.PurgeExpired(ctx); err != nil {
+			a.Log.Warn("purge tokens", "err", err)
+		} else if n > 0 {
+			a.Log.Info("purged expired tokens", "count", n)
+		}
+	})
+}
+
+// every calls fn every d until ctx ends (the first call after d).
+func every(ctx context.Context, d time.Duration, fn func()) {
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if n, err := a.Tokens.PurgeExpired(ctx); err != nil {
-				a.Log.Warn("purge tokens", "err", err)
-			} else if n > 0 {
-				a.Log.Info("purged expired tokens", "count", n)
-			}
+			fn()
 		}
 	}
 }

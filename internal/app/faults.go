@@ -47,20 +47,13 @@ func (a *App) RaiseFaults(ctx context.Context) (int, error) {
 // runFaults raises due faults every FaultsEvery until ctx ends. The first pass waits one period, so
 // that after a stop the terminals have reconnected before anyone counts as silent.
 func (a *App) runFaults(ctx context.Context) {
-	t := time.NewTicker(FaultsEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	every(ctx, FaultsEvery, func() {
 		if n, err := a.RaiseFaults(ctx); err != nil && ctx.Err() == nil {
 			a.Log.Warn("faults raised by the system", "err", err)
 		} else if n > 0 {
 			a.Log.Info("faults raised by the system", "count", n)
 		}
-	}
+	})
 }
 
 func (a *App) faultsRoutes() []httpx.Route { return a.faults.svc.Routes() }

@@ -87,18 +87,11 @@ func (a *App) mapTileHosts() []string {
 
 // runSettings applies a change another node made (a minute at most behind).
 func (a *App) runSettings(ctx context.Context) {
-	t := time.NewTicker(30 * time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := a.settings.System.Refresh(ctx); err != nil && ctx.Err() == nil {
-				a.Log.Warn("platform settings refresh", "err", err)
-			}
+	every(ctx, 30*time.Second, func() {
+		if err := a.settings.System.Refresh(ctx); err != nil && ctx.Err() == nil {
+			a.Log.Warn("platform settings refresh", "err", err)
 		}
-	}
+	})
 }
 
 func (a *App) settingsRoutes() []httpx.Route {
