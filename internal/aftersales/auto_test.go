@@ -1,6 +1,7 @@
 package aftersales_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -135,5 +136,63 @@ func TestAutoFaults(t *testing.T) {
 		if r := e.Call("POST", "/base-info-app/system/edit", admin, map[string]any{"faultSilentHours": 721}); r.Code != 0 || !strings.Contains(r.Message, "自动报修") {
 			t.Errorf("out of range: %s", r.Body)
 		}
+	})
+}
+
+// TestFaultTypesFromCodeList (D66): the fault types are the code list's: an added type is offered and
+// accepted, a disabled one is refused for new faults but stays valid on the faults that hold it, and a
+// type in use is not deleted; the seeded list is DefaultTypes, so every stored demo type is valid.
+func TestFaultTypesFromCodeList(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		ctx := t.Context()
+		admin := e.Login("admin", "admin123")
+		items, err := e.App.SettingsCodes().Items(ctx, aftersales.TypeList)
+		if err != nil || len(items) != len(aftersales.DefaultTypes) {
+			t.Fatalf("seeded %d %v", len(items), err)
+		}
+		for i, it := range items {
+			if it.Code != aftersales.DefaultTypes[i] {
+				t.Errorf("item %d is %s", i, it.Code)
+			}
+		}
+		var car int64
+		if err := e.DB.NewSelect().Table("cars").Column("id").OrderExpr("id").Limit(1).Scan(ctx, &car); err != nil {
+			t.Fatal(err)
+		}
+		var meta aftersales.Meta
+		pump := e.MustOK("POST", "/base-info-app/baseType/add", admin, map[string]any{"type": "faultType", "code": "pump", "labelZh": "卸油泵故障",
+			"labelTw": "卸油泵故障", "labelEn": "Pump fault"}).ID()
+		e.MustOK("POST", p+"meta", admin, struct{}{}).Decode(&meta)
+		if !slices.Contains(meta.Types, "pump") {
+			t.Errorf("meta %v", meta.Types)
+		}
+		v := new(aftersales.View)
+		e.MustOK("POST", p+"add", admin, map[string]any{"carId": car, "faultType": "pump", "symptom": "卸油泵不转"}).Decode(v)
+
+		// in use: not deleted; unused: deleted
+		if r := e.Call("POST", "/base-info-app/baseType/delete", admin, map[string]any{"id": pump}); r.Code != 0 || !strings.Contains(r.Message, "1 条记录") {
+			t.Errorf("delete in use: %s", r.Body)
+		}
+		// disabled: refused for a new fault and for a change to it, kept on the fault that holds it
+		e.MustOK("POST", "/base-info-app/baseType/edit", admin, map[string]any{"id": pump, "labelZh": "卸油泵故障", "enabled": false})
+		if r := e.Call("POST", p+"add", admin, map[string]any{"carId": car, "faultType": "pump", "symptom": "x"}); r.Code != 0 || !strings.Contains(r.Message, "故障类型") {
+			t.Errorf("disabled type on add: %s", r.Body)
+		}
+		e.MustOK("POST", p+"edit", admin, map[string]any{"id": v.ID, "carId": car, "faultType": "pump", "symptom": "卸油泵不转，已断电", "reportedAt": v.ReportedAt})
+		other := new(aftersales.View)
+		e.MustOK("POST", p+"add", admin, map[string]any{"carId": car, "faultType": "wiring", "symptom": "线路松动"}).Decode(other)
+		if r := e.Call("POST", p+"edit", admin, map[string]any{"id": other.ID, "carId": car, "faultType": "pump", "symptom": "x", "reportedAt": other.ReportedAt}); r.Code != 0 {
+			t.Errorf("changed to a disabled type: %s", r.Body)
+		}
+		if r := e.Call("POST", p+"add", admin, map[string]any{"carId": car, "faultType": "engine", "symptom": "x"}); r.Code != 0 {
+			t.Errorf("unknown type: %s", r.Body)
+		}
+		e.MustOK("POST", p+"meta", admin, struct{}{}).Decode(&meta)
+		if slices.Contains(meta.Types, "pump") {
+			t.Errorf("meta offers a disabled type %v", meta.Types)
+		}
+		e.MustOK("POST", p+"delete", admin, map[string]any{"id": v.ID})
+		e.MustOK("POST", "/base-info-app/baseType/delete", admin, map[string]any{"id": pump})
 	})
 }

@@ -140,7 +140,7 @@ func (s *Service) where(ctx context.Context, p *httpx.Principal, q Query) (*bun.
 		sel = sel.Where("f.state = ?", q.State)
 	}
 	if q.FaultType != "" {
-		if !slices.Contains(Types, q.FaultType) {
+		if len(q.FaultType) > 64 {
 			return nil, httpx.Invalid("fault.type")
 		}
 		sel = sel.Where("f.fault_type = ?", q.FaultType)
@@ -219,7 +219,7 @@ func (s *Service) Export(r *http.Request, q Query) (*xlsx.Sheet, xlsx.Rows, erro
 			}
 			for i := range rs {
 				v := rs[i].view(now, lang)
-				if err := emit([]any{v.Plate, v.GroupName, v.Device, i18n.T(lang, "fault.type."+v.FaultType), v.Symptom, v.ReportedBy,
+				if err := emit([]any{v.Plate, v.GroupName, v.Device, s.typeLabel(ctx, lang, v.FaultType), v.Symptom, v.ReportedBy,
 					v.ReportedAt.String(), v.TechnicianName, i18n.T(lang, "fault.state."+v.State), visitsText(v.Visits), partsText(v.Parts),
 					v.Resolution, v.ClosedAt.String(), v.ResolveMinutes}); err != nil {
 					return err

@@ -18,6 +18,9 @@ type faultsPart struct {
 func (a *App) buildFaults() {
 	s := aftersales.New(a.DB, a.Audit)
 	s.Now = func() time.Time { return a.now() }
+	// fault types are the code list's (D66): forms offer its enabled items, a type in use is not deleted
+	s.Codes = a.settings.Codes
+	a.settings.Codes.RegisterInUse(aftersales.TypeList, s.CountByType)
 	a.faults.svc = s
 }
 

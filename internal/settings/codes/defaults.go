@@ -16,6 +16,16 @@ func KnownType(t string) bool {
 
 type seed struct{ code, zh, tw, en string }
 
+// Defaults are the items list typ starts with (seeded, built in), in their order: what a part reads
+// when it has no code list service (its own tests) and what it may rely on being there.
+func Defaults(typ string) []Item {
+	out := []Item{}
+	for i, d := range defaults[typ] {
+		out = append(out, Item{Type: typ, Code: d.code, LabelZh: d.zh, LabelTw: d.tw, LabelEn: d.en, Sort: (i + 1) * 10, Enabled: true, Builtin: true})
+	}
+	return out
+}
+
 // defaults are the items each list starts with: today's constants (fleet fuel types 0–3, the station
 // types of internal/station, the vehicle class the demo uses), so that nothing changes for a user until
 // an administrator edits a list.
@@ -43,13 +53,14 @@ var defaults = map[string][]seed{
 		{"tjjz", "添加剂站", "添加劑站", "Additive station"},
 		{"cng", "CNG站", "CNG站", "CNG station"},
 	},
+	// the after-sales fault types (aftersales.DefaultTypes reads these codes)
 	"faultType": {
 		{"terminal", "终端故障", "終端故障", "Terminal fault"},
 		{"probe", "液位探杆故障", "液位探桿故障", "Level probe fault"},
 		{"lock", "电子锁故障", "電子鎖故障", "Electronic lock fault"},
 		{"camera", "摄像头故障", "攝影機故障", "Camera fault"},
+		{"wiring", "线路供电故障", "線路供電故障", "Wiring and power fault"},
 		{"sim", "SIM卡/通信故障", "SIM卡/通訊故障", "SIM / communication fault"},
-		{"power", "供电故障", "供電故障", "Power fault"},
 		{"other", "其他", "其他", "Other"},
 	},
 	"equipmentKind": {

@@ -21,11 +21,16 @@ const faults: Fault[] = [
 const api = vi.hoisted(() => ({ faultPage: vi.fn(), faultMeta: vi.fn(), faultTechnicians: vi.fn(), faultClose: vi.fn() }));
 vi.mock('../../api/faults', async (orig) => ({ ...(await orig<typeof import('../../api/faults')>()), ...api }));
 vi.mock('../../api/group', () => ({ groupTrees: vi.fn().mockResolvedValue([]) }));
+// the fault types are the code list's (D66): labels and options come from it, not from constants
+const codeItem = (code: string, labelZh: string, enabled = true) => ({ id: 0, type: 'faultType', code, labelZh, labelTw: labelZh, labelEn: code, sort: 0, enabled, builtin: false, updatedAt: 0 });
+const settings = vi.hoisted(() => ({ useCodeList: vi.fn() }));
+vi.mock('../../api/settings', async (orig) => ({ ...(await orig<typeof import('../../api/settings')>()), ...settings }));
 
 beforeEach(() => {
   api.faultPage.mockResolvedValue({ list: faults, total: 2, pageNum: 1, pageSize: 10 } satisfies Page<Fault>);
   api.faultMeta.mockResolvedValue({ types: ['probe', 'terminal'], states: ['open', 'inProgress', 'waitingParts', 'closed'], transitions: { open: ['inProgress', 'waitingParts', 'closed'], inProgress: ['waitingParts', 'closed'], waitingParts: ['inProgress', 'closed'], closed: ['inProgress'] } });
   api.faultTechnicians.mockResolvedValue([]);
+  settings.useCodeList.mockReturnValue({ data: [codeItem('probe', '液位探杆故障（列表）'), codeItem('terminal', '终端故障'), codeItem('pump', '卸油泵故障', false)], isLoading: false });
   api.faultClose.mockReset().mockResolvedValue(faults[0]);
 });
 
@@ -53,6 +58,8 @@ describe('faultRecord page', { timeout: 180_000 }, () => {
     expect(within(open).getByText('待处理')).toBeTruthy();
     expect(within(open).getByText('已 1 小时 30 分')).toBeTruthy();
     expect(within(open).getByText('关闭')).toBeTruthy();
+    expect(within(open).getByText('液位探杆故障（列表）')).toBeTruthy();
+    expect(settings.useCodeList).toHaveBeenCalledWith('faultType');
     const closed = screen.getByText('苏E·71C26').closest('tr')!;
     expect(within(closed).getByText('已关闭')).toBeTruthy();
     expect(within(closed).getByText('由离线记录报修')).toBeTruthy();
