@@ -10,6 +10,7 @@ import (
 	"tankwatch/internal/settings/codes"
 	"tankwatch/internal/settings/sessions"
 	"tankwatch/internal/settings/system"
+	"tankwatch/internal/staff"
 )
 
 // settings: code lists, platform settings, users' own preferences, signed-in sessions and offline map tiles (access/baseType, access/system, userSetting, listCurrentRecords) — issue 18.
@@ -35,6 +36,10 @@ func (a *App) buildSettings() {
 		ok, err := sp.Codes.Has(ctx, "stationType", t)
 		return ok && err == nil
 	}
+
+	// employees' licence classes are the code list's; a class someone holds is not deleted
+	a.staff.svc.Codes = sp.Codes
+	sp.Codes.RegisterInUse(staff.LicenceList, a.staff.svc.CountByLicence)
 
 	cfg := a.Cfg
 	def := system.Values{TimeZone: "Asia/Shanghai", OfflineMinutes: cfg.OfflineMinutes, ParkingMinutes: alarm.DefaultParkingMinutes,

@@ -6,6 +6,7 @@
 package staff
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -266,24 +267,21 @@ func roleKey(b int) string {
 		RoleLoader: "field.staff.role.loader", RoleDispatcher: "field.staff.role.dispatcher"}[b]
 }
 
-// NormLicences cleans a licence class list ("a2, b2" → "A2,B2", in the order of LicenceClasses); ok
-// false names the first unknown class.
-func NormLicences(v string) (string, string, bool) {
+// NormLicences cleans a licence class list ("a2, b2" → "A2,B2", in the order of classes: the code
+// list's, LicenceClasses when nil); ok false names the first unknown class.
+func NormLicences(v string, classes []string) (string, string, bool) {
+	if classes == nil {
+		classes = LicenceClasses
+	}
 	have := map[string]bool{}
 	for _, p := range strings.FieldsFunc(strings.ToUpper(v), func(r rune) bool { return r == ',' || r == ' ' || r == '，' || r == '、' || r == ';' }) {
-		known := false
-		for _, c := range LicenceClasses {
-			if c == p {
-				known = true
-			}
-		}
-		if !known {
+		if !slices.Contains(classes, p) {
 			return "", p, false
 		}
 		have[p] = true
 	}
 	var out []string
-	for _, c := range LicenceClasses {
+	for _, c := range classes {
 		if have[c] {
 			out = append(out, c)
 		}
