@@ -40,6 +40,7 @@ type View struct {
 	SourceID       int64      `json:"sourceId"`
 	SourceAt       httpx.Time `json:"sourceAt"`
 	CreatedBy      string     `json:"createdBy"`
+	BySystem       bool       `json:"bySystem"` // raised by the system (D94): reporter and symptom written from the source
 }
 
 type row struct {
@@ -49,9 +50,10 @@ type row struct {
 	GroupPath   string `bun:"group_path"`
 	TechName    string `bun:"tech_name"`
 	CreatedName string `bun:"created_name"`
+	EventKind   string `bun:"event_kind"`
 }
 
-func (r *row) view(now int64) View {
+func (r *row) view(now int64, lang i18n.Lang) View {
 	v := View{ID: r.ID, CarID: r.CarID, Plate: r.Plate, GroupID: r.GroupID, GroupName: r.GroupName, Device: r.Device,
 		FaultType: r.FaultType, Symptom: r.Symptom, ReportedBy: r.ReportedBy, ReportedAt: httpx.Time(r.ReportedAt),
 		TechnicianID: r.TechnicianID, TechnicianName: r.TechName, State: r.State, Resolution: r.Resolution,
@@ -60,22 +62,40 @@ func (r *row) view(now int64) View {
 		Visits: []Visit{}, Parts: []Part{}}
 	_ = json.Unmarshal([]byte(r.Visits), &v.Visits)
 	_ = json.Unmarshal([]byte(r.Parts), &v.Parts)
+	if r.CreatedBy == 0 && r.SourceKind != "" {
+		v.BySystem = true
+		if v.ReportedBy == "" {
+			v.ReportedBy = i18n.T(lang, "fault.bySystem")
+		}
+		if v.Symptom == "" {
+			v.Symptom = autoSymptom(lang, r.SourceKind, v.SourceAt, r.EventKind)
+		}
+	}
 	return v
+}
+
+// autoSymptom is the symptom of a system fault in lang: from its source.
+func autoSymptom(lang i18n.Lang, kind string, at httpx.Time, eventKind string) string {
+	if kind == SourceOffline {
+		return i18n.T(lang, "fault.auto.offline", at.String())
+	}
+	return i18n.T(lang, "fault.auto.tankEvent", i18n.T(lang, "judge.kind."+eventKind))
 }
 
 func selectRows(idb bun.IDB) *bun.SelectQuery {
 	return idb.NewSelect().Model((*Fault)(nil)).ColumnExpr("f.*").
-		ColumnExpr("c.plate, g.name AS group_name, g.path AS group_path, COALESCE(NULLIF(ut.nick_name, ''), ut.name, '') AS tech_name, COALESCE(uc.name, '') AS created_name").
+		ColumnExpr("c.plate, g.name AS group_name, g.path AS group_path, COALESCE(NULLIF(ut.nick_name, ''), ut.name, '') AS tech_name, COALESCE(uc.name, '') AS created_name, COALESCE(e.kind, '') AS event_kind").
 		Join("JOIN cars AS c ON c.id = f.car_id").Join("JOIN org_groups AS g ON g.id = f.group_id").
-		Join("LEFT JOIN users AS ut ON ut.id = f.technician_id").Join("LEFT JOIN users AS uc ON uc.id = f.created_by")
+		Join("LEFT JOIN users AS ut ON ut.id = f.technician_id").Join("LEFT JOIN users AS uc ON uc.id = f.created_by").
+		Join("LEFT JOIN car_tank_events AS e ON f.source_kind = ? AND e.id = f.source_id", SourceTankEvent)
 }
 
-func (s *Service) view(ctx context.Context, p *httpx.Principal, id int64) (*View, error) {
+func (s *Service) view(ctx context.Context, p *httpx.Principal, lang i18n.Lang, id int64) (*View, error) {
 	r, err := db.ScopedRow(ctx, selectRows(s.db).Where("f.id = ?", id), p, func(r *row) string { return r.GroupPath })
 	if err != nil {
 		return nil, err
 	}
-	v := r.view(s.nowMS())
+	v := r.view(s.nowMS(), lang)
 	return &v, nil
 }
 
@@ -120,7 +140,7 @@ func (s *Service) where(ctx context.Context, p *httpx.Principal, q Query) (*bun.
 		sel = sel.Where("f.state = ?", q.State)
 	}
 	if q.FaultType != "" {
-		if !slices.Contains(Types, q.FaultType) {
+		if len(q.FaultType) > 64 {
 			return nil, httpx.Invalid("fault.type")
 		}
 		sel = sel.Where("f.fault_type = ?", q.FaultType)
@@ -151,7 +171,7 @@ func order(q Query, now int64) (string, error) {
 }
 
 // Page lists the faults of the caller's scope.
-func (s *Service) Page(ctx context.Context, p *httpx.Principal, q Query) (httpx.Page[View], error) {
+func (s *Service) Page(ctx context.Context, p *httpx.Principal, lang i18n.Lang, q Query) (httpx.Page[View], error) {
 	var zero httpx.Page[View]
 	if err := q.Normalize(); err != nil {
 		return zero, err
@@ -165,7 +185,7 @@ func (s *Service) Page(ctx context.Context, p *httpx.Principal, q Query) (httpx.
 	if err != nil {
 		return zero, err
 	}
-	return db.ScanPage(ctx, sel, q.PageReq, ord, "f.id DESC", func(r *row) View { return r.view(now) })
+	return db.ScanPage(ctx, sel, q.PageReq, ord, "f.id DESC", func(r *row) View { return r.view(now, lang) })
 }
 
 // Export streams the filtered faults in the list's order.
@@ -198,8 +218,8 @@ func (s *Service) Export(r *http.Request, q Query) (*xlsx.Sheet, xlsx.Rows, erro
 				return err
 			}
 			for i := range rs {
-				v := rs[i].view(now)
-				if err := emit([]any{v.Plate, v.GroupName, v.Device, i18n.T(lang, "fault.type."+v.FaultType), v.Symptom, v.ReportedBy,
+				v := rs[i].view(now, lang)
+				if err := emit([]any{v.Plate, v.GroupName, v.Device, s.typeLabel(ctx, lang, v.FaultType), v.Symptom, v.ReportedBy,
 					v.ReportedAt.String(), v.TechnicianName, i18n.T(lang, "fault.state."+v.State), visitsText(v.Visits), partsText(v.Parts),
 					v.Resolution, v.ClosedAt.String(), v.ResolveMinutes}); err != nil {
 					return err

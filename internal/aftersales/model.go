@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/settings/codes"
 )
 
 // Code guards every route: a single-page module has no button codes, so its module code stands for
@@ -40,9 +41,18 @@ func CanMove(from, to string) bool {
 	return from == to || slices.Contains(transitions[from], to)
 }
 
-// Types are the fault types (a fixed list until the code lists of baseType take it over: keep it here
-// only).
-var Types = []string{"terminal", "probe", "lock", "camera", "wiring", "sim", "other"}
+// TypeList is the code list of fault types (D66); its seeded items are DefaultTypes.
+const TypeList = "faultType"
+
+// DefaultTypes are the fault types the code list starts with (built in: disabled, never deleted), and
+// the list when the service has no code lists (Service.Codes nil).
+var DefaultTypes = func() []string {
+	var out []string
+	for _, it := range codes.Defaults(TypeList) {
+		out = append(out, it.Code)
+	}
+	return out
+}()
 
 // Source kinds a fault is raised from.
 const (

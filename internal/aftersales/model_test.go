@@ -1,9 +1,11 @@
 package aftersales
 
 import (
+	"context"
 	"testing"
 
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/settings/codes"
 )
 
 func TestCanMove(t *testing.T) {
@@ -54,8 +56,6 @@ func TestClean(t *testing.T) {
 	}{
 		{"fine", func(*Input) {}, ""},
 		{"no car", func(in *Input) { in.CarID = 0 }, "field.required"},
-		{"no type", func(in *Input) { in.FaultType = "" }, "field.required"},
-		{"unknown type", func(in *Input) { in.FaultType = "engine" }, "field.invalid"},
 		{"no symptom", func(in *Input) { in.Symptom = "  " }, "field.required"},
 		{"unknown state", func(in *Input) { in.State = "lost" }, "field.invalid"},
 		{"closed without resolution", func(in *Input) { in.State = StateClosed }, "fault.resolutionNeeded"},
@@ -78,6 +78,40 @@ func TestClean(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+type fakeCodes []codes.Item
+
+func (f fakeCodes) Items(context.Context, string) ([]codes.Item, error) { return f, nil }
+
+// TestCheckType: the code list decides (DefaultTypes without one); a disabled type stays valid only on
+// the fault that holds it.
+func TestCheckType(t *testing.T) {
+	key := func(err error) string {
+		if e, ok := err.(*httpx.Error); ok {
+			return e.Key
+		}
+		if err != nil {
+			return err.Error()
+		}
+		return ""
+	}
+	s := &Service{}
+	for _, c := range []struct{ code, keep, want string }{
+		{"probe", "", ""}, {"wiring", "", ""}, {"", "", "field.required"}, {"engine", "", "field.invalid"},
+	} {
+		if got := key(s.checkType(t.Context(), c.code, c.keep)); got != c.want {
+			t.Errorf("defaults %q: %q, want %q", c.code, got, c.want)
+		}
+	}
+	s.Codes = fakeCodes{{Code: "pump", Enabled: true}, {Code: "camera", Enabled: false}}
+	for _, c := range []struct{ code, keep, want string }{
+		{"pump", "", ""}, {"probe", "", "field.invalid"}, {"camera", "", "field.invalid"}, {"camera", "camera", ""}, {"camera", "pump", "field.invalid"},
+	} {
+		if got := key(s.checkType(t.Context(), c.code, c.keep)); got != c.want {
+			t.Errorf("list %q keep %q: %q, want %q", c.code, c.keep, got, c.want)
 		}
 	}
 }

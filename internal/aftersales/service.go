@@ -15,6 +15,7 @@ import (
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
+	"tankwatch/internal/settings/codes"
 )
 
 // Operation log names.
@@ -54,6 +55,54 @@ type Service struct {
 	db    *db.DB
 	audit *audit.Log
 	Now   func() time.Time
+	// Codes reads the fault types' code list (TypeList); nil: DefaultTypes.
+	Codes interface {
+		Items(ctx context.Context, typ string) ([]codes.Item, error)
+	}
+}
+
+// Types is the fault type code list: enabled items are offered, disabled ones still name the faults
+// that hold them.
+func (s *Service) Types(ctx context.Context) ([]codes.Item, error) {
+	if s.Codes == nil {
+		return codes.Defaults(TypeList), nil
+	}
+	return s.Codes.Items(ctx, TypeList)
+}
+
+// checkType accepts an enabled fault type of the list, or keep (the fault's stored type, which stays
+// valid when it was disabled since).
+func (s *Service) checkType(ctx context.Context, code, keep string) error {
+	if code == "" {
+		return httpx.Required("fault.type")
+	}
+	items, err := s.Types(ctx)
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		if it.Code == code && (it.Enabled || code == keep) {
+			return nil
+		}
+	}
+	return httpx.Invalid("fault.type")
+}
+
+// typeLabel is a fault type's label in lang (its code when the list no longer has it).
+func (s *Service) typeLabel(ctx context.Context, lang i18n.Lang, code string) string {
+	items, _ := s.Types(ctx)
+	for _, it := range items {
+		if it.Code == code {
+			return it.Label(lang.String())
+		}
+	}
+	return code
+}
+
+// CountByType counts the faults of a type (the code list's usage check: an item in use is not deleted).
+func (s *Service) CountByType(ctx context.Context, code string) (int, error) {
+	n, err := s.db.NewSelect().Model((*Fault)(nil)).Where("fault_type = ?", code).Count(ctx)
+	return int(n), err
 }
 
 // New returns the service over d.
@@ -85,12 +134,6 @@ type Input struct {
 func (in *Input) clean(now int64) error {
 	if in.CarID <= 0 {
 		return httpx.Required("fault.car")
-	}
-	if !slices.Contains(Types, in.FaultType) {
-		if in.FaultType == "" {
-			return httpx.Required("fault.type")
-		}
-		return httpx.Invalid("fault.type")
 	}
 	if in.State == "" {
 		in.State = StateOpen
@@ -197,6 +240,9 @@ func (s *Service) Add(r *http.Request, in Input) (*View, error) {
 		}
 	}
 	now := s.nowMS()
+	if err := s.checkType(ctx, in.FaultType, ""); err != nil {
+		return nil, err
+	}
 	if err := in.clean(now); err != nil {
 		return nil, err
 	}
@@ -225,7 +271,7 @@ func (s *Service) Add(r *http.Request, in Input) (*View, error) {
 		return nil, err
 	}
 	s.record(r, audit.ActionInsert, car.Plate, f)
-	return s.view(ctx, p, f.ID)
+	return s.view(ctx, p, httpx.Lang(r), f.ID)
 }
 
 // apply copies the editable fields of in to f.
@@ -269,7 +315,8 @@ func (s *Service) scopedFault(ctx context.Context, idb bun.IDB, p *httpx.Princip
 // change to another car of the scope; the source link stays.
 func (s *Service) Edit(r *http.Request, in Input) (*View, error) {
 	ctx, p := r.Context(), httpx.Caller(r)
-	if _, err := s.scopedFault(ctx, s.db, p, in.ID); err != nil {
+	old, err := s.scopedFault(ctx, s.db, p, in.ID)
+	if err != nil {
 		return nil, err
 	}
 	if in.CarID > 0 {
@@ -278,12 +325,15 @@ func (s *Service) Edit(r *http.Request, in Input) (*View, error) {
 		}
 	}
 	now := s.nowMS()
+	if err := s.checkType(ctx, in.FaultType, old.FaultType); err != nil {
+		return nil, err
+	}
 	if err := in.clean(now); err != nil {
 		return nil, err
 	}
 	var car *carRef
 	var f *Fault
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		if f, err = s.scopedFault(ctx, tx, p, in.ID); err != nil {
 			return err
@@ -313,7 +363,7 @@ func (s *Service) Edit(r *http.Request, in Input) (*View, error) {
 		action = ActionClose
 	}
 	s.record(r, action, car.Plate, f)
-	return s.view(ctx, p, f.ID)
+	return s.view(ctx, p, httpx.Lang(r), f.ID)
 }
 
 // CloseInput is the body of close.
@@ -346,7 +396,7 @@ func (s *Service) Close(r *http.Request, in CloseInput) (*View, error) {
 	}
 	f.State, f.Resolution, f.ClosedAt = StateClosed, in.Resolution, now
 	s.record(r, ActionClose, s.plate(ctx, f.CarID), f)
-	return s.view(ctx, p, f.ID)
+	return s.view(ctx, p, httpx.Lang(r), f.ID)
 }
 
 // Delete removes a fault of the caller's scope.

@@ -414,6 +414,7 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 	go a.runLockStats(ctx)  // issue 16: the lock and seal rollup worker (lock_stats.go)
 	go a.runStatsTrips(ctx) // the trip rollup's outbox worker (stats_trips.go)
 	go a.runSettings(ctx)   // issue 18: platform settings another node changed (settings.go)
+	go a.runFaults(ctx)     // faults raised by the system (faults.go, D94)
 	if cfg.Pprof != "" {
 		if err := servePprof(ctx, cfg.Pprof, log); err != nil {
 			_ = ln.Close()
@@ -472,18 +473,25 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 }
 
 func (a *App) purgeTokens(ctx context.Context) {
-	t := time.NewTicker(time.Hour)
+	every(ctx, time.Hour, func() {
+		if n, err := a.Tokens.PurgeExpired(ctx); err != nil {
+			a.Log.Warn("purge tokens", "err", err)
+		} else if n > 0 {
+			a.Log.Info("purged expired tokens", "count", n)
+		}
+	})
+}
+
+// every calls fn every d until ctx ends (the first call after d).
+func every(ctx context.Context, d time.Duration, fn func()) {
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if n, err := a.Tokens.PurgeExpired(ctx); err != nil {
-				a.Log.Warn("purge tokens", "err", err)
-			} else if n > 0 {
-				a.Log.Info("purged expired tokens", "count", n)
-			}
+			fn()
 		}
 	}
 }

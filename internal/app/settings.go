@@ -10,6 +10,7 @@ import (
 	"tankwatch/internal/settings/codes"
 	"tankwatch/internal/settings/sessions"
 	"tankwatch/internal/settings/system"
+	"tankwatch/internal/staff"
 )
 
 // settings: code lists, platform settings, users' own preferences, signed-in sessions and offline map tiles (access/baseType, access/system, userSetting, listCurrentRecords) — issue 18.
@@ -35,6 +36,10 @@ func (a *App) buildSettings() {
 		ok, err := sp.Codes.Has(ctx, "stationType", t)
 		return ok && err == nil
 	}
+
+	// employees' licence classes are the code list's; a class someone holds is not deleted
+	a.staff.svc.Codes = sp.Codes
+	sp.Codes.RegisterInUse(staff.LicenceList, a.staff.svc.CountByLicence)
 
 	cfg := a.Cfg
 	def := system.Values{TimeZone: "Asia/Shanghai", OfflineMinutes: cfg.OfflineMinutes, ParkingMinutes: alarm.DefaultParkingMinutes,
@@ -87,18 +92,11 @@ func (a *App) mapTileHosts() []string {
 
 // runSettings applies a change another node made (a minute at most behind).
 func (a *App) runSettings(ctx context.Context) {
-	t := time.NewTicker(30 * time.Second)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := a.settings.System.Refresh(ctx); err != nil && ctx.Err() == nil {
-				a.Log.Warn("platform settings refresh", "err", err)
-			}
+	every(ctx, 30*time.Second, func() {
+		if err := a.settings.System.Refresh(ctx); err != nil && ctx.Err() == nil {
+			a.Log.Warn("platform settings refresh", "err", err)
 		}
-	}
+	})
 }
 
 func (a *App) settingsRoutes() []httpx.Route {
@@ -116,6 +114,13 @@ func (a *App) SettingsCodes() *codes.Service { return a.settings.Codes }
 func (a *App) SettingsSystem() *system.Service { return a.settings.System }
 
 // seedSettingsDemo adds the part's demo data (Bootstrap, after the issue-16 seeds). The code lists
-// are seeded at every start (buildSettings); the demo keeps its map source (the --map-tiles flag)
-// and adds nothing else.
-func (a *App) seedSettingsDemo(ctx context.Context) error { return nil }
+// are seeded at every start (buildSettings); the demo keeps its map source (the --map-tiles flag) and
+// turns the faults raised by the system on (D94): a car silent for more than DemoFaultSilentHours
+// (the simulator's drivers switch half the terminals off overnight) and sensor-fault events.
+func (a *App) seedSettingsDemo(ctx context.Context) error {
+	hours, on := DemoFaultSilentHours, true
+	return a.settings.System.SeedDemo(ctx, system.Input{FaultSilentHours: &hours, FaultSensor: &on})
+}
+
+// DemoFaultSilentHours is the demo's silence before a fault is raised.
+const DemoFaultSilentHours = 8

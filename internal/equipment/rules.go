@@ -8,6 +8,8 @@ package equipment
 import (
 	"slices"
 	"time"
+
+	"tankwatch/internal/platform/expiry"
 )
 
 // Kind is a device kind.
@@ -43,29 +45,24 @@ const (
 // Warranty is a device's warranty state on a day.
 type Warranty int
 
-// Warranty states: no end date recorded, valid beyond the warning window, ending within it, ended.
+// Warranty states: no end date recorded, valid beyond the warning window, ending within it, ended
+// (expiry.State's values).
 const (
-	WarrantyNone     Warranty = 0
-	WarrantyValid    Warranty = 1
-	WarrantyExpiring Warranty = 2
-	WarrantyExpired  Warranty = 3
+	WarrantyNone     = Warranty(expiry.None)
+	WarrantyValid    = Warranty(expiry.Valid)
+	WarrantyExpiring = Warranty(expiry.Expiring)
+	WarrantyExpired  = Warranty(expiry.Expired)
 )
 
-// WarnDays is how long before its end a warranty counts as expiring: a month leaves time to order a
-// repair or an extension before the vendor stops paying for it.
-const WarnDays = 30
+// WarnDays is how long before its end a warranty counts as expiring (expiry.WarnDays).
+const WarnDays = expiry.WarnDays
 
 // DateLayout is how install and warranty dates are written and stored (” = not recorded). Text in
 // this layout sorts and compares as the dates do, on both dialects.
 const DateLayout = "2006-01-02"
 
-// Zone is the business day's time zone (DESIGN.md §4): a warranty ends at the end of its day there.
-var Zone = func() *time.Location {
-	if z, err := time.LoadLocation("Asia/Shanghai"); err == nil {
-		return z
-	}
-	return time.FixedZone("CST", 8*3600)
-}()
+// Zone is the business day's time zone (expiry.Zone): a warranty ends at the end of its day there.
+var Zone = expiry.Zone
 
 // Today is the business day of t.
 func Today(t time.Time) string { return t.In(Zone).Format(DateLayout) }
@@ -82,15 +79,7 @@ func WarnUntil(today string) string {
 // WarrantyOn is the warranty state of end (” or a date) on day today: the end day itself is still
 // covered.
 func WarrantyOn(end, today string) Warranty {
-	switch {
-	case end == "":
-		return WarrantyNone
-	case end < today:
-		return WarrantyExpired
-	case end <= WarnUntil(today):
-		return WarrantyExpiring
-	}
-	return WarrantyValid
+	return Warranty(expiry.Of(end, today, WarnUntil(today)))
 }
 
 // Functions is what a car's devices offer, and what the console shows for it.

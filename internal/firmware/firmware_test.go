@@ -15,6 +15,7 @@ import (
 
 	"tankwatch/internal/app/apptest"
 	"tankwatch/internal/firmware"
+	"tankwatch/internal/fleet"
 	"tankwatch/internal/org"
 	"tankwatch/internal/platform/db/dbtest"
 	"tankwatch/internal/platform/httpx"
@@ -247,6 +248,16 @@ func TestPushToTerminal(t *testing.T) {
 			}
 			if v := truck.Firmware(0); v != "TW-808T 2.1.0" {
 				t.Fatalf("terminal runs %q", v)
+			}
+			// the terminal list shows the version of the last successful upgrade, filters and sorts by it
+			var terms httpx.Page[fleet.TerminalView]
+			e.MustOK("POST", "/base-info-app/terminal/page", admin, map[string]any{"firmware": pk.List[0].Version}).Decode(&terms)
+			if terms.Total != 1 || terms.List[0].ID != term.ID || terms.List[0].Firmware != pk.List[0].Version {
+				t.Fatalf("by firmware %+v", terms)
+			}
+			e.MustOK("POST", "/base-info-app/terminal/page", admin, map[string]any{"pageSize": 3, "sortField": "firmware", "sortOrder": "descend"}).Decode(&terms)
+			if terms.Total < 2 || terms.List[0].ID != term.ID || terms.List[1].Firmware != "" {
+				t.Fatalf("sorted by firmware %+v", terms)
 			}
 		})
 	}

@@ -160,6 +160,9 @@ type TerminalView struct {
 	Status       int        `json:"status"`
 	Remark       string     `json:"remark"`
 	CreatedAt    httpx.Time `json:"createdAt"`
+	// Firmware is the version of the terminal's last successful terminal upgrade (0x0108 success of an
+	// upgrade type 0 job, D64); "" when it was never upgraded through the platform.
+	Firmware string `json:"firmware"`
 }
 
 // Binding is one period of a terminal's binding to a car and a SIM.

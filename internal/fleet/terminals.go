@@ -302,27 +302,36 @@ type TerminalQuery struct {
 	MSISDN   string `json:"msisdn"`
 	GroupID  int64  `json:"groupId"`
 	Bound    *bool  `json:"bound"`
+	Firmware string `json:"firmware"` // contained in the firmware version
 }
 
+// firmwareExpr is a terminal's firmware version: the version pushed by its newest firmware job that
+// the terminal answered with success (0x0108 result 0) for upgrade type 0, the terminal itself (D64;
+// the push keeps the version when its package is deleted). The gateway does not query 0x8107, so no
+// terminal reports its versions otherwise.
+const firmwareExpr = `COALESCE((SELECT pu.version FROM firmware_jobs AS j JOIN firmware_pushes AS pu ON pu.id = j.push_id
+	WHERE j.terminal_id = t.id AND j.status = 4 AND j.result = 0 AND pu.kind = 0 ORDER BY j.updated_at DESC, j.id DESC LIMIT 1), '')`
+
 var terminalSort = map[string]string{"id": "t.id", "phone": "t.phone", "deviceId": "t.device_id", "plate": "c.plate",
-	"msisdn": "s.msisdn", "protocol": "t.protocol", "createdAt": "t.created_at", "groupName": "g.name"}
+	"msisdn": "s.msisdn", "protocol": "t.protocol", "createdAt": "t.created_at", "groupName": "g.name", "firmware": firmwareExpr}
 
 type terminalRow struct {
 	Terminal
 	GroupName string `bun:"group_name"`
 	Plate     string `bun:"plate"`
 	MSISDN    string `bun:"msisdn"`
+	Firmware  string `bun:"firmware"`
 }
 
 func (r *terminalRow) view() *TerminalView {
 	return &TerminalView{ID: r.ID, GroupID: r.GroupID, GroupName: r.GroupName, Phone: r.Phone, DeviceID: r.DeviceID,
 		Manufacturer: r.Manufacturer, Model: r.Model, Protocol: r.Protocol, CarID: r.CarID, Plate: r.Plate, SIMID: r.SIMID,
-		MSISDN: r.MSISDN, AuthCode: r.AuthCode, Status: r.Status, Remark: r.Remark, CreatedAt: httpx.Time(r.CreatedAt)}
+		MSISDN: r.MSISDN, AuthCode: r.AuthCode, Status: r.Status, Remark: r.Remark, CreatedAt: httpx.Time(r.CreatedAt), Firmware: r.Firmware}
 }
 
 func (s *Service) terminalSelect() *bun.SelectQuery {
 	return s.db.NewSelect().Model((*Terminal)(nil)).ColumnExpr("t.*").ColumnExpr("g.name AS group_name").
-		ColumnExpr("COALESCE(c.plate, '') AS plate").ColumnExpr("COALESCE(s.msisdn, '') AS msisdn").
+		ColumnExpr("COALESCE(c.plate, '') AS plate").ColumnExpr("COALESCE(s.msisdn, '') AS msisdn").ColumnExpr(firmwareExpr + " AS firmware").
 		Join("JOIN org_groups AS g ON g.id = t.group_id").Join("LEFT JOIN cars AS c ON c.id = t.car_id").
 		Join("LEFT JOIN sims AS s ON s.id = t.sim_id")
 }
@@ -333,7 +342,8 @@ func (s *Service) terminalWhere(ctx context.Context, p *httpx.Principal, q Termi
 		return nil, err
 	}
 	sel := s.terminalSelect().Where("g.path LIKE ?", under+"%")
-	for col, v := range map[string]string{"t.phone": q.Phone, "t.device_id": q.DeviceID, "c.plate_key": plate.Key(q.Plate), "s.msisdn": q.MSISDN} {
+	for col, v := range map[string]string{"t.phone": q.Phone, "t.device_id": q.DeviceID, "c.plate_key": plate.Key(q.Plate), "s.msisdn": q.MSISDN,
+		firmwareExpr: q.Firmware} {
 		if v = strings.TrimSpace(v); v != "" {
 			sel = sel.Where(db.Contains(col, v))
 		}
@@ -388,9 +398,9 @@ func (s *Service) ExportTerminals(r *http.Request, q TerminalQuery) (*xlsx.Sheet
 		return nil, err
 	}
 	sh := &xlsx.Sheet{Name: "export.terminals", ASCII: "terminals", Width: 16, Head: []string{"col.id", "col.terminalPhone", "col.deviceId",
-		"col.manufacturer", "col.model", "col.protocol", "col.plate", "col.msisdn", "col.group", "col.createdAt"}}
+		"col.manufacturer", "col.model", "col.firmware", "col.protocol", "col.plate", "col.msisdn", "col.group", "col.createdAt"}}
 	for _, t := range rows {
-		sh.Rows = append(sh.Rows, []any{t.ID, t.Phone, t.DeviceID, t.Manufacturer, t.Model, t.Protocol, t.Plate, t.MSISDN,
+		sh.Rows = append(sh.Rows, []any{t.ID, t.Phone, t.DeviceID, t.Manufacturer, t.Model, t.Firmware, t.Protocol, t.Plate, t.MSISDN,
 			t.GroupName, httpx.Time(t.CreatedAt).String()})
 	}
 	return sh, nil

@@ -41,6 +41,11 @@ func TestSystemMergeValidates(t *testing.T) {
 		{"key", system.Input{AMapKey: sp("0123456789abcdef0123456789abcdef")}, true},
 		{"key cleared", system.Input{AMapKey: sp("")}, true},
 		{"key with space", system.Input{AMapKey: sp("abc def ghi")}, false},
+		{"fault silence off", system.Input{FaultSilentHours: ip(0)}, true},
+		{"fault silence month", system.Input{FaultSilentHours: ip(720)}, true},
+		{"fault silence too long", system.Input{FaultSilentHours: ip(721)}, false},
+		{"fault silence negative", system.Input{FaultSilentHours: ip(-1)}, false},
+		{"fault sensor on", system.Input{FaultSensor: new(true)}, true},
 	} {
 		next, err := system.Merge(cur, c.in)
 		if (err == nil) != c.ok {

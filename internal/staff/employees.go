@@ -48,6 +48,8 @@ type Employee struct {
 // Input is the body of employees/save (add when id is 0) and one row of an import. Days are
 // "YYYY-MM-DD" ("" none).
 type Input struct {
+	classes []string // the licence classes accepted (Service.licences); nil: LicenceClasses
+
 	ID             int64  `json:"id"`
 	GroupID        int64  `json:"groupId"`
 	Name           string `json:"name"`
@@ -95,7 +97,7 @@ func (in *Input) Clean() error {
 	if in.Roles < 0 || in.Roles&^roleAll != 0 {
 		return httpx.Invalid("staff.roles")
 	}
-	lic, bad, ok := NormLicences(in.LicenceClasses)
+	lic, bad, ok := NormLicences(in.LicenceClasses, in.classes)
 	if !ok {
 		return httpx.Biz("staff.licenceUnknown", bad)
 	}
@@ -310,6 +312,14 @@ func (s *Service) Summarize(ctx context.Context, p *httpx.Principal, q SummaryQu
 // Save adds (in.ID 0) or updates an employee of the caller's scope.
 func (s *Service) Save(r *http.Request, in Input) (*View, error) {
 	ctx, p := r.Context(), httpx.Caller(r)
+	held := ""
+	if in.ID > 0 {
+		_ = s.db.NewSelect().Table("employees").Column("licence_classes").Where("id = ?", in.ID).Scan(ctx, &held)
+	}
+	var err error
+	if in.classes, err = s.licences(ctx, held); err != nil {
+		return nil, err
+	}
 	if err := in.Clean(); err != nil {
 		return nil, err
 	}

@@ -6,10 +6,13 @@
 package staff
 
 import (
-	"github.com/uptrace/bun"
-
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/uptrace/bun"
+
+	"tankwatch/internal/platform/expiry"
 )
 
 // Permission codes (internal/org/menu.json).
@@ -77,13 +80,13 @@ const (
 	ExpiryValid   = "valid"    // more than WarnDays away
 	ExpiringSoon  = "expiring" // within WarnDays (today included)
 	ExpiryExpired = "expired"  // before today
-	WarnDays      = 30
+	WarnDays      = expiry.WarnDays
 )
 
 // LicenceClasses are the Chinese driving licence classes (GB/T, 《机动车驾驶证申领和使用规定》).
 var LicenceClasses = []string{"A1", "A2", "A3", "B1", "B2", "C1", "C2", "C3", "C4", "C5", "C6", "D", "E", "F", "M", "N", "P"}
 
-var shanghai = time.FixedZone("CST", 8*3600)
+var shanghai = expiry.Zone
 
 // DayOf is t's Asia/Shanghai date as YYYYMMDD.
 func DayOf(t time.Time) int {
@@ -161,16 +164,11 @@ func Earliest(a, b int) int {
 
 // ExpiryState is the state of expiry day exp on day today.
 func ExpiryState(exp, today int) string {
-	switch {
-	case exp == 0:
-		return ExpiryNone
-	case exp < today:
-		return ExpiryExpired
-	case exp <= AddDays(today, WarnDays):
-		return ExpiringSoon
-	}
-	return ExpiryValid
+	return expiryNames[expiry.Of(exp, today, AddDays(today, WarnDays))]
 }
+
+var expiryNames = map[expiry.State]string{expiry.None: ExpiryNone, expiry.Valid: ExpiryValid, expiry.Expiring: ExpiringSoon,
+	expiry.Expired: ExpiryExpired}
 
 // idWeights and idCheck are GB 11643-1999's check digit: the weighted sum of the first 17 digits
 // modulo 11 picks the 18th character.
@@ -269,24 +267,21 @@ func roleKey(b int) string {
 		RoleLoader: "field.staff.role.loader", RoleDispatcher: "field.staff.role.dispatcher"}[b]
 }
 
-// NormLicences cleans a licence class list ("a2, b2" → "A2,B2", in the order of LicenceClasses); ok
-// false names the first unknown class.
-func NormLicences(v string) (string, string, bool) {
+// NormLicences cleans a licence class list ("a2, b2" → "A2,B2", in the order of classes: the code
+// list's, LicenceClasses when nil); ok false names the first unknown class.
+func NormLicences(v string, classes []string) (string, string, bool) {
+	if classes == nil {
+		classes = LicenceClasses
+	}
 	have := map[string]bool{}
 	for _, p := range strings.FieldsFunc(strings.ToUpper(v), func(r rune) bool { return r == ',' || r == ' ' || r == '，' || r == '、' || r == ';' }) {
-		known := false
-		for _, c := range LicenceClasses {
-			if c == p {
-				known = true
-			}
-		}
-		if !known {
+		if !slices.Contains(classes, p) {
 			return "", p, false
 		}
 		have[p] = true
 	}
 	var out []string
-	for _, c := range LicenceClasses {
+	for _, c := range classes {
 		if have[c] {
 			out = append(out, c)
 		}

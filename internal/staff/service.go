@@ -3,6 +3,8 @@ package staff
 import (
 	"context"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -11,6 +13,7 @@ import (
 	"tankwatch/internal/audit"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/settings/codes"
 )
 
 // Service is the staff register.
@@ -18,6 +21,39 @@ type Service struct {
 	db    *db.DB
 	audit *audit.Log
 	Now   func() time.Time
+	// Codes reads the licence classes' code list (LicenceList, D66); nil: LicenceClasses.
+	Codes interface {
+		Items(ctx context.Context, typ string) ([]codes.Item, error)
+	}
+}
+
+// LicenceList is the code list of licence classes (seeded with LicenceClasses).
+const LicenceList = "licenceClass"
+
+// licences are the licence classes a save accepts, in the list's order: the enabled items, and those
+// in held (the employee's stored classes, which stay valid when disabled since).
+func (s *Service) licences(ctx context.Context, held string) ([]string, error) {
+	if s.Codes == nil {
+		return nil, nil
+	}
+	items, err := s.Codes.Items(ctx, LicenceList)
+	if err != nil {
+		return nil, err
+	}
+	keep := strings.Split(held, ",")
+	out := []string{}
+	for _, it := range items {
+		if it.Enabled || slices.Contains(keep, it.Code) {
+			out = append(out, it.Code)
+		}
+	}
+	return out, nil
+}
+
+// CountByLicence counts the employees holding a licence class (the code list's usage check).
+func (s *Service) CountByLicence(ctx context.Context, code string) (int, error) {
+	n, err := s.db.NewSelect().Table("employees").Where("(',' || licence_classes || ',') LIKE ?", "%,"+code+",%").Count(ctx)
+	return int(n), err
 }
 
 // New returns the service.

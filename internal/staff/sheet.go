@@ -114,6 +114,10 @@ func (s *Service) Import(w http.ResponseWriter, r *http.Request, save bool) (*Im
 	if len(cells) > maxImportRows+1 {
 		return nil, httpx.Biz("staff.importTooMany", maxImportRows)
 	}
+	classes, err := s.licences(r.Context(), "")
+	if err != nil {
+		return nil, err
+	}
 	res := &ImportResult{Rows: []SheetRow{}, Errors: []RowError{}}
 	fail := func(row int, err error) {
 		msg := i18n.T(lang, "internal")
@@ -140,7 +144,7 @@ func (s *Service) Import(w http.ResponseWriter, r *http.Request, save bool) (*Im
 			sr := SheetRow{Row: i + 1, Name: c(0), IDCard: id, Phone: c(2), Roles: ParseRoles(c(3)), Group: c(4)}
 			res.Rows = append(res.Rows, sr)
 			in := Input{Name: sr.Name, IDCard: sr.IDCard, Phone: sr.Phone, Roles: sr.Roles, LicenceClasses: c(5), LicenceExpiry: c(6),
-				QualNo: c(7), QualKind: ParseQualKind(c(8)), QualExpiry: c(9), Remark: c(10)}
+				QualNo: c(7), QualKind: ParseQualKind(c(8)), QualExpiry: c(9), Remark: c(10), classes: classes}
 			if err := in.Clean(); err != nil {
 				fail(sr.Row, err)
 				continue

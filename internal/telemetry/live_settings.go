@@ -23,3 +23,23 @@ func (l *Live) OfflineAfter() time.Duration {
 	}
 	return l.cfg.OfflineAfter
 }
+
+// LastReport is a registry car's newest report by its received time (Unix ms).
+type LastReport struct {
+	CarID int64
+	At    int64
+}
+
+// LastReports lists the registry cars that have reported, with the received time of their newest
+// report (the start of their silence when they are offline).
+func (l *Live) LastReports() []LastReport {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	out := make([]LastReport, 0, len(l.ids))
+	for _, id := range l.ids {
+		if e := l.entries[id]; e != nil && e.known && e.hasPos {
+			out = append(out, LastReport{CarID: id, At: e.pos.received})
+		}
+	}
+	return out
+}

@@ -67,6 +67,10 @@ describe('settings', () => {
       const pane = await waitForPage(page, '/access/system');
       const form = pane.getByTestId('system-form');
       await form.locator('#offlineMinutes').fill('25');
+      // faults raised by the system (D94): the demo has them on; a silence of 12 hours, sensor faults off
+      assert.equal(await form.locator('#faultSilentHours').inputValue(), '8');
+      await form.locator('#faultSilentHours').fill('12');
+      await form.getByTestId('faultSensor').click();
       // the MBTiles file: upload, choose, select the offline provider
       const chooser = page.waitForEvent('filechooser');
       await form.getByTestId('uploadTiles').click();
@@ -80,6 +84,8 @@ describe('settings', () => {
       const pub = (await api(env.base, 'GET', '/base-info-app/system/public', { token: admin.access_token })).body.data;
       assert.equal(pub.offlineMinutes, 25);
       assert.equal(pub.mapProvider, 'offline');
+      const detail = (await api(env.base, 'GET', '/base-info-app/system/detail', { token: admin.access_token })).body.data;
+      assert.deepEqual([detail.faultSilentHours, detail.faultSensor], [12, false]);
 
       // the monitoring map loads a tile from /tiles/...
       const tile = page.waitForResponse((r) => /\/tiles\/\d+\/\d+\/\d+$/.test(r.url()) && r.status() === 200);

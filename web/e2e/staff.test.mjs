@@ -30,7 +30,7 @@ describe('staff', () => {
       await form.locator('#employeeForm_idCard').fill('11010519491231002x');
       await form.locator('#employeeForm_phone').fill('13712345678');
       await form.locator('#employeeForm_licenceClasses').click();
-      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^A2$/ }).click();
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^A2 / }).click();
       await form.getByRole('button', { name: spaced('保存') }).click();
       await toast(page, zh('common.addSuccess')).waitFor();
       // the "on duty" count drops the expiry filter the home page set

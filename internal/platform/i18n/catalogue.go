@@ -226,6 +226,7 @@ var catalogue = map[string][3]string{
 	"col.deviceId":      {"终端 ID", "終端 ID", "Terminal ID"},
 	"col.manufacturer":  {"制造商", "製造商", "Manufacturer"},
 	"col.model":         {"型号", "型號", "Model"},
+	"col.firmware":      {"固件版本", "韌體版本", "Firmware"},
 	"col.protocol":      {"协议", "協議", "Protocol"},
 	"console.notBuilt":  {"控制台尚未构建", "控制台尚未建置", "The console was not built"},
 }

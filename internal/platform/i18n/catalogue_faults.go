@@ -27,6 +27,10 @@ func init() {
 		"fault.type.sim":      {"通信/SIM 卡", "通訊/SIM 卡", "Communication / SIM"},
 		"fault.type.other":    {"其他", "其他", "Other"},
 
+		"fault.bySystem":       {"系统", "系統", "System"},
+		"fault.auto.offline":   {"车辆自 %s 起无上报（系统自动报修）", "車輛自 %s 起無上報（系統自動報修）", "No report from the vehicle since %s (raised by the system)"},
+		"fault.auto.tankEvent": {"传感器故障：%s（系统自动报修）", "感測器故障：%s（系統自動報修）", "Sensor fault: %s (raised by the system)"},
+
 		"field.fault.car":             {"车辆", "車輛", "Vehicle"},
 		"field.fault.plate":           {"车牌号", "車牌號", "Plate"},
 		"field.fault.group":           {"所属机构", "所屬機構", "Group"},

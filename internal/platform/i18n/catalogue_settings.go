@@ -33,6 +33,8 @@ func init() {
 		"field.system.mapProvider":           {"地图来源", "地圖來源", "Map provider"},
 		"field.system.amapKey":               {"高德 Key", "高德 Key", "AMap key"},
 		"field.system.offlineTiles":          {"离线地图文件", "離線地圖檔案", "Offline map file"},
+		"field.system.faultSilentHours":      {"车辆无上报自动报修（小时）", "車輛無上報自動報修（小時）", "Raise a fault for a silent vehicle (hours)"},
+		"field.system.faultSensor":           {"传感器故障事件自动报修", "感測器故障事件自動報修", "Raise a fault on a sensor-fault event"},
 		"system.positionsMin": {"轨迹至少保留 %d 天（0 表示永久保留）", "軌跡至少保留 %d 天（0 表示永久保留）",
 			"Positions must be kept at least %d days (0 keeps them for ever)"},
 		"system.offlineNeedsFile": {"选择离线地图前请先上传并选择 MBTiles 文件", "選擇離線地圖前請先上傳並選擇 MBTiles 檔案",

@@ -16,6 +16,16 @@ func KnownType(t string) bool {
 
 type seed struct{ code, zh, tw, en string }
 
+// Defaults are the items list typ starts with (seeded, built in), in their order: what a part reads
+// when it has no code list service (its own tests) and what it may rely on being there.
+func Defaults(typ string) []Item {
+	out := []Item{}
+	for i, d := range defaults[typ] {
+		out = append(out, Item{Type: typ, Code: d.code, LabelZh: d.zh, LabelTw: d.tw, LabelEn: d.en, Sort: (i + 1) * 10, Enabled: true, Builtin: true})
+	}
+	return out
+}
+
 // defaults are the items each list starts with: today's constants (fleet fuel types 0–3, the station
 // types of internal/station, the vehicle class the demo uses), so that nothing changes for a user until
 // an administrator edits a list.
@@ -43,13 +53,14 @@ var defaults = map[string][]seed{
 		{"tjjz", "添加剂站", "添加劑站", "Additive station"},
 		{"cng", "CNG站", "CNG站", "CNG station"},
 	},
+	// the after-sales fault types (aftersales.DefaultTypes reads these codes)
 	"faultType": {
 		{"terminal", "终端故障", "終端故障", "Terminal fault"},
 		{"probe", "液位探杆故障", "液位探桿故障", "Level probe fault"},
 		{"lock", "电子锁故障", "電子鎖故障", "Electronic lock fault"},
 		{"camera", "摄像头故障", "攝影機故障", "Camera fault"},
+		{"wiring", "线路供电故障", "線路供電故障", "Wiring and power fault"},
 		{"sim", "SIM卡/通信故障", "SIM卡/通訊故障", "SIM / communication fault"},
-		{"power", "供电故障", "供電故障", "Power fault"},
 		{"other", "其他", "其他", "Other"},
 	},
 	"equipmentKind": {
@@ -59,12 +70,25 @@ var defaults = map[string][]seed{
 		{"camera", "摄像头", "攝影機", "Camera"},
 		{"gauge", "液位仪", "液位儀", "Tank gauge"},
 	},
+	// the driving licence classes of 《机动车驾驶证申领和使用规定》 (staff.LicenceClasses)
 	"licenceClass": {
 		{"A1", "A1 大型客车", "A1 大型客車", "A1 large bus"},
 		{"A2", "A2 牵引车", "A2 牽引車", "A2 tractor"},
+		{"A3", "A3 城市公交车", "A3 城市公車", "A3 city bus"},
 		{"B1", "B1 中型客车", "B1 中型客車", "B1 medium bus"},
 		{"B2", "B2 大型货车", "B2 大型貨車", "B2 large truck"},
 		{"C1", "C1 小型汽车", "C1 小型汽車", "C1 car"},
+		{"C2", "C2 小型自动挡汽车", "C2 小型自排汽車", "C2 automatic car"},
+		{"C3", "C3 低速载货汽车", "C3 低速載貨汽車", "C3 low-speed truck"},
+		{"C4", "C4 三轮汽车", "C4 三輪汽車", "C4 three-wheeled vehicle"},
+		{"C5", "C5 残疾人专用小型自动挡载客汽车", "C5 身障者專用小型自排載客汽車", "C5 adapted automatic car"},
+		{"C6", "C6 轻型牵引挂车", "C6 輕型牽引掛車", "C6 light trailer combination"},
+		{"D", "D 普通三轮摩托车", "D 普通三輪機車", "D three-wheeled motorcycle"},
+		{"E", "E 普通二轮摩托车", "E 普通二輪機車", "E motorcycle"},
+		{"F", "F 轻便摩托车", "F 輕便機車", "F moped"},
+		{"M", "M 轮式自行机械车", "M 輪式自走機械車", "M wheeled machinery"},
+		{"N", "N 无轨电车", "N 無軌電車", "N trolleybus"},
+		{"P", "P 有轨电车", "P 有軌電車", "P tram"},
 	},
 	"leaveKind": {
 		{"annual", "年假", "年假", "Annual leave"},

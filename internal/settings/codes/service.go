@@ -53,9 +53,9 @@ func (s *Service) Seed(ctx context.Context) error {
 	var rows []Item
 	now := s.Now().UnixMilli()
 	for _, t := range Types {
-		for i, d := range defaults[t] {
-			rows = append(rows, Item{Type: t, Code: d.code, LabelZh: d.zh, LabelTw: d.tw, LabelEn: d.en, Sort: (i + 1) * 10,
-				Enabled: true, Builtin: true, UpdatedAt: now})
+		for _, it := range Defaults(t) {
+			it.UpdatedAt = now
+			rows = append(rows, it)
 		}
 	}
 	_, err := s.db.NewInsert().Model(&rows).On("CONFLICT (type, code) DO NOTHING").Exec(ctx)

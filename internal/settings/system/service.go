@@ -130,6 +130,26 @@ func (s *Service) install(ctx context.Context, v Values, stamp string) {
 	}
 }
 
+// SeedDemo stores the demo's settings that nobody stored yet (an administrator's change is kept) and
+// puts them into force.
+func (s *Service) SeedDemo(ctx context.Context, in Input) error {
+	next, err := Merge(s.Current(), in)
+	if err != nil {
+		return err
+	}
+	now := s.Now().UnixMilli()
+	for _, k := range keys {
+		if next.get(k) == s.defaults.get(k) {
+			continue
+		}
+		if _, err := s.db.NewInsert().Model(&row{Key: k, Value: next.get(k), UpdatedAt: now, UpdatedBy: "demo"}).
+			On("CONFLICT (key) DO NOTHING").Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return s.Load(ctx)
+}
+
 // Edit changes the settings given in in: platform administrators only (they are not a group's).
 func (s *Service) Edit(r *http.Request, in Input) (*Detail, error) {
 	p := httpx.Caller(r)

@@ -33,11 +33,16 @@ type Values struct {
 	MapProvider           string `json:"mapProvider"`
 	AMapKey               string `json:"-"` // a secret: never sent to the console
 	OfflineTiles          string `json:"offlineTiles"`
+	FaultSilentHours      int    `json:"faultSilentHours"` // raise a fault for a car silent longer (D94); 0: off
+	FaultSensor           bool   `json:"faultSensor"`      // raise a fault on a sensor-fault event (D94)
 }
 
 // keys are the stored names of the fields, in the order the operation log lists changes.
 var keys = []string{"timeZone", "offlineMinutes", "parkingMinutes", "rawRetentionDays", "positionRetentionDays",
-	"mapProvider", "amapKey", "offlineTiles"}
+	"mapProvider", "amapKey", "offlineTiles", "faultSilentHours", "faultSensor"}
+
+// MaxFaultSilentHours bounds the silence before a fault is raised (a month).
+const MaxFaultSilentHours = 720
 
 func (v *Values) get(k string) string {
 	switch k {
@@ -57,6 +62,10 @@ func (v *Values) get(k string) string {
 		return v.AMapKey
 	case "offlineTiles":
 		return v.OfflineTiles
+	case "faultSilentHours":
+		return strconv.Itoa(v.FaultSilentHours)
+	case "faultSensor":
+		return strconv.FormatBool(v.FaultSensor)
 	}
 	return ""
 }
@@ -93,6 +102,14 @@ func (v *Values) set(k, s string) {
 		v.AMapKey = s
 	case "offlineTiles":
 		v.OfflineTiles = s
+	case "faultSilentHours":
+		if err == nil && n >= 0 && n <= MaxFaultSilentHours {
+			v.FaultSilentHours = n
+		}
+	case "faultSensor":
+		if b, err := strconv.ParseBool(s); err == nil {
+			v.FaultSensor = b
+		}
 	}
 }
 
@@ -107,6 +124,8 @@ type Input struct {
 	MapProvider           *string `json:"mapProvider"`
 	AMapKey               *string `json:"amapKey"`
 	OfflineTiles          *string `json:"offlineTiles"`
+	FaultSilentHours      *int    `json:"faultSilentHours"`
+	FaultSensor           *bool   `json:"faultSensor"`
 }
 
 // ValidZone reports whether name is an IANA time zone (not "Local", which means the server's).
@@ -150,6 +169,7 @@ func Merge(cur Values, in Input) (Values, error) {
 		{"parkingMinutes", in.ParkingMinutes, &next.ParkingMinutes, 5, 10080},
 		{"system.rawRetentionDays", in.RawRetentionDays, &next.RawRetentionDays, 0, 3650},
 		{"system.positionRetentionDays", in.PositionRetentionDays, &next.PositionRetentionDays, 0, 3650},
+		{"system.faultSilentHours", in.FaultSilentHours, &next.FaultSilentHours, 0, MaxFaultSilentHours},
 	}
 	for _, f := range ints {
 		if f.v == nil {
@@ -162,6 +182,9 @@ func Merge(cur Values, in Input) (Values, error) {
 	}
 	if next.PositionRetentionDays > 0 && next.PositionRetentionDays < positionMin {
 		return cur, httpx.Biz("system.positionsMin", positionMin)
+	}
+	if in.FaultSensor != nil {
+		next.FaultSensor = *in.FaultSensor
 	}
 	if in.AMapKey != nil {
 		k := strings.TrimSpace(*in.AMapKey)

@@ -42,6 +42,8 @@ export interface Fault {
   sourceId: number;
   sourceAt: string;
   createdBy: string;
+  /** raised by the system (D94): reportedBy and symptom are written from the source */
+  bySystem: boolean;
 }
 
 export interface FaultInput {

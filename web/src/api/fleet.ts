@@ -118,6 +118,8 @@ export interface Terminal extends TerminalInput {
   simId: number | null;
   msisdn: string | null;
   createdAt: string;
+  /** the version of the last successful terminal upgrade through the platform ('' none) */
+  firmware: string;
 }
 
 export interface TerminalQuery extends PageQuery {
@@ -127,6 +129,7 @@ export interface TerminalQuery extends PageQuery {
   msisdn?: string;
   groupId?: number;
   bound?: boolean;
+  firmware?: string;
 }
 
 export interface Binding {

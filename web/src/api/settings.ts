@@ -84,6 +84,10 @@ export interface SystemValues {
   positionRetentionDays: number;
   mapProvider: string;
   offlineTiles: string;
+  /** raise a fault for a car silent for more than this many hours; 0: off (D94) */
+  faultSilentHours: number;
+  /** raise a fault on a sensor-fault event (D94) */
+  faultSensor: boolean;
 }
 
 export interface PurgeResult {

@@ -1,7 +1,7 @@
 import darkAlgorithm from 'antd/es/theme/themes/dark';
 import { describe, expect, it } from 'vitest';
 import type { UserPrefs } from '../api/types';
-import { isDark, mapLayerOf, NO_PREFS, pageSizeOf, prefsOf, sessionLang } from './prefs';
+import { isDark, mapLayerOf, NO_PREFS, pageSizeOf, prefsOf, sessionLang, themedOption } from './prefs';
 import { antdTheme } from './theme';
 
 const prefs = (p: Partial<UserPrefs>): UserPrefs => ({ ...NO_PREFS, ...p });
@@ -66,5 +66,14 @@ describe('console preferences (issue 18)', () => {
     expect(dark.components?.Layout?.siderBg).toBeUndefined();
     expect(dark.components?.Table).toBeUndefined();
     expect(dark.components?.Layout?.headerBg).toBe(light.components?.Layout?.headerBg);
+  });
+});
+
+describe('chart theme', () => {
+  it('keeps the card background on dark charts and leaves light options alone', () => {
+    const option = { series: [] };
+    expect(themedOption(option, undefined)).toBe(option);
+    expect(themedOption(option, 'dark')).toEqual({ backgroundColor: 'transparent', series: [] });
+    expect(themedOption({ backgroundColor: '#fff' }, 'dark')).toEqual({ backgroundColor: '#fff' });
   });
 });

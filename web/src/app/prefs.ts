@@ -54,6 +54,19 @@ export function usePrefs(): UserPrefs {
   return prefsOf(raw ? { prefs: raw } : null);
 }
 
+/** The ECharts theme of the preferences (D77): ECharts' built-in 'dark' while the console is dark. */
+export function useChartTheme(): 'dark' | undefined {
+  return useAppStore((s) => (isDark(prefsOf(s.session)) ? 'dark' : undefined));
+}
+
+/**
+ * A chart's option for theme: dark charts keep the card's background instead of the theme's own (so
+ * a chart sits in its card like the light one does).
+ */
+export function themedOption<T extends object>(option: T, theme: 'dark' | undefined): T {
+  return theme === 'dark' ? { backgroundColor: 'transparent', ...option } : option;
+}
+
 /** The lists' default page size from the preferences. */
 export function useDefaultPageSize(): number {
   return useAppStore((s) => pageSizeOf(prefsOf(s.session)));

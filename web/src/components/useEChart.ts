@@ -1,5 +1,6 @@
 import * as echarts from 'echarts/core';
 import { useEffect, useRef } from 'react';
+import { themedOption, useChartTheme } from '../app/prefs';
 
 /**
  * An ECharts instance on a box that follows the box's size and shows option (replaced, not merged,
@@ -9,9 +10,12 @@ import { useEffect, useRef } from 'react';
 export function useEChart(option: echarts.EChartsCoreOption) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
+  // the dark preference (D77): a theme is fixed at init, so a change makes the chart again (the
+  // option effect below runs after this one and fills it)
+  const theme = useChartTheme();
   useEffect(() => {
     const el = box.current!;
-    const c = echarts.init(el);
+    const c = echarts.init(el, theme);
     chart.current = c;
     const ro = new ResizeObserver(() => c.resize());
     ro.observe(el);
@@ -20,9 +24,9 @@ export function useEChart(option: echarts.EChartsCoreOption) {
       c.dispose();
       chart.current = null;
     };
-  }, []);
+  }, [theme]);
   useEffect(() => {
-    chart.current?.setOption(option, true);
-  }, [option]);
+    chart.current?.setOption(themedOption(option, theme), true);
+  }, [option, theme]);
   return box;
 }

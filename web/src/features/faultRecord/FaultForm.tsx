@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { faultAdd, faultEdit, faultMeta, faultTechnicians, nextStates, type Fault, type FaultInput, type FaultState, type SourceKind } from '../../api/faults';
 import { FormModal } from '../../components/FormModal';
 import { VehiclePicker } from '../../components/VehiclePicker';
+import { useFaultTypes } from './types';
 
 const F = 'YYYY-MM-DD HH:mm:ss';
 
@@ -79,6 +80,7 @@ export function FaultForm({ fault, source, onClose, onSaved }: { fault?: Fault; 
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
   const meta = useQuery({ queryKey: ['faultMeta'], queryFn: faultMeta, staleTime: Infinity });
+  const types = useFaultTypes();
   const techs = useQuery({ queryKey: ['faultTechnicians'], queryFn: faultTechnicians, staleTime: 60_000 });
   const state = Form.useWatch('state', form);
   const plate = fault?.plate ?? source?.plate;
@@ -110,7 +112,7 @@ export function FaultForm({ fault, source, onClose, onSaved }: { fault?: Fault; 
         </Form.Item>
       )}
       <Form.Item name="faultType" label={t('faults.type')} rules={[{ required: true, message: t('faults.typeRequired') }]}>
-        <Select options={(meta.data?.types ?? []).map((x) => ({ value: x, label: t(`faults.typeName.${x}`) }))} loading={meta.isLoading} />
+        <Select options={types.options(fault?.faultType)} loading={types.loading} data-testid="fault-type" />
       </Form.Item>
       <Form.Item name="device" label={t('faults.device')}>
         <Input maxLength={64} placeholder={t('faults.devicePlaceholder')} />

@@ -3,12 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Select, Space, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FAULT_STATES, faultClose, faultDelete, faultExport, faultMeta, faultPage, faultTechnicians, resolveText, type Fault, type FaultQuery, type FaultState } from '../../api/faults';
+import { FAULT_STATES, faultClose, faultDelete, faultExport, faultPage, faultTechnicians, resolveText, type Fault, type FaultQuery, type FaultState } from '../../api/faults';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { GroupSelect } from '../../components/GroupSelect';
 import { ListPage } from '../../components/ListPage';
 import { TimeRangePicker, type TimeRangeValue } from '../../components/TimeRangePicker';
 import { FaultForm } from './FaultForm';
+import { useFaultTypes } from './types';
 
 type Filters = Omit<FaultQuery, 'pageNum' | 'pageSize' | 'sortField' | 'sortOrder'>;
 
@@ -53,7 +54,7 @@ function CloseModal({ fault, onClose, onDone }: { fault: Fault; onClose: () => v
 /** 售后记录 (/faultRecord, module 07): fault reports of the cars and their devices, from report to resolution. */
 export default function FaultRecordPage() {
   const { t } = useTranslation();
-  const meta = useQuery({ queryKey: ['faultMeta'], queryFn: faultMeta, staleTime: Infinity });
+  const types = useFaultTypes();
   const techs = useQuery({ queryKey: ['faultTechnicians'], queryFn: faultTechnicians, staleTime: 60_000 });
   const [editing, setEditing] = useState<Fault | null | 'new'>(null);
   const [closing, setClosing] = useState<Fault | null>(null);
@@ -74,7 +75,7 @@ export default function FaultRecordPage() {
             <Select allowClear style={{ width: 120 }} placeholder={t('common.all')} options={FAULT_STATES.map((s) => ({ value: s, label: t(`faults.stateName.${s}`) }))} />
           </Form.Item>
           <Form.Item name="faultType" label={t('faults.type')}>
-            <Select allowClear style={{ width: 130 }} placeholder={t('common.all')} options={(meta.data?.types ?? []).map((x) => ({ value: x, label: t(`faults.typeName.${x}`) }))} />
+            <Select allowClear style={{ width: 130 }} placeholder={t('common.all')} options={types.all()} />
           </Form.Item>
           <Form.Item name="technicianId" label={t('faults.technician')}>
             <Select allowClear showSearch optionFilterProp="label" style={{ width: 130 }} placeholder={t('common.all')} options={(techs.data ?? []).map((u) => ({ value: u.id, label: u.name }))} />
@@ -100,7 +101,7 @@ export default function FaultRecordPage() {
       columns={({ reload }) => [
         { title: t('faults.plate'), dataIndex: 'plate', key: 'plate', sorter: true, width: 110, fixed: 'left' },
         { title: t('faults.state'), dataIndex: 'state', key: 'state', sorter: true, width: 100, render: (s: FaultState) => <Tag color={STATE_COLOURS[s]}>{t(`faults.stateName.${s}`)}</Tag> },
-        { title: t('faults.type'), dataIndex: 'faultType', key: 'faultType', sorter: true, width: 110, render: (x: string) => t(`faults.typeName.${x}`) },
+        { title: t('faults.type'), dataIndex: 'faultType', key: 'faultType', sorter: true, width: 110, render: (x: string) => types.label(x) },
         { title: t('faults.device'), dataIndex: 'device', key: 'device', width: 140, ellipsis: true },
         {
           title: t('faults.symptom'),
@@ -115,7 +116,23 @@ export default function FaultRecordPage() {
             </Tooltip>
           ),
         },
-        { title: t('faults.reportedBy'), dataIndex: 'reportedBy', key: 'reportedBy', width: 110, ellipsis: true },
+        {
+          title: t('faults.reportedBy'),
+          dataIndex: 'reportedBy',
+          key: 'reportedBy',
+          width: 110,
+          ellipsis: true,
+          render: (v: string, f) =>
+            f.bySystem ? (
+              <Tooltip title={t('faults.bySystem')}>
+                <Tag color="purple" data-testid="by-system">
+                  {v}
+                </Tag>
+              </Tooltip>
+            ) : (
+              v
+            ),
+        },
         { title: t('faults.reportedAt'), dataIndex: 'reportedAt', key: 'reportedAt', sorter: true, defaultSortOrder: undefined, width: 165 },
         { title: t('faults.technician'), dataIndex: 'technicianName', key: 'technicianName', sorter: true, width: 110, render: (v: string) => v || '—' },
         {

@@ -1,6 +1,6 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Col, Descriptions, Form, Input, InputNumber, Row, Select, Space, Spin, Upload } from 'antd';
+import { Alert, App, Button, Card, Col, Descriptions, Form, Input, InputNumber, Row, Select, Space, Spin, Switch, Upload } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { platformInfo } from '../../../api/auth';
@@ -12,7 +12,7 @@ import { setPlatformZone, zoneOptions } from '../../../lib/zone';
 /** Only the fields that changed (the AMap key only when typed: the console never has it). */
 export function changedSettings(d: SystemDetail, v: SystemInput & { amapKey?: string }): SystemInput {
   const out: SystemInput = {};
-  for (const k of ['timeZone', 'offlineMinutes', 'parkingMinutes', 'rawRetentionDays', 'positionRetentionDays', 'mapProvider', 'offlineTiles'] as const) {
+  for (const k of ['timeZone', 'offlineMinutes', 'parkingMinutes', 'rawRetentionDays', 'positionRetentionDays', 'mapProvider', 'offlineTiles', 'faultSilentHours', 'faultSensor'] as const) {
     if (v[k] !== undefined && v[k] !== d[k]) (out as Record<string, unknown>)[k] = v[k];
   }
   if (v.amapKey) out.amapKey = v.amapKey.trim();
@@ -145,6 +145,14 @@ export function SettingsForm() {
                 <Descriptions.Item label={t('settings.system.tilesCount')}>{d.tiles.tiles}</Descriptions.Item>
               </Descriptions>
             )}
+          </Card>
+          <Card size="small" title={t('settings.system.autoFaults')} style={{ marginTop: 16 }} data-testid="autoFaults">
+            <Form.Item name="faultSilentHours" label={t('settings.system.faultSilentHours')} extra={t('settings.system.faultSilentHint')} rules={[{ required: true, type: 'number', min: 0, max: 720, message: t('settings.system.range', { min: 0, max: 720 }) }]}>
+              <InputNumber min={0} max={720} precision={0} addonAfter={t('settings.system.hours')} style={{ width: 220 }} data-testid="faultSilentHours" />
+            </Form.Item>
+            <Form.Item name="faultSensor" label={t('settings.system.faultSensor')} extra={t('settings.system.faultSensorHint')} valuePropName="checked">
+              <Switch data-testid="faultSensor" />
+            </Form.Item>
           </Card>
         </Col>
       </Row>

@@ -4,6 +4,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { warn } from '../../../api/feedback';
+import { codeLabel, useCodeList, type CodeItem } from '../../../api/settings';
 import { useAppStore } from '../../../app/store';
 import { FormModal } from '../../../components/FormModal';
 import { GroupSelect } from '../../../components/GroupSelect';
@@ -115,8 +116,19 @@ function PhotoField({ employee }: { employee: Employee | null }) {
 }
 
 /** Add or edit an employee: identity, roles, licence, dangerous-goods qualification, group, state and photo. */
+/**
+ * The licence classes of the code list (access/baseType, D66) in its order: the enabled ones and those the
+ * employee holds (valid on them even when disabled since); the built-in classes until the list answers.
+ */
+export function licenceOptions(items: readonly CodeItem[] | undefined, lang: string, held?: string): { value: string; label: string }[] {
+  if (!items) return LICENCE_CLASSES.map((c) => ({ value: c as string, label: c as string }));
+  const keep = (held ?? '').split(',');
+  return items.filter((it) => it.enabled || keep.includes(it.code)).map((it) => ({ value: it.code, label: codeLabel(it, lang) }));
+}
+
 export function EmployeeForm({ employee, onClose, onSaved }: { employee: Employee | null; onClose: () => void; onSaved: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const licences = useCodeList('licenceClass');
   const [form] = Form.useForm<EmployeeFormValues>();
   const session = useAppStore((s) => s.session);
   useEffect(() => {
@@ -188,7 +200,7 @@ export function EmployeeForm({ employee, onClose, onSaved }: { employee: Employe
             label={t('staff.licenceClasses')}
             rules={[{ required: roles.includes(1), type: 'array', min: roles.includes(1) ? 1 : 0, message: t('staff.licenceRequired') }]}
           >
-            <Select mode="multiple" options={LICENCE_CLASSES.map((c) => ({ value: c, label: c }))} />
+            <Select mode="multiple" options={licenceOptions(licences.data, i18n.language, employee?.licenceClasses)} loading={licences.isLoading} data-testid="licenceClasses" />
           </Form.Item>
         </Col>
         <Col span={12}>

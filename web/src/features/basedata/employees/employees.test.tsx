@@ -5,7 +5,7 @@ import { bitsOf, moveStep, rolesOf, validIDCard } from '../../../api/staff';
 import type { Page } from '../../../api/types';
 import { renderPage } from '../../access/testing';
 import EmployeesPage, { expiryParam } from '.';
-import { toEmployeeBody } from './EmployeeForm';
+import { licenceOptions, toEmployeeBody } from './EmployeeForm';
 
 const base = {
   groupId: 1,
@@ -77,5 +77,15 @@ describe('employees page', { timeout: 180_000 }, () => {
     await screen.findByText('钱海峰', {}, SLOW);
     expect(screen.queryByRole('button', { name: /新增员工/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /编\s*辑/ })).toBeNull();
+  });
+});
+
+describe('licence classes from the code list', () => {
+  const item = (code: string, enabled = true) => ({ id: 0, type: 'licenceClass' as const, code, labelZh: `${code} 中文`, labelTw: `${code} 繁體`, labelEn: `${code} en`, sort: 0, enabled, builtin: true, updatedAt: 0 });
+  it('offers the enabled classes and those held, labelled in the language; the built-ins until the list answers', () => {
+    const items = [item('A2'), item('B2', false), item('Q')];
+    expect(licenceOptions(items, 'zh-CN')).toEqual([{ value: 'A2', label: 'A2 中文' }, { value: 'Q', label: 'Q 中文' }]);
+    expect(licenceOptions(items, 'en-US', 'A2,B2').map((o) => o.label)).toEqual(['A2 en', 'B2 en', 'Q en']);
+    expect(licenceOptions(undefined, 'zh-CN')[0]).toEqual({ value: 'A1', label: 'A1' });
   });
 });

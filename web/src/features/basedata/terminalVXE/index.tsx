@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Form, Input, Space, Tag } from 'antd';
+import { Button, Form, Input, Space, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteTerminals, pageTerminals, type Terminal, type TerminalQuery } from '../../../api/fleet';
@@ -40,6 +40,9 @@ export default function TerminalPage() {
             <Form.Item name="groupId" label={t('terminal.group')}>
               <GroupSelect filter />
             </Form.Item>
+            <Form.Item name="firmware" label={t('terminal.firmware')}>
+              <Input allowClear style={{ width: 150 }} data-testid="firmware-filter" />
+            </Form.Item>
           </>
         }
         toolbar={({ reload, selectedRowKeys, clearSelection }) => (
@@ -77,6 +80,15 @@ export default function TerminalPage() {
           { title: t('terminal.deviceId'), dataIndex: 'deviceId', key: 'deviceId', sorter: true, width: 120, render: muted },
           { title: t('terminal.manufacturer'), dataIndex: 'manufacturer', key: 'manufacturer', width: 110, ellipsis: true, render: muted },
           { title: t('terminal.model'), dataIndex: 'model', key: 'model', width: 100, ellipsis: true, render: muted },
+          {
+            title: <Tooltip title={t('terminal.firmwareHint')}>{t('terminal.firmware')}</Tooltip>,
+            dataIndex: 'firmware',
+            key: 'firmware',
+            sorter: true,
+            width: 140,
+            ellipsis: true,
+            render: (v: string) => v || <span className="tw-muted">{t('terminal.notUpgraded')}</span>,
+          },
           { title: t('terminal.protocol'), dataIndex: 'protocol', key: 'protocol', sorter: true, width: 90 },
           { title: t('terminal.plate'), dataIndex: 'plate', key: 'plate', sorter: true, width: 120, render: muted },
           { title: t('terminal.msisdn'), dataIndex: 'msisdn', key: 'msisdn', sorter: true, width: 130, render: muted },

@@ -7,8 +7,8 @@ import TerminalPage from '.';
 
 const base = { groupId: 2, groupName: 'East', manufacturer: 'Acme', model: 'T1', protocol: 2019, authCode: '', status: 1, remark: '', createdAt: '2026-01-02 03:04:05' };
 const terminals: Terminal[] = [
-  { ...base, id: 9, phone: '013800001111', deviceId: 'DEV1', carId: 5, plate: 'HU-A12345', simId: 3, msisdn: '14400001111' },
-  { ...base, id: 10, phone: '013800002222', deviceId: 'DEV2', carId: null, plate: null, simId: null, msisdn: null },
+  { ...base, id: 9, phone: '013800001111', deviceId: 'DEV1', carId: 5, plate: 'HU-A12345', simId: 3, msisdn: '14400001111', firmware: 'TW-808T 2.1.0' },
+  { ...base, id: 10, phone: '013800002222', deviceId: 'DEV2', carId: null, plate: null, simId: null, msisdn: null, firmware: '' },
 ];
 
 const api = vi.hoisted(() => ({
@@ -41,11 +41,24 @@ beforeEach(() => {
 });
 
 describe('terminalVXE page', { timeout: 60_000 }, () => {
+  it('filters and sorts by the firmware version', async () => {
+    renderPage(<TerminalPage />, 'terminalVXE', []);
+    await screen.findByText('013800001111');
+    fireEvent.change(screen.getByTestId('firmware-filter'), { target: { value: '2.1' } });
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(api.pageTerminals).toHaveBeenLastCalledWith(expect.objectContaining({ firmware: '2.1' })));
+    fireEvent.click(screen.getByRole('columnheader', { name: /固件版本/ }));
+    await waitFor(() => expect(api.pageTerminals).toHaveBeenLastCalledWith(expect.objectContaining({ sortField: 'firmware' })));
+  });
+
   it('lists terminals with bound plate and SIM; hides unauthorised buttons', async () => {
     renderPage(<TerminalPage />, 'terminalVXE', []);
     expect(await screen.findByText('013800001111')).toBeTruthy();
     expect(screen.getByText('HU-A12345')).toBeTruthy();
     expect(screen.getByText('14400001111')).toBeTruthy();
+    // the firmware of the last successful upgrade; a terminal never upgraded says so
+    expect(within(screen.getByText('013800001111').closest('tr')!).getByText('TW-808T 2.1.0')).toBeTruthy();
+    expect(within(screen.getByText('013800002222').closest('tr')!).getByText('未升级')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /新增终端/ })).toBeNull();
     expect(screen.queryByRole('button', { name: '绑定' })).toBeNull();
   });

@@ -3,6 +3,7 @@ import { DataZoomInsideComponent, DataZoomSliderComponent, GridComponent, Legend
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
+import { themedOption, useChartTheme } from '../../../app/prefs';
 
 // only the parts the trend charts draw (keeps the pages' chunk small)
 echarts.use([LineChart, ScatterChart, GridComponent, LegendComponent, TooltipComponent, DataZoomInsideComponent, DataZoomSliderComponent,
@@ -29,9 +30,11 @@ export function TrendChart({ option, height, onZoom, onPick, testId }: TrendChar
   const chart = useRef<echarts.ECharts | null>(null);
   const handlers = useRef({ onZoom, onPick });
   handlers.current = { onZoom, onPick };
+  // the dark preference (D77): a theme is fixed at init, so a change makes the chart again
+  const theme = useChartTheme();
   useEffect(() => {
     const el = box.current!;
-    const c = echarts.init(el);
+    const c = echarts.init(el, theme);
     chart.current = c;
     const ro = new ResizeObserver(() => c.resize());
     ro.observe(el);
@@ -73,17 +76,17 @@ export function TrendChart({ option, height, onZoom, onPick, testId }: TrendChar
       c.dispose();
       chart.current = null;
     };
-  }, []);
+  }, [theme]);
   useEffect(() => {
     const c = chart.current;
     if (!c) return;
     const t0 = performance.now();
-    c.setOption(option, true);
+    c.setOption(themedOption(option, theme), true);
     // the draw time of the last option, read by the e2e timing (docs/PERFORMANCE.md)
     c.on('finished', function once() {
       c.off('finished', once);
       box.current?.setAttribute('data-draw-ms', String(Math.round(performance.now() - t0)));
     });
-  }, [option]);
+  }, [option, theme]);
   return <div ref={box} style={{ height, width: '100%' }} data-testid={testId} />;
 }
