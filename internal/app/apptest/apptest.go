@@ -60,6 +60,9 @@ func Each(t *testing.T, fn func(t *testing.T, e *Env)) {
 func New(t testing.TB, dialect string, cfg config.Config) *Env {
 	t.Helper()
 	auth.UseFastHashingForTests()
+	if cfg.Data == "" { // files the instance writes (uploaded tiles…) never land in the package's source folder
+		cfg.Data = t.TempDir()
+	}
 	d := dbtest.Open(t, dialect)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	a := app.New(cfg, d, log)
