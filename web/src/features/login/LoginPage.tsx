@@ -183,7 +183,7 @@ export default function LoginPage() {
             </div>
             <button type="submit" className="tw-login-submit" aria-busy={busy}>
               {busy && <span className="tw-login-spin" aria-hidden />}
-              {t('auth.login')}
+              <span className="tw-login-submit-text">{t('auth.login')}</span>
             </button>
           </form>
         </div>
