@@ -35,7 +35,7 @@ test-go:
 test-web: web-deps
 	cd web && $(NPM) run lint && $(NPM) run typecheck && $(NPM) test
 
-# The login route's JavaScript budget (360 KB gzipped) is checked on the build the e2e tests use.
+# The login route's JavaScript budget (250 KB gzipped, D93) is checked on the build the e2e tests use.
 # The bundle is built without `tsc -b` (npm run build's first half): type checking is test-web's job,
 # and `make test` has just done it (DECISIONS D49). The e2e files run three at a time (E2E_CONCURRENCY; D76).
 test-e2e: web-deps

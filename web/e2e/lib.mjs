@@ -239,9 +239,22 @@ export async function waitForPage(page, path) {
   return pane;
 }
 
-/** Visible antd message/notification text containing `text`. */
+/**
+ * Visible message text containing `text`: an antd message/notification, or the login page's error line
+ * (the sign-in page has no antd, so a refused sign-in is said there: DECISIONS D93).
+ */
 export function toast(page, text) {
-  return page.locator('.ant-message-notice-content, .ant-notification-notice').filter({ hasText: text });
+  return page.locator('.ant-message-notice-content, .ant-notification-notice, .tw-login-error[role="alert"]').filter({ hasText: text });
+}
+
+/** The login page's error line with `text` (a refused sign-in, no answer from the server). */
+export function loginError(page, text) {
+  return page.locator('.tw-login-error[role="alert"]').filter({ hasText: text });
+}
+
+/** How many style elements antd's CSS-in-JS has put in the page (none on the login route: D93). */
+export function antdStyles(page) {
+  return page.evaluate(() => document.querySelectorAll('style[data-css-hash], style[data-token-hash]').length);
 }
 
 /** The header tile of a module (by its menu name, e.g. 'access'). */

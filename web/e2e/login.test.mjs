@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { setup, submitLogin, toast, uiLogin } from './lib.mjs';
+import { antdStyles, loginError, setup, submitLogin, uiLogin } from './lib.mjs';
 
 describe('login', () => {
   const env = setup();
@@ -11,8 +11,9 @@ describe('login', () => {
       await submitLogin(page, 'admin', 'definitely-wrong');
       const body = await (await resp).json();
       assert.equal(body.code, 0);
-      await toast(page, '用户名或密码错误').waitFor();
+      await loginError(page, '用户名或密码错误').waitFor();
       assert.match(page.url(), /#\/login/);
+      assert.equal(await antdStyles(page), 0, 'the login route loads no antd');
       assert.equal(await page.evaluate(() => localStorage.getItem('token')), null);
       await page.locator('#account').waitFor();
     });
@@ -30,6 +31,7 @@ describe('login', () => {
       assert.ok((await tiles.count()) >= 5, 'admin sees all module tiles');
       await page.locator('[data-testid="user-menu"]').filter({ hasText: /\S/ }).waitFor();
       await page.locator('.tw-tabs [role="tab"][data-key="/home"]').waitFor();
+      assert.ok((await antdStyles(page)) > 0, 'the signed-in console has loaded antd');
     });
   });
 

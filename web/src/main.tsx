@@ -1,11 +1,9 @@
-import '@ant-design/v5-patch-for-react-19';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { currentLang, initI18n } from './i18n';
 import { useAppStore } from './app/store';
 import './styles.css';
-import { Providers } from './app/Providers';
 import { router } from './app/router';
 import { installScriptErrorLogging } from './app/scriptErrors';
 
@@ -15,9 +13,7 @@ void initI18n().then(() => {
   useAppStore.getState().setLang(currentLang());
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <Providers>
-        <RouterProvider router={router} />
-      </Providers>
+      <RouterProvider router={router} />
     </StrictMode>,
   );
 });

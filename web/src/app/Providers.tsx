@@ -23,6 +23,12 @@ function FeedbackBridge() {
     feedback.message = api.message;
     feedback.modal = api.modal;
     feedback.notification = api.notification;
+    // signed out without a reload (an expired token): the login route has no antd to show them
+    return () => {
+      feedback.message = null;
+      feedback.modal = null;
+      feedback.notification = null;
+    };
   }, [api]);
   return null;
 }

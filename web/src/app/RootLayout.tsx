@@ -5,13 +5,15 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigation } from 'react-router';
 import { platformInfo } from '../api/auth';
 import { setPlatformZone } from '../lib/zone';
-import { BlockingSpinner } from './BlockingSpinner';
 import { useAppStore } from './store';
 import { themeOf } from './theme';
 
 NProgress.configure({ showSpinner: false });
 
-/** Title, loading bar, scroll-to-top and platform info for every route. */
+/**
+ * Title, loading bar, scroll-to-top and platform info for every route, the login route included: light on
+ * purpose (no antd; the signed-in console's providers and spinner are ConsoleRoot's, D93).
+ */
 export function RootLayout() {
   const navigation = useNavigation();
   const location = useLocation();
@@ -44,12 +46,7 @@ export function RootLayout() {
     document.title = platform?.loginTitle || t(`theme.${theme}.loginTitle`);
   }, [platform, t, lang]);
 
-  return (
-    <>
-      <Outlet />
-      <BlockingSpinner />
-    </>
-  );
+  return <Outlet />;
 }
 
 /** Guard: not logged in → /login?redirect=<target>. */

@@ -27,13 +27,19 @@ export function buildRoutes(): RouteObject[] {
           element: <RequireAuth />,
           children: [
             {
-              lazy: async () => ({ Component: (await Promise.all([import('./shell/Shell'), ensureAllTexts()]))[0].default }),
+              // antd's providers and the rest of the signed-in console: not on the login route (D93)
+              lazy: async () => ({ Component: (await import('./ConsoleRoot')).default }),
               children: [
-                ...pages.filter((p) => !p.allScreen).map(pageRoute),
-                { path: '*', handle: { name: 'notFound' }, lazy: async () => ({ Component: (await Promise.all([import('../features/common/NotFoundPage'), ensureAllTexts()]))[0].default }) },
+                {
+                  lazy: async () => ({ Component: (await Promise.all([import('./shell/Shell'), ensureAllTexts()]))[0].default }),
+                  children: [
+                    ...pages.filter((p) => !p.allScreen).map(pageRoute),
+                    { path: '*', handle: { name: 'notFound' }, lazy: async () => ({ Component: (await Promise.all([import('../features/common/NotFoundPage'), ensureAllTexts()]))[0].default }) },
+                  ],
+                },
+                ...pages.filter((p) => p.allScreen).map(pageRoute),
               ],
             },
-            ...pages.filter((p) => p.allScreen).map(pageRoute),
           ],
         },
       ],

@@ -1,5 +1,4 @@
 import { currentSession, findTreesForLogin, logIn, logOut } from '../api/auth';
-import { warn } from '../api/feedback';
 import type { MenuNode, Session } from '../api/types';
 import i18n, { applyLang, currentLang } from '../i18n';
 import { NO_PERMISSION } from '../lib/menuFilter';
@@ -10,15 +9,14 @@ import { STORAGE, useAppStore } from './store';
 export type SignInResult = { ok: true } | { ok: false; message: string };
 
 /**
- * Spec §4/§5/§7: POST logIn {account (trimmed), password, type 0}; code 0 → server message as warning;
+ * Spec §4/§5/§7: POST logIn {account (trimmed), password, type 0}; code 0 → the server's message;
  * success → token etc. in localStorage, role super_admin, menu fetched (null → '当前用户未设置权限').
+ * A failure's message is for the login page's error line (it shows no antd toast: D93).
  */
 export async function signIn(account: string, password: string): Promise<SignInResult> {
   const body = await logIn({ account: account.trim(), password, type: 0 });
   if (body.code !== 1 || !body.data) {
-    const message = body.message || i18n.t('auth.loginFailed');
-    warn(message);
-    return { ok: false, message };
+    return { ok: false, message: body.message || i18n.t('auth.loginFailed') };
   }
   const session: Session = body.data;
   localStorage.setItem(STORAGE.token, session.access_token ?? '');
@@ -31,8 +29,7 @@ export async function signIn(account: string, password: string): Promise<SignInR
   }
   if (menu == null || menu.length === 0) {
     localStorage.removeItem(STORAGE.token);
-    warn(i18n.language.startsWith('zh-CN') ? NO_PERMISSION : i18n.t('auth.noPermission'));
-    return { ok: false, message: NO_PERMISSION };
+    return { ok: false, message: i18n.language.startsWith('zh-CN') ? NO_PERMISSION : i18n.t('auth.noPermission') };
   }
   useAppStore.getState().signIn(session, menu);
   // the user's saved language (personal settings) is applied at sign-in and kept for reloads

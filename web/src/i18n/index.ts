@@ -1,16 +1,10 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import dayjs from 'dayjs';
-import localizedFormat from 'dayjs/plugin/localizedFormat';
-import 'dayjs/locale/zh-cn';
-import 'dayjs/locale/zh-tw';
-import 'dayjs/locale/en';
 
 export const LANGS = ['zh-CN', 'zh-TW', 'en-US'] as const;
 export type Lang = (typeof LANGS)[number];
 /** Labels of the language switch: each in its own language, the same in every UI language. */
 export const LANG_LABELS: Record<Lang, string> = { 'zh-CN': '简体中文', 'zh-TW': '繁體中文', 'en-US': 'English' };
-const DAYJS_LOCALE: Record<Lang, string> = { 'zh-CN': 'zh-cn', 'zh-TW': 'zh-tw', 'en-US': 'en' };
 
 /** Browser rule (spec §1): English if navigator.language starts with `en`, else simplified Chinese. */
 export function browserLang(nav: string | undefined = typeof navigator !== 'undefined' ? navigator.language : undefined): Lang {
@@ -22,8 +16,6 @@ export function initialLang(): Lang {
   const saved = localStorage.getItem('lang');
   return (LANGS as readonly string[]).includes(saved ?? '') ? (saved as Lang) : browserLang();
 }
-
-dayjs.extend(localizedFormat);
 
 type Loader = () => Promise<{ default: Record<string, unknown> }>;
 
@@ -81,7 +73,6 @@ let ready: Promise<void> | null = null;
 export function initI18n(): Promise<void> {
   if (ready) return ready;
   const lang = initialLang();
-  dayjs.locale(DAYJS_LOCALE[lang]);
   document.documentElement.lang = lang;
   ready = (async () => {
     const mod = await CORE[lang]();
@@ -97,11 +88,13 @@ export function initI18n(): Promise<void> {
   return ready;
 }
 
-/** Switches i18next, dayjs and (via the store, see Providers) antd's locale. */
+/**
+ * Switches i18next and, through it, dayjs (dayjsLocale.ts, once the console has loaded it) and (via the
+ * store, see Providers) antd's locale.
+ */
 export async function applyLang(next: Lang, persist = true): Promise<void> {
   if (persist) localStorage.setItem('lang', next);
   await ensureBundle(next);
-  dayjs.locale(DAYJS_LOCALE[next]);
   document.documentElement.lang = next;
   await i18n.changeLanguage(next);
 }

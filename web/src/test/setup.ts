@@ -29,5 +29,6 @@ localStorage.setItem('lang', 'zh-CN');
 
 const { initI18n, ensureAllTexts } = await import('../i18n');
 await initI18n();
+await import('../i18n/dayjsLocale'); // as the signed-in console has it (app/ConsoleRoot.tsx)
 await ensureAllTexts(); // pages are tested as the router shows them: with all texts
 
