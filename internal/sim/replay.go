@@ -93,11 +93,12 @@ func (t *terminal) sendLong(m jt808.Message, now time.Time) {
 		return
 	}
 	h := t.header()
-	wire, n, err := jt808.AppendPackets(nil, h, body, 1000)
+	h.MsgID = m.MsgID()
+	wire, next, err := jt808.AppendPackets(nil, h, body, 1000)
 	if err != nil || t.conn == nil {
 		return
 	}
-	t.serial = h.Serial + n // the parts took n serials
+	t.serial = next // the parts took a serial each
 	t.conn.SetWriteDeadline(now.Add(writeTimeout))
 	if _, err := t.conn.Write(wire); err != nil {
 		t.drop("write failed", true)

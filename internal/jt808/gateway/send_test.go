@@ -203,7 +203,7 @@ func waitFor(t *testing.T, cond func() bool) {
 // 0x9205, and the terminal answering 0x9201 with 0x1205 (some do) settles the playback request as well.
 func TestAskSubpackagedRecordings(t *testing.T) {
 	e := start(t, Config{CommandTimeout: 5 * time.Second}, true, nil)
-	c := e.dial(jt808.V2013, term2.Phone)
+	c := e.dial(jt808.V2019, term2.Phone)
 	c.login()
 	base := time.Date(2026, 11, 26, 8, 0, 0, 0, jt808.CST)
 	var items []jt808.Resource
@@ -223,11 +223,11 @@ func TestAskSubpackagedRecordings(t *testing.T) {
 			body, _ := (&jt808.ResourceList{Serial: f.Header.Serial, Items: items}).AppendBody(nil, f.Header.Version)
 			h := c.header()
 			h.MsgID = jt808.MsgResourceList
-			wire, n, err := jt808.AppendPackets(nil, h, body, 1000)
-			if err != nil || n < 2 {
-				panic(fmt.Sprint("sub-packages: ", n, err))
+			wire, next, err := jt808.AppendPackets(nil, h, body, 1000)
+			if err != nil || next-h.Serial != 2 {
+				panic(fmt.Sprint("sub-packages: ", next-h.Serial, err))
 			}
-			c.serial += n // the parts took n serials
+			c.serial = next // the parts took a serial each
 			if _, err := c.conn.Write(wire); err != nil {
 				return
 			}
