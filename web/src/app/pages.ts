@@ -107,6 +107,7 @@ export const MODULES: ModuleDef[] = [
       sealRecordWeekStat: { load: () => import('../features/manager/sealRecordWeekStat') },
       sealRecordMonthStat: { load: () => import('../features/manager/sealRecordMonthStat') },
       videoLive: { load: () => import('../features/manager/videoLive') },
+      videoReplaying: { load: () => import('../features/manager/videoReplaying') },
     }),
   },
   {
