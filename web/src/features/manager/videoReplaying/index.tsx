@@ -13,7 +13,7 @@ import { historyVideo, historyVideoControl, mediaSocketUrl, sendGetVideoList, ty
 import { LanguageSwitch } from '../../../components/LanguageSwitch';
 import { TimeRangePicker, type TimeRangeValue } from '../../../components/TimeRangePicker';
 import { formatServerTime, parseServerTime, positionAt } from '../../../lib/playback';
-import { initialRange } from '../../../lib/presets';
+import { formatRange, rangeOf } from '../../../lib/presets';
 import { toModel } from '../trackReplaying/model';
 import { TrackMap } from '../trackReplaying/TrackMap';
 import { channelsToShow, closeCodeKey } from '../videoLive/logic';
@@ -21,7 +21,8 @@ import { createLivePlayer, livePlayerSupported, type LivePlayer } from '../video
 import { ClipRecorder, clipName, mediaPosition, place, SPEEDS, sizeText, spanAt, spans, timeAt, type Span } from './logic';
 import './videoReplaying.css';
 
-const DEFAULTS = { last_4_hours: true } as const;
+/** The last four hours: what a DVR still has, and within the 24 h a query may span. */
+const initialReplayRange = (): TimeRangeValue => ({ preset: 'last_4_hours', ...formatRange(rangeOf('last_4_hours'), true) });
 const token = () => localStorage.getItem(STORAGE.token) ?? '';
 
 type State = 'idle' | 'requesting' | 'buffering' | 'playing' | 'paused' | 'ended' | 'failed';
@@ -41,7 +42,7 @@ export default function VideoReplayPage() {
   const [carId, setCarId] = useState<number | undefined>(() => Number(params.get('carId')) || undefined);
   const [search, setSearch] = useState('');
   const [channelNo, setChannelNo] = useState(0);
-  const [range, setRange] = useState<TimeRangeValue>(() => initialRange(DEFAULTS, true));
+  const [range, setRange] = useState<TimeRangeValue>(initialReplayRange);
   const [asked, setAsked] = useState<Asked | null>(null);
 
   const cars = useQuery({
@@ -155,7 +156,7 @@ export default function VideoReplayPage() {
       setError('');
       setState('requesting');
       setSpeed(1);
-      setPosition(at ?? s.start);
+      setPosition(null);
       try {
         const start = at !== undefined && at > s.start ? formatServerTime(at) : s.rec.startTime;
         const p = await historyVideo(asked.carId, s.rec.channelNo, start, s.rec.endTime);
@@ -196,8 +197,7 @@ export default function VideoReplayPage() {
     async (at: number) => {
       const p = infoRef.current;
       if (!p || !current) return;
-      setPosition(at);
-      setState('requesting');
+      setState('requesting'); // the position moves once the new picture says where it is (its media time)
       await historyVideoControl(p.carId, p.token, 'seek', { position: at });
       attach(p, speed);
     },
@@ -284,7 +284,7 @@ export default function VideoReplayPage() {
               data-testid="replay-car"
             />
             <Select value={channelNo} onChange={setChannelNo} options={channelOptions} disabled={!carId} data-testid="replay-channel" />
-            <TimeRangePicker showTime defaults={DEFAULTS} onChange={setRange} />
+            <TimeRangePicker showTime value={range} onChange={setRange} />
             <Button type="primary" icon={<SearchOutlined />} disabled={!canQuery} onClick={query} loading={list.isFetching} block data-testid="replay-query">
               {t('replay.query')}
             </Button>
