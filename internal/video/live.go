@@ -20,7 +20,6 @@ import (
 	"tankwatch/internal/jt1078"
 	"tankwatch/internal/jt1078/relay"
 	"tankwatch/internal/jt808"
-	"tankwatch/internal/jt808/gateway"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
 	"tankwatch/internal/telemetry"
@@ -403,15 +402,7 @@ func (l *Live) start(ctx context.Context, p *httpx.Principal, s *session) error 
 	if err != nil {
 		v.Leave(l.now())
 		l.Hub.End(s.token)
-		switch {
-		case errors.Is(err, gateway.ErrOffline):
-			return fail("offline", "video.offline", s.plate)
-		case errors.Is(err, gateway.ErrTimeout):
-			return fail("timeout", "video.timeout", s.plate)
-		case errors.Is(err, gateway.ErrRejected):
-			return fail("rejected", "video.rejected", s.plate, cmd.Reply)
-		}
-		return err
+		return deviceError(err, s.plate, cmd)
 	}
 	// the placeholder leaves at once: from now the linger runs until a browser's socket joins, and the
 	// device has NoMedia to connect

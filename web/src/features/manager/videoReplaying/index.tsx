@@ -83,6 +83,7 @@ export default function VideoReplayPage() {
   const [mediaTime, setMediaTime] = useState<number | null>(null);
   const [position, setPosition] = useState<number | null>(null);
   const [clipBytes, setClipBytes] = useState(0);
+  const [seekTarget, setSeekTarget] = useState<number | null>(null);
   infoRef.current = info;
 
   const closePlayer = useCallback(() => {
@@ -197,6 +198,7 @@ export default function VideoReplayPage() {
     async (at: number) => {
       const p = infoRef.current;
       if (!p || !current) return;
+      setSeekTarget(at);
       setState('requesting'); // the position moves once the new picture says where it is (its media time)
       await historyVideoControl(p.carId, p.token, 'seek', { position: at });
       attach(p, speed);
@@ -370,7 +372,7 @@ export default function VideoReplayPage() {
               </Button>
             </div>
             {asked && Number.isFinite(from) && Number.isFinite(to) && (
-              <div className="tw-replay-timeline" onClick={onTimeline} data-testid="replay-timeline" data-from={from} data-to={to} title={t('replay.timelineHint')}>
+              <div className="tw-replay-timeline" onClick={onTimeline} data-testid="replay-timeline" data-from={from} data-to={to} data-seek={seekTarget ?? ''} title={t('replay.timelineHint')}>
                 {all
                   .filter((s) => (current ? s.rec.channelNo === current.rec.channelNo : !channelNo || s.rec.channelNo === channelNo))
                   .map((s) => {
