@@ -305,8 +305,8 @@ export default function VideoReplayPage() {
                 data-testid="replay-list"
                 columns={[
                   { title: t('replay.channelCol'), width: 56, render: (_, s) => s.rec.channelNo },
-                  { title: t('replay.startCol'), render: (_, s) => s.rec.startTime.slice(5) },
-                  { title: t('replay.endCol'), render: (_, s) => s.rec.endTime.slice(11) },
+                  { title: t('replay.startCol'), render: (_, s) => <span title={s.rec.startTime}>{s.rec.startTime.slice(5, 16)}</span> },
+                  { title: t('replay.endCol'), render: (_, s) => <span title={s.rec.endTime}>{s.rec.endTime.slice(11, 16)}</span> },
                   { title: t('replay.sizeCol'), width: 76, render: (_, s) => sizeText(s.rec.size) },
                   {
                     title: '',

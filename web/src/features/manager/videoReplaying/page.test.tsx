@@ -60,7 +60,7 @@ describe('videoReplaying page', () => {
     const [carId, channelNo, start, end] = api.sendGetVideoList.mock.calls[0];
     expect([carId, channelNo]).toEqual([5, 0]);
     expect(new Date(end.replace(' ', 'T')).getTime() - new Date(start.replace(' ', 'T')).getTime()).toBe(4 * 3600_000);
-    expect(await screen.findAllByText(start.slice(5))).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByText(start.slice(5, 16))).toHaveLength(3)); // two rows and the timeline's first tick
     expect(screen.getAllByText('9.0 MB')).toHaveLength(2);
     expect(screen.getByTestId('replay-timeline').querySelectorAll('.tw-replay-seg')).toHaveLength(2);
   });
