@@ -111,12 +111,14 @@ func (a *App) registerVideoMetrics() {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return float64(c.Load()) })
 	}
 	a.registry.MustRegister(
-		gauge("tankwatch_video_streams", "Live device video streams held by this node's relay (capped by --video-max-streams).",
+		gauge("tankwatch_video_streams", "Device video streams (live and playback) held by this node's relay (capped by --video-max-streams).",
 			func() float64 { s, _ := v.Hub.Counts(); return float64(s) }),
 		gauge("tankwatch_video_viewers", "Browser video viewers (FLV and G.711 sockets) on this node (capped by --video-max-viewers).",
 			func() float64 { _, n := v.Hub.Counts(); return float64(n) }),
 		counter("tankwatch_video_requests_total", "Live video requests (0x9101) sent to terminals.", &v.Starts),
 		counter("tankwatch_video_closes_total", "Live video closes (0x9102) sent to terminals: no viewer for the linger, stopped by the console, or no media from the device.", &v.Stops),
+		counter("tankwatch_video_replays_total", "Video playbacks (0x9201) asked of terminals.", &v.ReplayStarts),
+		counter("tankwatch_video_replay_stops_total", "Playbacks stopped (0x9202 stop) because nobody watched them for the linger or the device went quiet.", &v.ReplayStops),
 		counter("tankwatch_video_ingest_connections_total", "Device media connections accepted.", &v.Stats.Conns),
 		counter("tankwatch_video_ingest_refused_total", "Device media connections refused (a stream nobody asked for, or too many connections).", &v.Stats.Refused),
 		counter("tankwatch_video_ingest_packets_total", "JT/T 1078 packets received.", &v.Stats.Packets),

@@ -144,6 +144,14 @@ func messageCases() []msgCase {
 			240315080000 240315090000`,
 			&PlaybackStart{ServerIP: "10.0.0.1", TCPPort: 7001, Channel: 2, Stream: 1, Start: t1, End: t2}, func() Message { return &PlaybackStart{} }},
 		{"0x9202 playback seek", V2013, "02 05 00 240315083000", &PlaybackControl{Channel: 2, Command: 5, Position: t3}, func() Message { return &PlaybackControl{} }},
+		// as the platform sends them (internal/video/replay.go): no position unless seeking
+		{"0x9202 playback pause", V2019, "01 01 00 000000000000", &PlaybackControl{Channel: 1, Command: 1}, func() Message { return &PlaybackControl{} }},
+		{"0x9202 playback resume", V2013, "01 00 00 000000000000", &PlaybackControl{Channel: 1}, func() Message { return &PlaybackControl{} }},
+		{"0x9202 playback fast-forward 4x", V2013, "03 03 03 000000000000", &PlaybackControl{Channel: 3, Command: 3, Speed: 3}, func() Message { return &PlaybackControl{} }},
+		{"0x9202 playback fast-forward 16x", V2013, "03 03 05 000000000000", &PlaybackControl{Channel: 3, Command: 3, Speed: 5}, func() Message { return &PlaybackControl{} }},
+		{"0x9202 playback stop", V2019, "04 02 00 000000000000", &PlaybackControl{Channel: 4, Command: 2}, func() Message { return &PlaybackControl{} }},
+		{"0x9205 query one channel of a range", V2013, "02 240315080000 240315090000 0000000000000000 00 00 00",
+			&QueryResources{Channel: 2, Start: t1, End: t2}, func() Message { return &QueryResources{} }},
 		{"0x9205 query resources", V2019, "00 240315080000 000000000000 0000000000000001 00 00 00",
 			&QueryResources{Start: t1, AlarmMask: 1}, func() Message { return &QueryResources{} }},
 		{"0x1205 resource list", V2013, `

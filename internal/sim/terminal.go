@@ -105,6 +105,8 @@ type terminal struct {
 	firmware atomic.Value // string: the version of the last upgrade (Fleet.Firmware)
 	// streams are the live video channels being sent, by channel (video.go)
 	streams map[byte]context.CancelFunc
+	// playbacks are the recordings being played back, by channel (replay.go)
+	playbacks map[byte]*playback
 }
 
 func newTerminal(f *Fleet, idx int, plate, tid string) (*terminal, error) {
@@ -714,6 +716,12 @@ func (t *terminal) command(h jt808.Header, body []byte, now time.Time) {
 		t.liveStart(h, body, now) // video.go
 	case jt808.MsgLiveControl:
 		t.liveControl(h, body, now)
+	case jt808.MsgQueryResources:
+		t.queryRecordings(h, body, now) // replay.go
+	case jt808.MsgPlaybackStart:
+		t.playbackStart(h, body, now)
+	case jt808.MsgPlaybackControl:
+		t.playbackControl(h, body, now)
 	default:
 		t.reply(h, jt808.ResultNotSupported, now)
 	}

@@ -144,24 +144,19 @@ func (t *terminal) stopStreams() {
 		stop()
 		delete(t.streams, ch)
 	}
+	for ch := range t.playbacks {
+		t.stopPlayback(ch)
+	}
 }
 
 // streamClip connects to addr and sends the clip until ctx or done ends or a write fails. Each
 // picture goes at its time (the clip's frame rate) with the A-law of its duration.
 func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt808.Phone, channel byte, ed jt1078.Edition, video, audio bool) error {
-	d := net.Dialer{Timeout: dialTimeout}
-	c, err := d.DialContext(ctx, "tcp", addr)
+	c, err := dialMedia(ctx, done, addr)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	go func() { // a blocked write ends when the stream is stopped
-		select {
-		case <-ctx.Done():
-		case <-done:
-		}
-		_ = c.SetWriteDeadline(time.Now())
-	}()
 	media := sampleMedia()
 	frame := time.Duration(float64(time.Second) / media.fps)
 	alawBlock := int(8000 / media.fps) // bytes of 8 kHz A-law per picture
@@ -200,18 +195,42 @@ func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt80
 			f := jt1078.Frame{SIM: sim, Channel: channel, Type: jt1078.Audio, PT: jt1078.PTG711A, Time: ms, Data: media.alaw[at : at+alawBlock]}
 			pkts, seq = jt1078.Packetize(pkts, f, ed, seq, 950, 0, 0)
 		}
-		for _, p := range pkts {
-			if wire, err = jt1078.Append(wire, p); err != nil {
-				return err
-			}
-		}
-		_ = c.SetWriteDeadline(time.Now().Add(writeTimeout))
-		if _, err := c.Write(wire); err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
+		if wire, err = writePackets(ctx, c, wire, pkts); err != nil {
 			return err
 		}
 		timer.Reset(time.Until(start.Add(time.Duration(i+1) * frame)))
 	}
+}
+
+// dialMedia opens the media connection to addr; a blocked write on it ends when ctx or done ends.
+func dialMedia(ctx context.Context, done <-chan struct{}, addr string) (net.Conn, error) {
+	d := net.Dialer{Timeout: dialTimeout}
+	c, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-done:
+		}
+		_ = c.SetWriteDeadline(time.Now())
+	}()
+	return c, nil
+}
+
+// writePackets sends pkts in one write (wire is the reused buffer); a write failing because the stream
+// was stopped is no error.
+func writePackets(ctx context.Context, c net.Conn, wire []byte, pkts []jt1078.Packet) ([]byte, error) {
+	var err error
+	for _, p := range pkts {
+		if wire, err = jt1078.Append(wire, p); err != nil {
+			return wire, err
+		}
+	}
+	_ = c.SetWriteDeadline(time.Now().Add(writeTimeout))
+	if _, err := c.Write(wire); err != nil && ctx.Err() == nil {
+		return wire, err
+	}
+	return wire, nil
 }

@@ -286,7 +286,7 @@ func (h *History) Track(ctx context.Context, p *httpx.Principal, carID int64, fr
 // Routes returns the raw-data endpoints with their access declarations.
 func (h *History) Routes() []httpx.Route {
 	return []httpx.Route{
-		{Method: "GET", Path: monitorPrefix + "track", Access: httpx.Needs("04-45", "04-01"), Scoped: true,
+		{Method: "GET", Path: monitorPrefix + "track", Access: httpx.Needs("04-45", "04-01", "04-46", "04-47"), Scoped: true, // the replay pages show the clip's track
 			Handler: h.histQueryHandler(false, func(r *http.Request, q HistoryQuery) (any, error) {
 				return h.Replay(r.Context(), httpx.Caller(r), httpx.Lang(r), q)
 			})},

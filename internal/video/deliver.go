@@ -20,8 +20,9 @@ var ErrH265 = errors.New("video: H.265 cannot be played in this browser")
 // StreamFLV sends the viewer's frames as FLV over a WebSocket until the viewer's queue closes, ctx ends
 // or a write fails: the FLV header, then one message per frame's tags (H.264 video; AAC audio when the
 // device sends AAC — G.711 travels on its own socket, see StreamG711). It returns ErrH265 at the first
-// H.265 frame.
-func StreamFLV(ctx context.Context, send MessageWriter, v *relay.Viewer, withAudio bool) error {
+// H.265 frame. With mediaTime (replay), the first picture is preceded by flv.MediaTime: the device's
+// time of that picture.
+func StreamFLV(ctx context.Context, send MessageWriter, v *relay.Viewer, withAudio, mediaTime bool) error {
 	if err := send(ctx, flv.Header(true, withAudio)); err != nil {
 		return err
 	}
@@ -48,6 +49,10 @@ func StreamFLV(ctx context.Context, send MessageWriter, v *relay.Viewer, withAud
 			}
 			if err != nil || len(out) == 0 {
 				continue // before the first key frame, or a frame the muxer cannot carry: skip it
+			}
+			if mediaTime && f.Type.IsVideo() {
+				mediaTime = false
+				out = append(flv.MediaTime(nil, f.Time), out...)
 			}
 			if err := send(ctx, out); err != nil {
 				return err

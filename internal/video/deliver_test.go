@@ -25,7 +25,7 @@ func TestStreamFLVAndG711(t *testing.T) {
 
 	var msgs [][]byte
 	rec := func(_ context.Context, b []byte) error { msgs = append(msgs, bytes.Clone(b)); return nil }
-	if err := StreamFLV(context.Background(), rec, vv, false); err != nil {
+	if err := StreamFLV(context.Background(), rec, vv, false, false); err != nil {
 		t.Fatal(err)
 	}
 	// header, key frame (sequence header + picture), P-frame
@@ -42,7 +42,7 @@ func TestStreamFLVAndG711(t *testing.T) {
 
 	h2, _ := hub.Watch("h265")
 	hub.Stream("h265").Publish(jt1078.Frame{Type: jt1078.VideoI, PT: jt1078.PTH265, Data: []byte{0, 0, 0, 1, 0x40}})
-	if err := StreamFLV(context.Background(), rec, h2, false); !errors.Is(err, ErrH265) {
+	if err := StreamFLV(context.Background(), rec, h2, false, false); !errors.Is(err, ErrH265) {
 		t.Errorf("H.265: %v", err)
 	}
 }

@@ -33,7 +33,7 @@ type reportBody struct {
 // Routes are live video's calls (docs/API.md) and its two WebSockets.
 func (l *Live) Routes() []httpx.Route {
 	caller := httpx.Caller
-	return []httpx.Route{
+	return append([]httpx.Route{
 		{Method: "GET", Path: "/base-info-app/carInfo/doVisual", Access: liveAccess, Scoped: true,
 			Handler: httpx.ByID("carId", func(r *http.Request, id int64) (any, error) {
 				ch, err := queryInt(r, "channelNo")
@@ -84,10 +84,10 @@ func (l *Live) Routes() []httpx.Route {
 				return l.Streams(r.Context(), caller(r), in.CarID)
 			})},
 		{Method: "GET", Path: "/video-app/live/{stream}/flv", Access: liveAccess, QueryToken: true,
-			Handler: func(w http.ResponseWriter, r *http.Request) { l.serveWS(w, r, false) }},
+			Handler: func(w http.ResponseWriter, r *http.Request) { l.serveWS(w, r, false, false) }},
 		{Method: "GET", Path: "/video-app/live/{stream}/g711", Access: liveAccess, QueryToken: true,
-			Handler: func(w http.ResponseWriter, r *http.Request) { l.serveWS(w, r, true) }},
-	}
+			Handler: func(w http.ResponseWriter, r *http.Request) { l.serveWS(w, r, true, false) }},
+	}, l.replayRoutes()...)
 }
 
 func queryInt(r *http.Request, name string) (int, error) {
@@ -139,9 +139,9 @@ const (
 // serveWS plays a stream to one browser: FLV (video) or G.711 (audio). Everything is checked before
 // the upgrade, so a refused URL gets a JSON answer and never a byte of media: the viewer's token and
 // permission (the route), the stream token, and the car in the viewer's scope.
-func (l *Live) serveWS(w http.ResponseWriter, r *http.Request, audio bool) {
+func (l *Live) serveWS(w http.ResponseWriter, r *http.Request, audio, replay bool) {
 	base, _ := l.enabled()
-	v, s, err := l.join(r.Context(), httpx.Caller(r), r.PathValue("stream"))
+	v, s, err := l.join(r.Context(), httpx.Caller(r), r.PathValue("stream"), replay)
 	if err != nil {
 		httpx.Fail(w, r, err)
 		return
@@ -169,7 +169,7 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request, audio bool) {
 	if audio {
 		err = StreamG711(ctx, send, v)
 	} else {
-		err = StreamFLV(ctx, send, v, false)
+		err = StreamFLV(ctx, send, v, false, replay)
 	}
 	switch {
 	case errors.Is(err, ErrH265):

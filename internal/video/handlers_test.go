@@ -39,7 +39,7 @@ func TestViewerSocketEnds(t *testing.T) {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /video-app/live/{stream}/flv", func(w http.ResponseWriter, r *http.Request) {
-		l.serveWS(w, r.WithContext(httpx.WithPrincipal(r.Context(), &httpx.Principal{})), false)
+		l.serveWS(w, r.WithContext(httpx.WithPrincipal(r.Context(), &httpx.Principal{})), false, false)
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()

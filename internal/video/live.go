@@ -20,7 +20,6 @@ import (
 	"tankwatch/internal/jt1078"
 	"tankwatch/internal/jt1078/relay"
 	"tankwatch/internal/jt808"
-	"tankwatch/internal/jt808/gateway"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/i18n"
 	"tankwatch/internal/telemetry"
@@ -42,6 +41,8 @@ type Cars interface {
 // Gateway sends downlink messages to terminals and waits for their answers (gateway.Server).
 type Gateway interface {
 	Send(ctx context.Context, terminalID int64, msg jt808.Message, c *telemetry.Command) error
+	// Ask is Send returning the answer when it carries data (0x1205 answering 0x9205).
+	Ask(ctx context.Context, terminalID int64, msg jt808.Message, c *telemetry.Command) (jt808.Message, error)
 	Online(terminalID int64) bool
 }
 
@@ -111,6 +112,8 @@ type Live struct {
 	Stats IngestStats
 	// Starts and Stops count 0x9101 sent (answered or not) and 0x9102 closes sent, for /metrics.
 	Starts, Stops atomic.Int64
+	// ReplayStarts and ReplayStops count 0x9201 sent and 0x9202 stops sent for playbacks nobody watched.
+	ReplayStarts, ReplayStops atomic.Int64
 
 	cfg   LiveConfig
 	cars  Cars
@@ -123,10 +126,13 @@ type Live struct {
 	byToken  map[string]*session
 	byDevice map[devKey]*session
 	busy     map[devKey]chan struct{} // a 0x9101 or 0x9102 in flight for the device: the next waits
-	ctx      context.Context          // set by Serve; nil: video is not enabled on this node
-	public   string                   // host announced in 0x9101
-	port     uint16
-	wg       sync.WaitGroup
+	// replays are the playbacks (replay.go), by token and by device channel (one per channel)
+	replays   map[string]*replaySession
+	replayDev map[devKey]*replaySession
+	ctx       context.Context // set by Serve; nil: video is not enabled on this node
+	public    string          // host announced in 0x9101
+	port      uint16
+	wg        sync.WaitGroup
 }
 
 // NewLive returns live video over cars and gw; guard re-checks viewers' tokens while they watch.
@@ -145,7 +151,8 @@ func NewLive(cfg LiveConfig, cars Cars, gw Gateway, guard httpx.Guard, log *slog
 		cfg.Reauth = 30 * time.Second
 	}
 	l := &Live{Hub: relay.New(cfg.Relay), cfg: cfg, cars: cars, gw: gw, guard: guard, log: log.With("component", "video"),
-		now: time.Now, byToken: map[string]*session{}, byDevice: map[devKey]*session{}, busy: map[devKey]chan struct{}{}}
+		now: time.Now, byToken: map[string]*session{}, byDevice: map[devKey]*session{}, busy: map[devKey]chan struct{}{},
+		replays: map[string]*replaySession{}, replayDev: map[devKey]*replaySession{}}
 	if l.cfg.MaxConns <= 0 {
 		streams := cfg.Relay.MaxStreams
 		if streams <= 0 {
@@ -223,11 +230,18 @@ func (l *Live) enabled() (context.Context, bool) {
 	return l.ctx, l.ctx != nil && l.ctx.Err() == nil
 }
 
-// route finds the stream a device's media connection belongs to by the first packet's SIM and channel.
+// route finds the stream a device's media connection belongs to by the first packet's SIM and channel:
+// a playback of the channel that has not had its connection yet takes it (the terminal connects after
+// answering its 0x9201), else the channel's live stream, else its playback (a reconnection).
 func (l *Live) route(first jt1078.Packet) (*relay.Stream, *session, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := l.byDevice[devKey{first.SIM, first.Channel}]
+	key := devKey{first.SIM, first.Channel}
+	r, s := l.replayDev[key], l.byDevice[key]
+	if r != nil && (!r.claimed || s == nil) {
+		r.claimed = true
+		s = &r.session
+	}
 	if s == nil {
 		return nil, nil, ErrNotAsked
 	}
@@ -388,15 +402,7 @@ func (l *Live) start(ctx context.Context, p *httpx.Principal, s *session) error 
 	if err != nil {
 		v.Leave(l.now())
 		l.Hub.End(s.token)
-		switch {
-		case errors.Is(err, gateway.ErrOffline):
-			return fail("offline", "video.offline", s.plate)
-		case errors.Is(err, gateway.ErrTimeout):
-			return fail("timeout", "video.timeout", s.plate)
-		case errors.Is(err, gateway.ErrRejected):
-			return fail("rejected", "video.rejected", s.plate, cmd.Reply)
-		}
-		return err
+		return deviceError(err, s.plate, cmd)
 	}
 	// the placeholder leaves at once: from now the linger runs until a browser's socket joins, and the
 	// device has NoMedia to connect
@@ -419,7 +425,16 @@ func (l *Live) endSilent(now time.Time) {
 			silent = append(silent, tok)
 		}
 	}
+	var ended []*replaySession
+	for _, r := range l.replays {
+		if since := r.noMedia.Load(); since != 0 && r.conns.Load() == 0 && now.Sub(time.Unix(0, since)) >= l.cfg.NoMedia {
+			ended = append(ended, r)
+		}
+	}
 	l.mu.Unlock()
+	for _, r := range ended { // the recording played to its end (the terminal closes), or the terminal went away
+		l.endReplay(r, true)
+	}
 	for _, tok := range silent {
 		l.log.Info("live video ended: no media from the device", "token_prefix", tok[:4])
 		l.Hub.End(tok) // viewers' queues close: their sockets say the stream ended
@@ -432,6 +447,11 @@ func (l *Live) endSilent(now time.Time) {
 // a new request for the channel waits, so the close cannot overtake the next 0x9101.
 func (l *Live) stopped(token string) {
 	l.mu.Lock()
+	if r := l.replays[token]; r != nil {
+		l.mu.Unlock()
+		l.endReplay(r, true)
+		return
+	}
 	s := l.byToken[token]
 	if s == nil {
 		l.mu.Unlock()
@@ -547,13 +567,20 @@ func (l *Live) Stop(ctx context.Context, p *httpx.Principal, carID int64, channe
 	return out, nil
 }
 
-// join adds a browser viewer to the stream of token after checking the car is in the caller's scope.
-func (l *Live) join(ctx context.Context, p *httpx.Principal, token string) (*relay.Viewer, *session, error) {
+// join adds a browser viewer to the live stream (or, with replay, the playback) of token after checking
+// the car is in the caller's scope.
+func (l *Live) join(ctx context.Context, p *httpx.Principal, token string, replay bool) (*relay.Viewer, *session, error) {
 	if _, ok := l.enabled(); !ok {
 		return nil, nil, errDisabled
 	}
 	l.mu.Lock()
 	s := l.byToken[token]
+	if replay {
+		s = nil
+		if r := l.replays[token]; r != nil {
+			s = &r.session
+		}
+	}
 	l.mu.Unlock()
 	if s == nil {
 		return nil, nil, noStream

@@ -81,6 +81,10 @@ func (g *fakeGateway) Send(_ context.Context, _ int64, m jt808.Message, c *telem
 	return err
 }
 
+func (g *fakeGateway) Ask(ctx context.Context, id int64, m jt808.Message, c *telemetry.Command) (jt808.Message, error) {
+	return nil, g.Send(ctx, id, m, c)
+}
+
 func (g *fakeGateway) ids() []string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -250,10 +254,10 @@ func TestStopAndList(t *testing.T) {
 	if len(list) != 1 || list[0].Token != b.Token {
 		t.Errorf("streams after the stop %+v", list)
 	}
-	if _, _, err := l.join(t.Context(), p, a.Token); !errors.Is(err, error(noStream)) {
+	if _, _, err := l.join(t.Context(), p, a.Token, false); !errors.Is(err, error(noStream)) {
 		t.Errorf("joining a stopped stream: %v", err)
 	}
-	if _, _, err := l.join(t.Context(), p, "forged"); !errors.Is(err, error(noStream)) {
+	if _, _, err := l.join(t.Context(), p, "forged", false); !errors.Is(err, error(noStream)) {
 		t.Errorf("joining a forged token: %v", err)
 	}
 }

@@ -5,7 +5,9 @@ package flv
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"math"
 
 	"tankwatch/internal/jt1078"
 )
@@ -153,4 +155,21 @@ func (m *Muxer) time(t int64, tr *track) uint32 {
 	}
 	tr.last, tr.seen = ts, true
 	return uint32(ts)
+}
+
+// MediaTime is an onMetaData script tag (timestamp 0) carrying the device's time of the first frame
+// that follows, in Unix milliseconds, as "mediaTime": a replay viewer's player rebases its clock to 0,
+// so this is how the console learns where in the recording the picture is (mpegts.js hands it over as
+// its metadata event).
+func MediaTime(dst []byte, ms uint64) []byte {
+	var data []byte
+	data = append(data, 2, 0, 10) // AMF0 string "onMetaData"
+	data = append(data, "onMetaData"...)
+	data = append(data, 8, 0, 0, 0, 1) // ECMA array of one entry
+	data = append(data, 0, 9)
+	data = append(data, "mediaTime"...)
+	data = append(data, 0) // AMF0 number
+	data = binary.BigEndian.AppendUint64(data, math.Float64bits(float64(ms)))
+	data = append(data, 0, 0, 9) // end of object
+	return AppendTag(dst, TagScript, 0, data)
 }

@@ -201,6 +201,8 @@ type Stream struct {
 	gopBytes   int
 	closed     bool
 	emptySince time.Time
+	from       uint64 // Restart's gate: frames before this device time are dropped (0: none)
+	fromSkips  int
 }
 
 // Publish hands a frame from the device to every viewer: those with room get it queued, a viewer whose
@@ -210,6 +212,15 @@ func (s *Stream) Publish(f jt1078.Frame) {
 	defer s.mu.Unlock()
 	if s.closed {
 		return
+	}
+	if s.from != 0 {
+		if !f.Key() || (f.Time < s.from && s.fromSkips < maxFromSkips) {
+			if f.Key() {
+				s.fromSkips++
+			}
+			return
+		}
+		s.from = 0
 	}
 	switch {
 	case f.Key():
@@ -311,3 +322,26 @@ func (v *Viewer) Leave(now time.Time) {
 	s.mu.Unlock()
 	h.mu.Unlock()
 }
+
+// Restart forgets the stream's cached frames and makes every viewer wait for a key frame of the device
+// time from (Unix ms) or later, dropping what comes before it: the device is told to jump elsewhere in
+// its media (a playback seek), and what is cached, queued or still on its way shows the old position.
+// A device whose timestamps never reach from (relative clocks) is let through after three key frames.
+func (h *Hub) Restart(key string, from uint64) {
+	h.mu.Lock()
+	s := h.streams[key]
+	h.mu.Unlock()
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gop, s.gopBytes = nil, 0
+	s.from, s.fromSkips = from, 0
+	for v := range s.viewers {
+		v.waitKey = true
+	}
+}
+
+// maxFromSkips is how many key frames before Restart's time are dropped before the gate opens anyway.
+const maxFromSkips = 3

@@ -239,3 +239,34 @@ func TestStopIdle(t *testing.T) {
 		t.Errorf("counts %d %d", s, v)
 	}
 }
+
+// TestRestart: after a seek's Restart, what was cached and what comes from before the new place is not
+// shown — neither to a viewer watching nor to one joining — until a key frame of the new place; a device
+// whose clock never reaches it gets through after three key frames.
+func TestRestart(t *testing.T) {
+	h := New(Config{})
+	v, _ := h.Watch("s")
+	s := h.Stream("s")
+	s.Publish(video(true, 1000))
+	s.Publish(video(false, 1040))
+	drain(v)
+	h.Restart("s", 60_000)
+	s.Publish(video(false, 1080)) // still on its way from before the seek
+	s.Publish(video(true, 2000))
+	s.Publish(video(true, 60_000)) // the new place
+	s.Publish(video(false, 60_040))
+	late, _ := h.Join("s")
+	if got := times(drain(v)); len(got) != 2 || got[0] != 60_000 || got[1] != 60_040 {
+		t.Errorf("the watching viewer got %v", got)
+	}
+	if got := times(drain(late)); len(got) != 2 || got[0] != 60_000 {
+		t.Errorf("a viewer joining after the seek got %v", got)
+	}
+	h.Restart("s", 1<<40) // never reached: relative device clocks
+	for i := range uint64(4) {
+		s.Publish(video(true, 100+i))
+	}
+	if got := times(drain(v)); len(got) != 1 || got[0] != 103 {
+		t.Errorf("after three key frames short of the gate: %v", got)
+	}
+}

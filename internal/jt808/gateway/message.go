@@ -136,9 +136,9 @@ func (s *session) resourceList(f jt808.Frame, frames []telemetry.Frame) bool {
 	if err := l.DecodeBody(f.Body, f.Header.Version); err != nil {
 		return s.malformedBody(f.Header, err)
 	}
-	text := fmt.Sprintf("%d recordings", len(l.Items))
-	if !s.answered(jt808.MsgQueryResources, l.Serial, 0, text) {
-		s.answered(jt808.MsgPlaybackStart, l.Serial, 0, text)
+	a := answer{text: fmt.Sprintf("%d recordings", len(l.Items)), msg: &l}
+	if !s.answeredWith(jt808.MsgQueryResources, l.Serial, a) {
+		s.answeredWith(jt808.MsgPlaybackStart, l.Serial, a)
 	}
 	return s.submit(nil, frames, nil)
 }

@@ -21,6 +21,7 @@ type waitKey struct {
 type answer struct {
 	result byte
 	text   string
+	msg    jt808.Message // the decoded answer when it carries data (0x1205's recordings), else nil
 }
 
 type waiter struct {
@@ -59,6 +60,11 @@ func (s *session) forget(w *waiter) {
 
 // answered settles the command msgID/serial if one waits; it reports whether one did.
 func (s *session) answered(msgID, serial uint16, result byte, text string) bool {
+	return s.answeredWith(msgID, serial, answer{result: result, text: text})
+}
+
+// answeredWith is answered with the answer's decoded message kept for the caller (Ask).
+func (s *session) answeredWith(msgID, serial uint16, a answer) bool {
 	s.pmu.Lock()
 	w := s.waiters[waitKey{msgID, serial}]
 	if w != nil {
@@ -70,7 +76,7 @@ func (s *session) answered(msgID, serial uint16, result byte, text string) bool 
 	if w == nil {
 		return false
 	}
-	w.ch <- answer{result, text}
+	w.ch <- a
 	return true
 }
 
@@ -80,6 +86,14 @@ func (s *session) answered(msgID, serial uint16, result byte, text string) bool 
 // records the command with Start before writing and with Finish in every case, and returns nil only when
 // the terminal answered success (errors.Is ErrOffline, ErrTimeout, ErrRejected, or ctx's error).
 func (s *Server) Send(ctx context.Context, terminalID int64, msg jt808.Message, c *telemetry.Command) error {
+	_, err := s.Ask(ctx, terminalID, msg, c)
+	return err
+}
+
+// Ask is Send that also returns the terminal's answer when it is a message of its own carrying data
+// (the 0x1205 recording list answering 0x9205 or 0x9201, reassembled from its sub-packages); nil when
+// the terminal answered with 0x0001.
+func (s *Server) Ask(ctx context.Context, terminalID int64, msg jt808.Message, c *telemetry.Command) (jt808.Message, error) {
 	if c == nil {
 		c = &telemetry.Command{}
 	}
@@ -104,9 +118,9 @@ func (s *Server) Send(ctx context.Context, terminalID int64, msg jt808.Message, 
 	s.mu.Unlock()
 	if sess == nil {
 		if err := s.cmds.Start(ctx, c); err != nil {
-			return fmt.Errorf("gateway: record command: %w", err)
+			return nil, fmt.Errorf("gateway: record command: %w", err)
 		}
-		return finish(telemetry.CommandOffline, nil, "", ErrOffline)
+		return nil, finish(telemetry.CommandOffline, nil, "", ErrOffline)
 	}
 	c.CarID, c.Phone = live.term.CarID, live.term.Phone
 	body, encErr := msg.AppendBody(nil, live.version)
@@ -116,20 +130,20 @@ func (s *Server) Send(ctx context.Context, terminalID int64, msg jt808.Message, 
 	}
 	c.Serial = sess.nextSerial(n)
 	if err := s.cmds.Start(ctx, c); err != nil {
-		return fmt.Errorf("gateway: record command: %w", err)
+		return nil, fmt.Errorf("gateway: record command: %w", err)
 	}
 	if encErr != nil {
-		return finish(telemetry.CommandFailed, nil, "not encoded: "+encErr.Error(), fmt.Errorf("gateway: %w", encErr))
+		return nil, finish(telemetry.CommandFailed, nil, "not encoded: "+encErr.Error(), fmt.Errorf("gateway: %w", encErr))
 	}
 	h := jt808.Header{MsgID: c.MsgID, Version: live.version, ProtoVersion: live.proto, Phone: live.phone, Serial: c.Serial}
 	wire, _, err := jt808.AppendPackets(nil, h, body, maxPart)
 	if err != nil {
-		return finish(telemetry.CommandFailed, nil, "not encoded: "+err.Error(), fmt.Errorf("gateway: %w", err))
+		return nil, finish(telemetry.CommandFailed, nil, "not encoded: "+err.Error(), fmt.Errorf("gateway: %w", err))
 	}
 	w := sess.await(c.MsgID, c.Serial, n)
 	defer sess.forget(w)
 	if !sess.enqueue(wire, time.Time{}) {
-		return finish(telemetry.CommandOffline, nil, "connection closed before sending", ErrOffline)
+		return nil, finish(telemetry.CommandOffline, nil, "connection closed before sending", ErrOffline)
 	}
 	if !c.Secret { // a secret's frames stay out of the raw history (telemetry.Command.Secret)
 		s.storeDown(ctx, terminalID, c, wire)
@@ -140,15 +154,15 @@ func (s *Server) Send(ctx context.Context, terminalID int64, msg jt808.Message, 
 	case a := <-w.ch:
 		r := int(a.result)
 		if a.result != jt808.ResultOK {
-			return finish(telemetry.CommandFailed, &r, a.text, fmt.Errorf("%w: %s", ErrRejected, a.text))
+			return nil, finish(telemetry.CommandFailed, &r, a.text, fmt.Errorf("%w: %s", ErrRejected, a.text))
 		}
-		return finish(telemetry.CommandOK, &r, a.text, nil)
+		return a.msg, finish(telemetry.CommandOK, &r, a.text, nil)
 	case <-timer.C:
-		return finish(telemetry.CommandTimeout, nil, "", ErrTimeout)
+		return nil, finish(telemetry.CommandTimeout, nil, "", ErrTimeout)
 	case <-sess.ctx.Done():
-		return finish(telemetry.CommandOffline, nil, "connection closed before the answer", ErrOffline)
+		return nil, finish(telemetry.CommandOffline, nil, "connection closed before the answer", ErrOffline)
 	case <-ctx.Done():
-		return finish(telemetry.CommandTimeout, nil, "caller stopped waiting", ctx.Err())
+		return nil, finish(telemetry.CommandTimeout, nil, "caller stopped waiting", ctx.Err())
 	}
 }
 

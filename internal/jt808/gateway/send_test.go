@@ -198,3 +198,52 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// A 0x1205 too long for one frame comes back in sub-packages; Ask hands the whole list to the caller of
+// 0x9205, and the terminal answering 0x9201 with 0x1205 (some do) settles the playback request as well.
+func TestAskSubpackagedRecordings(t *testing.T) {
+	e := start(t, Config{CommandTimeout: 5 * time.Second}, true, nil)
+	c := e.dial(jt808.V2019, term2.Phone)
+	c.login()
+	base := time.Date(2026, 11, 26, 8, 0, 0, 0, jt808.CST)
+	var items []jt808.Resource
+	for i := range 50 { // 50 × 28 bytes: two sub-packages
+		items = append(items, jt808.Resource{Channel: byte(1 + i%2), Start: base.Add(time.Duration(i) * time.Minute),
+			End: base.Add(time.Duration(i+1) * time.Minute), Size: uint32(1000 + i)})
+	}
+	go func() {
+		for {
+			f, err := c.tryRead()
+			if err != nil {
+				return
+			}
+			if f.Header.MsgID != jt808.MsgQueryResources && f.Header.MsgID != jt808.MsgPlaybackStart {
+				continue
+			}
+			body, _ := (&jt808.ResourceList{Serial: f.Header.Serial, Items: items}).AppendBody(nil, f.Header.Version)
+			h := c.header()
+			h.MsgID = jt808.MsgResourceList
+			wire, next, err := jt808.AppendPackets(nil, h, body, 1000)
+			if err != nil || next-h.Serial != 2 {
+				panic(fmt.Sprint("sub-packages: ", next-h.Serial, err))
+			}
+			c.serial = next // the parts took a serial each
+			if _, err := c.conn.Write(wire); err != nil {
+				return
+			}
+		}
+	}()
+	ctx := context.Background()
+	for _, msg := range []jt808.Message{&jt808.QueryResources{Start: base, End: base.Add(time.Hour)},
+		&jt808.PlaybackStart{ServerIP: "10.0.0.1", TCPPort: 7001, Channel: 1, Start: base, End: base.Add(time.Minute)}} {
+		cmd := &telemetry.Command{}
+		got, err := e.srv.Ask(ctx, term2.ID, msg, cmd)
+		if err != nil {
+			t.Fatalf("0x%04x: %v", msg.MsgID(), err)
+		}
+		l, ok := got.(*jt808.ResourceList)
+		if !ok || len(l.Items) != 50 || !l.Items[49].End.Equal(base.Add(50*time.Minute)) || l.Items[49].Size != 1049 || cmd.Reply != "50 recordings" {
+			t.Errorf("0x%04x answered %T %+v (%q)", msg.MsgID(), got, got, cmd.Reply)
+		}
+	}
+}

@@ -37,3 +37,41 @@ export function mediaSocketUrl(path: string, token: string, apiBase: string = co
   const scheme = loc.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${scheme}//${loc.host}${apiBase.replace(/\/$/, '')}${path}?${q}`;
 }
+
+/** A recording a terminal keeps (docs/API.md, Video replay). Times in Asia/Shanghai. */
+export interface Recording {
+  channelNo: number;
+  startTime: string;
+  endTime: string;
+  alarm: string;
+  mediaType: number;
+  streamType: number;
+  storageType: number;
+  size: number;
+}
+
+/** A playback of a recording: its own token and FLV socket. */
+export interface ReplayInfo {
+  token: string;
+  carId: number;
+  plate: string;
+  channelNo: number;
+  flvUrl: string;
+  startTime: string;
+  endTime: string;
+  paused: boolean;
+  speed: number;
+  receiving: boolean;
+}
+
+export type ReplayCommand = 'pause' | 'resume' | 'speed' | 'seek' | 'stop';
+
+/** Asks the terminal for its recordings of one channel (0: every channel) in a range (0x9205 → 0x1205). */
+export const sendGetVideoList = (carId: number, channelNo: number, startTime: string, endTime: string) =>
+  post<Recording[]>('/base-info-app/carInfo/sendGetVideoList', { carId, channelNo, startTime, endTime });
+/** Plays a channel's recording from startTime to endTime (0x9201). */
+export const historyVideo = (carId: number, channelNo: number, startTime: string, endTime: string) =>
+  get<ReplayInfo>('/base-info-app/carInfo/historyVideo', { carId, channelNo, startTime, endTime });
+/** Pauses, resumes, changes the speed of, seeks (position: Unix ms) or stops a playback (0x9202). */
+export const historyVideoControl = (carId: number, token: string, command: ReplayCommand, extra: { speed?: number; position?: number } = {}, toast = true) =>
+  post<ReplayInfo>('/base-info-app/carInfo/historyVideoControl', { carId, token, command, ...extra }, toast);

@@ -108,6 +108,7 @@ export const MODULES: ModuleDef[] = [
       sealRecordMonthStat: { load: () => import('../features/manager/sealRecordMonthStat') },
       videoLive: { load: () => import('../features/manager/videoLive') },
       videoMonitor: { load: () => import('../features/manager/videoMonitor') },
+      videoReplaying: { load: () => import('../features/manager/videoReplaying') },
     }),
   },
   {

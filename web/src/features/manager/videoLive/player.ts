@@ -10,6 +10,10 @@ export interface LivePlayerEvents {
   onClose: (code: number, opened: boolean) => void;
   /** The player failed (media or decoding). */
   onError: (detail: string) => void;
+  /** Every chunk of FLV received (replay keeps them to save the clip). */
+  onData?: (chunk: ArrayBuffer) => void;
+  /** The device time (Unix ms) of the first picture, from the replay stream's onMetaData (D91). */
+  onMediaTime?: (ms: number) => void;
 }
 
 export interface LivePlayer {
@@ -51,6 +55,7 @@ function loaderClass(events: LivePlayerEvents): NonNullable<mpegts.Config['custo
         if (!(e.data instanceof ArrayBuffer)) return;
         const start = this.received;
         this.received += e.data.byteLength;
+        events.onData?.(e.data);
         this._onDataArrival?.(e.data, start, this.received);
       };
       ws.onclose = (e) => {
@@ -77,20 +82,24 @@ export function livePlayerSupported(): boolean {
 }
 
 /** Plays `url` (ws(s)://…/video-app/live/{token}/flv?token=…) into `video`, video only (G.711 goes on its own socket). */
-export function createLivePlayer(video: HTMLVideoElement, url: string, events: LivePlayerEvents): LivePlayer {
+export function createLivePlayer(video: HTMLVideoElement, url: string, events: LivePlayerEvents, replay = false): LivePlayer {
   const player = mpegts.createPlayer(
     { type: 'flv', isLive: true, url, hasAudio: false, hasVideo: true },
     {
       enableWorker: false,
       enableStashBuffer: false,
       lazyLoad: false,
-      liveBufferLatencyChasing: true,
+      // replay plays what the terminal sends at the chosen speed: chasing the live edge would skip it
+      liveBufferLatencyChasing: !replay,
       liveBufferLatencyMaxLatency: 1.5,
       liveBufferLatencyMinRemain: 0.3,
       customLoader: loaderClass(events),
     },
   );
   player.on(mpegts.Events.ERROR, (type: string, detail: string) => events.onError(`${type}: ${detail}`));
+  player.on(mpegts.Events.METADATA_ARRIVED, (meta: { mediaTime?: unknown }) => {
+    if (typeof meta?.mediaTime === 'number') events.onMediaTime?.(meta.mediaTime);
+  });
   player.attachMediaElement(video);
   player.load();
   const p = player.play();

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { api, apiLogin, setup, uiLogin } from './lib.mjs';
+
+/** Polls fn until it returns a truthy value (conditions, not sleeps). */
+async function until(fn, { timeout = 30_000, every = 250, what = 'condition' } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+/** Waits until the <video> decodes (videoWidth > 0) and its currentTime advances. */
+async function assertDecodes(video) {
+  await video.evaluate(
+    (v) =>
+      new Promise((resolve, reject) => {
+        const deadline = Date.now() + 25_000;
+        let t0 = null;
+        const check = () => {
+          if (v.videoWidth > 0 && t0 === null) t0 = v.currentTime;
+          if (t0 !== null && v.currentTime > t0 + 0.4) return resolve();
+          if (Date.now() > deadline) return reject(new Error(`video: width ${v.videoWidth}, time ${v.currentTime}`));
+          requestAnimationFrame(check);
+        };
+        check();
+      }),
+  );
+}
+
+describe('videoReplaying', () => {
+  const env = setup();
+
+  test('lists a demo car’s recordings, plays one, pauses, seeks on the timeline and saves the clip', async (t) => {
+    const session = await apiLogin(env.base, 'admin', 'admin123');
+    const token = session.access_token;
+    const car = await until(
+      async () => {
+        const { body } = await api(env.base, 'POST', '/monitor-app/realTimeMoitoring/findCars', { token, body: { pageNum: 1, pageSize: 100 } });
+        return (body.data?.list ?? []).filter((c) => c.code !== 7).sort((a, b) => a.carId - b.carId)[0];
+      },
+      { what: 'an online demo car' },
+    );
+
+    await env.page(t, async (page) => {
+      await uiLogin(page, 'admin', 'admin123');
+      await page.goto(`/#/manager/videoReplaying?carId=${car.carId}`);
+      await page.locator('[data-testid="replay-status"]').filter({ hasText: '在左侧列表或下方时间轴上选择录像播放' }).waitFor();
+      await page.locator('[data-testid="replay-query"]').click();
+      const rows = page.locator('[data-testid="replay-list"] tr.ant-table-row');
+      await rows.first().waitFor();
+      assert.ok((await rows.count()) >= 4, 'recordings of the last four hours');
+      const segs = await page.locator('[data-testid="replay-timeline"] .tw-replay-seg').count();
+      assert.ok(segs >= 4, `${segs} recordings on the timeline`);
+
+      // play the second recording (the first may start before the range): the picture decodes and the time advances
+      await rows.nth(1).locator('[data-testid="replay-play-row"]').click();
+      const video = page.locator('[data-testid="replay-video"]');
+      await assertDecodes(video);
+      const position = page.locator('[data-testid="replay-position"]');
+      const first = await until(async () => Number(await position.getAttribute('data-ms')) || null, { what: 'a media position' });
+
+      // pause: the picture stops advancing (two readings half a second apart agree)
+      await page.locator('[data-testid="replay-pause"]').click();
+      await until(
+        async () => {
+          const a = await video.evaluate((v) => v.currentTime);
+          await new Promise((r) => setTimeout(r, 500));
+          return a === (await video.evaluate((v) => v.currentTime));
+        },
+        { what: 'the picture to stop', every: 50 },
+      );
+      await page.locator('[data-testid="replay-pause"]').click(); // resume
+      await assertDecodes(video);
+
+      // seek: click the timeline five minutes after the recording's start; the picture restarts there
+      // (the position is the device's time of the new picture plus the player's clock)
+      const bar = page.locator('[data-testid="replay-timeline"]');
+      const from = Number(await bar.getAttribute('data-from'));
+      const to = Number(await bar.getAttribute('data-to'));
+      const box = await bar.boundingBox();
+      const target = first + 5 * 60_000;
+      const x = Math.min(box.width - 1, Math.max(1, ((target - from) / (to - from)) * box.width));
+      await bar.click({ position: { x, y: box.height / 2 } });
+      // a pixel of the bar is many seconds of the range: the page says which time the click asked for
+      const asked = await until(async () => Number(await bar.getAttribute('data-seek')) || null, { what: 'the seek target' });
+      const perPixel = (to - from) / box.width;
+      assert.ok(Math.abs(asked - target) <= 2 * perPixel, `clicked ${new Date(target).toISOString()}, the page asked ${new Date(asked).toISOString()}`);
+      await assertDecodes(video);
+      const landed = await until(
+        async () => {
+          const ms = Number(await position.getAttribute('data-ms'));
+          return ms && Math.abs(ms - first) > 60_000 ? ms : null;
+        },
+        { what: 'the position after the seek' },
+      );
+      // the picture restarts on the key frame at or before the target (one a second), and has played a little since
+      assert.ok(landed > asked - 1000 && landed < asked + 3000, `seek to ${new Date(asked).toISOString()} landed at ${new Date(landed).toISOString()}`);
+
+      // save the played clip: an .flv of the received bytes
+      const download = page.waitForEvent('download');
+      await page.locator('[data-testid="replay-save"]').click();
+      const file = await download;
+      assert.match(file.suggestedFilename(), /-ch\d+-\d{8}-\d{6}\.flv$/);
+
+      // stop: the terminal's playback ends
+      await page.locator('[data-testid="replay-stop"]').click();
+      await page.locator('[data-testid="replay-status"]').filter({ hasText: '在左侧列表或下方时间轴上选择录像播放' }).waitFor();
+    });
+  });
+});
