@@ -12,8 +12,11 @@ run: build
 build: web
 	$(GO) build -tags webdist -o $(BIN) ./cmd/tankwatch
 
+# A node_modules that is a symbolic link (a worktree sharing another checkout's packages) is never
+# reinstalled: npm ci would empty the directory it points to, under every checkout that uses it.
 web-deps:
-	@if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then \
+	@if [ -L web/node_modules ]; then exit 0; fi; \
+	if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then \
 		cd web && $(NPM) ci --no-audit --no-fund; fi
 
 web: web-deps
