@@ -1,5 +1,4 @@
 import { afterEach, vi } from 'vitest';
-import { cleanup, configure } from '@testing-library/react';
 
 // The dom project runs its files one after another in a worker, in one jsdom (test.isolate false in
 // vite.config.ts, DECISIONS D97): the libraries Node has loaded (antd, React) and the jsdom window are
@@ -7,7 +6,10 @@ import { cleanup, configure } from '@testing-library/react';
 // reset here, before the file under test loads anything: every module the runner evaluated (the
 // console's own code is evaluated afresh, so its stores and caches start empty) and the module mocks
 // (each file's vi.mock applies to its own imports only). Then the browser state a file may leave.
+// Everything else is imported after the reset, so that it is the instance the file under test gets
+// (testing-library's configure() below would otherwise set up a copy the file never sees).
 resetBetweenFiles();
+const { cleanup, configure } = await import('@testing-library/react');
 afterEach(() => cleanup());
 
 function resetBetweenFiles() {
