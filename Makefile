@@ -4,7 +4,7 @@ NPM       ?= npm
 BIN       := bin/tankwatch
 HTTP_ADDR ?= 127.0.0.1:8080
 
-.PHONY: run build web web-deps test test-go test-web test-e2e lint fmt clean
+.PHONY: run build web web-deps test test-go test-web test-e2e e2e-build lint fmt clean
 
 run: build
 	./$(BIN) serve --demo --http $(HTTP_ADDR)
@@ -12,14 +12,21 @@ run: build
 build: web
 	$(GO) build -tags webdist -o $(BIN) ./cmd/tankwatch
 
+# A node_modules that is a symbolic link (a worktree sharing another checkout's packages) is never
+# reinstalled: npm ci would empty the directory it points to, under every checkout that uses it.
 web-deps:
-	@if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then \
+	@if [ -L web/node_modules ]; then exit 0; fi; \
+	if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then \
 		cd web && $(NPM) ci --no-audit --no-fund; fi
 
 web: web-deps
 	cd web && $(NPM) run build
 
-test: test-go test-web test-e2e
+# test-go, test-web and the e2e build run side by side (SIDE_BY_SIDE=0: one after the other), each printed
+# whole when it ends (scripts/side-by-side.sh); the e2e files, whose pages need the cores, after them (D97).
+test: web-deps
+	MAKE="$(MAKE)" scripts/side-by-side.sh test-go test-web e2e-build
+	cd web && $(NPM) run e2e
 
 # Tests that -race skips, run without it: stack sizes are only meaningful without -race, and the
 # data-heavy tests (apptest.DataHeavy: months of seeded trips, twenty times slower under -race) are
@@ -38,10 +45,13 @@ test-web: web-deps
 # The login route's JavaScript budget (250 KB gzipped, D93) is checked on the build the e2e tests use.
 # The bundle is built without `tsc -b` (npm run build's first half): type checking is test-web's job,
 # and `make test` has just done it (DECISIONS D49). The e2e files run three at a time (E2E_CONCURRENCY; D76).
-test-e2e: web-deps
+test-e2e: e2e-build
+	cd web && $(NPM) run e2e
+
+e2e-build: web-deps
 	cd web && npx vite build
 	$(GO) build -tags webdist -o $(BIN) ./cmd/tankwatch
-	cd web && node scripts/login-budget.mjs && $(NPM) run e2e
+	cd web && node scripts/login-budget.mjs
 
 lint:
 	gofmt -l $$(git ls-files '*.go')

@@ -52,7 +52,7 @@ export default defineConfig({
     // loaded) for each of them, which is most of their time (DECISIONS D49). Everything else (and
     // every new file unless listed here) runs in jsdom as the browser would.
     projects: [
-      { extends: true, test: { name: 'dom', environment: 'jsdom', setupFiles: ['./src/test/setup.ts'], include: ['src/**/*.test.{ts,tsx}'], exclude: ['**/node_modules/**', ...NODE_TESTS] } },
+      { extends: true, test: { name: 'dom', environment: 'jsdom', isolate: false, setupFiles: ['./src/test/setup.ts'], include: ['src/**/*.test.{ts,tsx}'], exclude: ['**/node_modules/**', ...NODE_TESTS] } },
       { extends: true, test: { name: 'node', environment: 'node', include: NODE_TESTS } },
     ],
   },
