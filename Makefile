@@ -23,7 +23,7 @@ web: web-deps
 	cd web && $(NPM) run build
 
 # test-go, test-web and the e2e build run side by side (SIDE_BY_SIDE=0: one after the other), each printed
-# whole when it ends (scripts/side-by-side.sh); the e2e files, whose pages need the cores, after them (D97).
+# whole when it ends (scripts/side-by-side.sh); the e2e files, whose pages need the cores, after them (D85).
 test: web-deps
 	MAKE="$(MAKE)" scripts/side-by-side.sh test-go test-web e2e-build
 	cd web && $(NPM) run e2e
@@ -42,7 +42,7 @@ test-go:
 test-web: web-deps
 	cd web && $(NPM) run lint && $(NPM) run typecheck && $(NPM) test
 
-# The login route's JavaScript budget (250 KB gzipped, D93) is checked on the build the e2e tests use.
+# The login route's JavaScript budget (250 KB gzipped, D83) is checked on the build the e2e tests use.
 # The bundle is built without `tsc -b` (npm run build's first half): type checking is test-web's job,
 # and `make test` has just done it (DECISIONS D49). The e2e files run three at a time (E2E_CONCURRENCY; D76).
 test-e2e: e2e-build

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs make targets at the same time (`make test` runs test-go beside test-web: DECISIONS D97). Each
+# Runs make targets at the same time (`make test` runs test-go beside test-web: DECISIONS D85). Each
 # target's output goes to its own log and is printed whole, under a header, when that target ends, so
 # two targets never interleave and a failure reads as it would alone. Exits 1 if any target failed
 # (after all have ended). SIDE_BY_SIDE=0 runs them one after another instead, printing as they go.

@@ -15,7 +15,7 @@ import (
 // runStats is "tankwatch stats rebuild --from YYYY-MM-DD --to YYYY-MM-DD": the trip rollup (and every
 // rollup registered with it) recomputed from the waybills over those days (D50, D55), then the lock and
 // seal rollups with their monthly, month-to-date and group layers from the lock events and seal records
-// (D54, D95).
+// (D54, D80).
 func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "rebuild" {
 		fmt.Fprint(stderr, usage)

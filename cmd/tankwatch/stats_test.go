@@ -33,7 +33,7 @@ func TestStatsRebuildCommand(t *testing.T) {
 }
 
 // TestStatsRebuildCommandRebuildsLockStats: a lock opening filed without its rollup rows; the command
-// writes the day's row, the month's and the month-to-date rows from that day to the month's end (D95).
+// writes the day's row, the month's and the month-to-date rows from that day to the month's end (D80).
 func TestStatsRebuildCommandRebuildsLockStats(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("TANKWATCH_DATA", dir)

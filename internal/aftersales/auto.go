@@ -7,7 +7,7 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// Faults raised by the system (D94): a car silent for longer than the platform setting's hours, and a
+// Faults raised by the system (D82): a car silent for longer than the platform setting's hours, and a
 // car's sensor-fault event. A system fault has created_by 0 and no reporter (the page shows 系统 /
 // System); its symptom is left empty and written in the reader's language from its source. At most
 // one fault per car and source kind is open at a time: while one is (whoever raised it), none is

@@ -11,7 +11,7 @@ import (
 	"tankwatch/internal/platform/httpx"
 )
 
-// TestAutoFaults (D94): the system raises a fault for a car silent longer than the setting's hours and
+// TestAutoFaults (D82): the system raises a fault for a car silent longer than the setting's hours and
 // for a sensor-fault event, at most one open per car and source kind and never twice for the same
 // silence or event; off raises nothing; the page shows them as the system's, in the reader's language;
 // the platform setting drives it (the demo has it on).

@@ -40,7 +40,7 @@ type View struct {
 	SourceID       int64      `json:"sourceId"`
 	SourceAt       httpx.Time `json:"sourceAt"`
 	CreatedBy      string     `json:"createdBy"`
-	BySystem       bool       `json:"bySystem"` // raised by the system (D94): reporter and symptom written from the source
+	BySystem       bool       `json:"bySystem"` // raised by the system (D82): reporter and symptom written from the source
 }
 
 type row struct {

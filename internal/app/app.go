@@ -414,7 +414,7 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 	go a.runLockStats(ctx)  // issue 16: the lock and seal rollup worker (lock_stats.go)
 	go a.runStatsTrips(ctx) // the trip rollup's outbox worker (stats_trips.go)
 	go a.runSettings(ctx)   // issue 18: platform settings another node changed (settings.go)
-	go a.runFaults(ctx)     // faults raised by the system (faults.go, D94)
+	go a.runFaults(ctx)     // faults raised by the system (faults.go, D82)
 	if cfg.Pprof != "" {
 		if err := servePprof(ctx, cfg.Pprof, log); err != nil {
 			_ = ln.Close()

@@ -14,7 +14,7 @@ func videoCalls(f fixture) map[string][]call {
 		"POST " + p + "stopLiveVideo":    {{body: map[string]any{"carId": f.northCar, "channelNo": 1}}},
 		"POST " + p + "stopLiveVideos":   {{body: map[string]any{"carIds": []int64{f.eastCar, f.northCar}}}},
 		"POST " + p + "reportLiveVideos": {{body: map[string]any{"carId": f.northCar}}},
-		// replay (D91)
+		// replay (D84)
 		"POST " + p + "sendGetVideoList":    {{body: map[string]any{"carId": f.northCar, "startTime": "2026-11-26 08:00:00", "endTime": "2026-11-26 09:00:00"}}},
 		"POST " + p + "historyVideoByTime":  {{body: map[string]any{"carId": f.northCar, "channelNo": 1, "startTime": "2026-11-26 08:00:00", "endTime": "2026-11-26 09:00:00"}}},
 		"POST " + p + "historyVideoByTime2": {{body: map[string]any{"carId": f.northCar, "channels": []int{1, 2}, "startTime": "2026-11-26 08:00:00", "endTime": "2026-11-26 09:00:00"}}},

@@ -13,7 +13,7 @@ import (
 )
 
 // ErrPostgresBackup is returned by Backup and Restore on a PostgreSQL store: they print PostgreSQL's own
-// recipe instead of pretending to copy it (DECISIONS D96).
+// recipe instead of pretending to copy it (DECISIONS D79).
 var ErrPostgresBackup = errors.New("no file written or read: a PostgreSQL store is backed up and restored with PostgreSQL's tools (recipe above)")
 
 // Backup is `tankwatch admin backup FILE`: a consistent copy of the SQLite store of cfg written to file

@@ -27,10 +27,10 @@ func (a *App) buildFaults() {
 // Faults is the after-sales fault record service.
 func (a *App) Faults() *aftersales.Service { return a.faults.svc }
 
-// FaultsEvery is how often the system looks for faults to raise (D94).
+// FaultsEvery is how often the system looks for faults to raise (D82).
 var FaultsEvery = time.Minute
 
-// RaiseFaults raises the faults the platform settings ask for (D94): cars silent for too long, and
+// RaiseFaults raises the faults the platform settings ask for (D82): cars silent for too long, and
 // sensor-fault events.
 func (a *App) RaiseFaults(ctx context.Context) (int, error) {
 	v := a.settings.System.Current()

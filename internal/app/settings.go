@@ -115,7 +115,7 @@ func (a *App) SettingsSystem() *system.Service { return a.settings.System }
 
 // seedSettingsDemo adds the part's demo data (Bootstrap, after the issue-16 seeds). The code lists
 // are seeded at every start (buildSettings); the demo keeps its map source (the --map-tiles flag) and
-// turns the faults raised by the system on (D94): a car silent for more than DemoFaultSilentHours
+// turns the faults raised by the system on (D82): a car silent for more than DemoFaultSilentHours
 // (the simulator's drivers switch half the terminals off overnight) and sensor-fault events.
 func (a *App) seedSettingsDemo(ctx context.Context) error {
 	hours, on := DemoFaultSilentHours, true

@@ -12,7 +12,7 @@ import (
 	"tankwatch/internal/jt808"
 )
 
-// A simulated terminal keeps recordings like a vehicle DVR (issue 17, docs/DECISIONS.md D91): every
+// A simulated terminal keeps recordings like a vehicle DVR (issue 17, docs/DECISIONS.md D84): every
 // channel records in files of ten minutes while the vehicle is powered, over the last hours. It answers
 // 0x9205 with them in a 0x1205 (sub-packaged when long), and 0x9201 by streaming the sample clip as the
 // recording on its own media connection: the 1078 timestamps are the recording's time (Unix ms), so a

@@ -18,7 +18,7 @@ import (
 	"tankwatch/internal/telemetry"
 )
 
-// This file is video replay (issue 17, docs/DECISIONS.md D91): the recordings a terminal keeps are
+// This file is video replay (issue 17, docs/DECISIONS.md D84): the recordings a terminal keeps are
 // listed with 0x9205 → 0x1205, one is played with 0x9201 on a media connection of its own, controlled
 // with 0x9202 (pause, resume, 1–16×, seek, stop). A playback is a stream session of its own token, apart
 // from the channel's live stream: its relay stream, its browser URL and its end.

@@ -1,5 +1,5 @@
 -- +goose Up
--- Month-to-date running sums of the lock rollup (D95), as stat_trip_mtd is for the trips (D70): for
+-- Month-to-date running sums of the lock rollup (D80), as stat_trip_mtd is for the trips (D70): for
 -- every key (car, carrier group, lock serial) that has a row in stat_lock_daily in a month,
 -- one row per day from the key's first day in that month to the month's last day, holding the sum of
 -- the key's daily rows from the 1st up to that day. A partial month [a, b] of a car or lock is then

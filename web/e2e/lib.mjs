@@ -241,7 +241,7 @@ export async function waitForPage(page, path) {
 
 /**
  * Visible message text containing `text`: an antd message/notification, or the login page's error line
- * (the sign-in page has no antd, so a refused sign-in is said there: DECISIONS D93).
+ * (the sign-in page has no antd, so a refused sign-in is said there: DECISIONS D83).
  */
 export function toast(page, text) {
   return page.locator('.ant-message-notice-content, .ant-notification-notice, .tw-login-error[role="alert"]').filter({ hasText: text });
@@ -252,7 +252,7 @@ export function loginError(page, text) {
   return page.locator('.tw-login-error[role="alert"]').filter({ hasText: text });
 }
 
-/** How many style elements antd's CSS-in-JS has put in the page (none on the login route: D93). */
+/** How many style elements antd's CSS-in-JS has put in the page (none on the login route: D83). */
 export function antdStyles(page) {
   return page.evaluate(() => document.querySelectorAll('style[data-css-hash], style[data-token-hash]').length);
 }
@@ -323,7 +323,12 @@ export async function until(fn, { timeout = 30_000, every = 250, what = 'conditi
 
 /** Waits until a video wall tile's <video> decodes (videoWidth > 0) and its currentTime advances. */
 export async function assertVideoDecodes(tile) {
-  await tile.locator('video').evaluate(
+  await assertDecodes(tile.locator('video'));
+}
+
+/** Waits until the <video> (a locator) decodes (videoWidth > 0) and its currentTime advances. */
+export async function assertDecodes(video) {
+  await video.evaluate(
     (v) =>
       new Promise((resolve, reject) => {
         const deadline = Date.now() + 25_000;

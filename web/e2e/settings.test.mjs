@@ -67,7 +67,7 @@ describe('settings', () => {
       const pane = await waitForPage(page, '/access/system');
       const form = pane.getByTestId('system-form');
       await form.locator('#offlineMinutes').fill('25');
-      // faults raised by the system (D94): the demo has them on; a silence of 12 hours, sensor faults off
+      // faults raised by the system (D82): the demo has them on; a silence of 12 hours, sensor faults off
       assert.equal(await form.locator('#faultSilentHours').inputValue(), '8');
       await form.locator('#faultSilentHours').fill('12');
       await form.getByTestId('faultSensor').click();

@@ -1,35 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, apiLogin, setup, uiLogin } from './lib.mjs';
-
-/** Polls fn until it returns a truthy value (conditions, not sleeps). */
-async function until(fn, { timeout = 30_000, every = 250, what = 'condition' } = {}) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, every));
-  }
-}
-
-/** Waits until the <video> decodes (videoWidth > 0) and its currentTime advances. */
-async function assertDecodes(video) {
-  await video.evaluate(
-    (v) =>
-      new Promise((resolve, reject) => {
-        const deadline = Date.now() + 25_000;
-        let t0 = null;
-        const check = () => {
-          if (v.videoWidth > 0 && t0 === null) t0 = v.currentTime;
-          if (t0 !== null && v.currentTime > t0 + 0.4) return resolve();
-          if (Date.now() > deadline) return reject(new Error(`video: width ${v.videoWidth}, time ${v.currentTime}`));
-          requestAnimationFrame(check);
-        };
-        check();
-      }),
-  );
-}
+import { api, apiLogin, assertDecodes, setup, uiLogin, until } from './lib.mjs';
 
 describe('videoReplaying', () => {
   const env = setup();

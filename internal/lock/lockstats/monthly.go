@@ -77,7 +77,7 @@ func refreshMonths(ctx context.Context, idb bun.IDB, kind Kind, carID int64, mon
 // monthDays is the first and the last day (YYYYMMDD) of month YYYYMM.
 func monthDays(month int) (int, int) { return month*100 + 1, lastOfMonth(month*100 + 1) }
 
-// refreshMTD rewrites month's running sums of the lock rollup (stat_lock_mtd, D95) from its daily rows,
+// refreshMTD rewrites month's running sums of the lock rollup (stat_lock_mtd, D80) from its daily rows,
 // for one car (carID > 0) or every car (0): each key of the month gets a row on every day from its
 // first one to the month's end, summed by a window over the days (a day without a daily row adds
 // nothing). The same statement as the trip rollup's (stats.rebuildMTD, D70).

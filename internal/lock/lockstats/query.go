@@ -72,7 +72,7 @@ type Result struct {
 type Service struct {
 	DB bun.IDB
 	// daily reads the daily rows for every range that is not whole months, as before the month-to-date
-	// layer (D95): the perf test's "before", in the same run.
+	// layer (D80): the perf test's "before", in the same run.
 	daily bool
 }
 
@@ -166,7 +166,7 @@ func (sc *scope) wholeMonths() bool {
 
 // running: sc reads the cars' lock rows over one range as a whole (the per-lock page's rows by lock or
 // car over any range): whole months from the monthly rows and each partial month [a, b] as the difference of two
-// month-to-date rows, row(b) − row(a−1) (D95), instead of every day's rows.
+// month-to-date rows, row(b) − row(a−1) (D80), instead of every day's rows.
 func (sc *scope) running(perGroup bool) bool {
 	return sc.kind == KindLock && sc.period == PerAll && !sc.wholeMonths() && !sc.groupRows(perGroup) && !sc.daily
 }
@@ -325,7 +325,7 @@ func (s *Service) grouped(sc *scope) *bun.SelectQuery { return s.named(sc, s.key
 
 // pageRows is one page of the rows in order ord, each with the count of every row (COUNT(*) OVER ()).
 // The day page of the whole fleet is 150,000 car-days and its month page over a year 120,000
-// car-months (D95), so no more than the order needs is done per row: only the keys and the figures
+// car-months (D80), so no more than the order needs is done per row: only the keys and the figures
 // the order reads are added up (the offline seconds are a NUMERIC sum in PostgreSQL), and the rows are
 // named only when the order is by name; the page's rows are then named and their figures added up
 // for the page's keys alone. A range counted from running sums (whose keys are known only by their

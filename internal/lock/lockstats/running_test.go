@@ -16,7 +16,7 @@ import (
 // TestRunningRangesEqualDailySums: two simulated months of lock and seal rows (cars on sparse days, a
 // lock on two cars, a car under two groups), their layers written as the rebuild writes them; the
 // per-lock page by lock and by car over random ranges — starting and ending inside months, across the
-// month boundary, single days, whole months — reads months and month-to-date rows (D95) and must equal
+// month boundary, single days, whole months — reads months and month-to-date rows (D80) and must equal
 // the daily rows of the same days added up, key for key, with the same row count (the seal figures
 // over a range, read from the daily rows, too).
 func TestRunningRangesEqualDailySums(t *testing.T) {

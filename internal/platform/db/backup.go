@@ -16,7 +16,7 @@ import (
 	"tankwatch/migrations"
 )
 
-// SQLite backup and restore (tankwatch admin backup / restore, DECISIONS D96). The backup is
+// SQLite backup and restore (tankwatch admin backup / restore, DECISIONS D79). The backup is
 // VACUUM INTO from a connection of its own: one read transaction, so the copy is the store as of one
 // commit, taken while the server keeps writing (in WAL mode a reader blocks no writer). SQLite's online
 // backup API (modernc's Conn.NewBackup) would do the same with step(-1); stepped in pieces it restarts

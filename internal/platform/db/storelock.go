@@ -10,7 +10,7 @@ import (
 // The SQLite store's folder lock: every process that opens the store (serve, migrate, admin, stats)
 // holds <data>/tankwatch.lock shared for as long as it has the store open, and `tankwatch admin restore`
 // takes it exclusively while it swaps the store file, so a restore never replaces a file a server is
-// writing, and a server does not start on a store being replaced (DECISIONS D96). `admin backup` holds
+// writing, and a server does not start on a store being replaced (DECISIONS D79). `admin backup` holds
 // it shared too: it reads a consistent snapshot alongside the writers, never a store being replaced.
 
 // LockName is the lock file in the data folder.

@@ -33,8 +33,8 @@ type Values struct {
 	MapProvider           string `json:"mapProvider"`
 	AMapKey               string `json:"-"` // a secret: never sent to the console
 	OfflineTiles          string `json:"offlineTiles"`
-	FaultSilentHours      int    `json:"faultSilentHours"` // raise a fault for a car silent longer (D94); 0: off
-	FaultSensor           bool   `json:"faultSensor"`      // raise a fault on a sensor-fault event (D94)
+	FaultSilentHours      int    `json:"faultSilentHours"` // raise a fault for a car silent longer (D82); 0: off
+	FaultSensor           bool   `json:"faultSensor"`      // raise a fault on a sensor-fault event (D82)
 }
 
 // keys are the stored names of the fields, in the order the operation log lists changes.

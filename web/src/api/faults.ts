@@ -42,7 +42,7 @@ export interface Fault {
   sourceId: number;
   sourceAt: string;
   createdBy: string;
-  /** raised by the system (D94): reportedBy and symptom are written from the source */
+  /** raised by the system (D82): reportedBy and symptom are written from the source */
   bySystem: boolean;
 }
 

@@ -84,9 +84,9 @@ export interface SystemValues {
   positionRetentionDays: number;
   mapProvider: string;
   offlineTiles: string;
-  /** raise a fault for a car silent for more than this many hours; 0: off (D94) */
+  /** raise a fault for a car silent for more than this many hours; 0: off (D82) */
   faultSilentHours: number;
-  /** raise a fault on a sensor-fault event (D94) */
+  /** raise a fault on a sensor-fault event (D82) */
   faultSensor: boolean;
 }
 

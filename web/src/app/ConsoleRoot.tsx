@@ -7,7 +7,7 @@ import { Providers } from './Providers';
 /**
  * Everything behind sign-in: antd's providers (theme, locale, message/modal/notification), react-query,
  * dayjs's locales and the blocking spinner. A lazy route (router.tsx), so the login route loads none of
- * it (D93); the shell and the full-screen pages render inside it.
+ * it (D83); the shell and the full-screen pages render inside it.
  */
 export default function ConsoleRoot() {
   return (

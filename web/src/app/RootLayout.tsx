@@ -12,7 +12,7 @@ NProgress.configure({ showSpinner: false });
 
 /**
  * Title, loading bar, scroll-to-top and platform info for every route, the login route included: light on
- * purpose (no antd; the signed-in console's providers and spinner are ConsoleRoot's, D93).
+ * purpose (no antd; the signed-in console's providers and spinner are ConsoleRoot's, D83).
  */
 export function RootLayout() {
   const navigation = useNavigation();

@@ -1,5 +1,5 @@
 // the live connection starts at sign-in, possibly before ConsoleRoot (which imports the patch too) has
-// mounted: the static Modal this falls back to needs antd's React 19 patch (D93)
+// mounted: the static Modal this falls back to needs antd's React 19 patch (D83)
 import '@ant-design/v5-patch-for-react-19';
 import { fromBinary } from '@bufbuild/protobuf';
 import { Modal } from 'antd';

@@ -27,7 +27,7 @@ export function buildRoutes(): RouteObject[] {
           element: <RequireAuth />,
           children: [
             {
-              // antd's providers and the rest of the signed-in console: not on the login route (D93)
+              // antd's providers and the rest of the signed-in console: not on the login route (D83)
               lazy: async () => ({ Component: (await import('./ConsoleRoot')).default }),
               children: [
                 {

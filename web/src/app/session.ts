@@ -11,7 +11,7 @@ export type SignInResult = { ok: true } | { ok: false; message: string };
 /**
  * Spec §4/§5/§7: POST logIn {account (trimmed), password, type 0}; code 0 → the server's message;
  * success → token etc. in localStorage, role super_admin, menu fetched (null → '当前用户未设置权限').
- * A failure's message is for the login page's error line (it shows no antd toast: D93).
+ * A failure's message is for the login page's error line (it shows no antd toast: D83).
  */
 export async function signIn(account: string, password: string): Promise<SignInResult> {
   const body = await logIn({ account: account.trim(), password, type: 0 });

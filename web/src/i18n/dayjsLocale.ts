@@ -7,7 +7,7 @@ import i18n, { currentLang, type Lang } from '.';
 
 /**
  * dayjs's locales follow the console language. Imported by the signed-in console (ConsoleRoot) and not
- * by the login route, which formats no dates (D93): from then on every language switch sets dayjs too.
+ * by the login route, which formats no dates (D83): from then on every language switch sets dayjs too.
  */
 const DAYJS_LOCALE: Record<Lang, string> = { 'zh-CN': 'zh-cn', 'zh-TW': 'zh-tw', 'en-US': 'en' };
 

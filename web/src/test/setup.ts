@@ -1,7 +1,7 @@
 import { afterEach, vi } from 'vitest';
 
 // The dom project runs its files one after another in a worker, in one jsdom (test.isolate false in
-// vite.config.ts, DECISIONS D97): the libraries Node has loaded (antd, React) and the jsdom window are
+// vite.config.ts, DECISIONS D85): the libraries Node has loaded (antd, React) and the jsdom window are
 // kept, which is most of a file's start-up. What vitest resets between the files of an isolated run is
 // reset here, before the file under test loads anything: every module the runner evaluated (the
 // console's own code is evaluated afresh, so its stores and caches start empty) and the module mocks

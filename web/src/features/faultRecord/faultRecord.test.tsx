@@ -65,7 +65,7 @@ describe('faultRecord page', { timeout: 180_000 }, () => {
     expect(within(closed).getByText('由离线记录报修')).toBeTruthy();
     expect(within(closed).getByText('1 天 1 小时')).toBeTruthy();
     expect(within(closed).queryByText('关闭')).toBeNull();
-    // raised by the system (D94): its reporter is marked; a person's is plain text
+    // raised by the system (D82): its reporter is marked; a person's is plain text
     expect(within(closed).getByTestId('by-system').textContent).toBe('系统');
     expect(within(open).queryByTestId('by-system')).toBeNull();
     expect(within(open).getByText('司机 张三')).toBeTruthy();

@@ -4,7 +4,7 @@ import { useLanguage } from '../../app/useLanguage';
 import { GlobeIcon } from '../../components/GlobeIcon';
 
 /**
- * The login page's language switch: a native select (no antd on the login route, D93) with the same
+ * The login page's language switch: a native select (no antd on the login route, D83) with the same
  * labels as the header's LanguageSwitch, each in its own language; the choice is remembered (`lang`).
  */
 export function LoginLanguage() {

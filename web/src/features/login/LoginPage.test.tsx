@@ -29,7 +29,7 @@ const fill = (a: string, p: string) => {
   fireEvent.change(password(), { target: { value: p } });
 };
 
-describe('LoginPage (no antd: D93)', () => {
+describe('LoginPage (no antd: D83)', () => {
   beforeEach(() => {
     useAppStore.setState({ loggedIn: false, platform: null });
     session.signIn.mockReset();

@@ -37,7 +37,7 @@ function EyeIcon({ open }: { open: boolean }) {
 
 /**
  * The sign-in page. Plain HTML controls styled by login.css, with its own error line instead of antd's
- * message toast: the login route loads no antd (D93, web/scripts/login-budget.mjs).
+ * message toast: the login route loads no antd (D83, web/scripts/login-budget.mjs).
  */
 export default function LoginPage() {
   const { t } = useTranslation();

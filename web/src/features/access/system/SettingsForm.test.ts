@@ -12,7 +12,7 @@ const detail: SystemDetail = {
 };
 
 describe('system settings form', () => {
-  it('sends only what changed, the automatic faults included (D94)', () => {
+  it('sends only what changed, the automatic faults included (D82)', () => {
     expect(changedSettings(detail, { ...values })).toEqual({});
     expect(changedSettings(detail, { ...values, faultSilentHours: 0, faultSensor: false })).toEqual({ faultSilentHours: 0, faultSensor: false });
     expect(changedSettings(detail, { ...values, offlineMinutes: 15, amapKey: ' abcdef123456 ' })).toEqual({ offlineMinutes: 15, amapKey: 'abcdef123456' });

@@ -12,7 +12,7 @@ export interface LivePlayerEvents {
   onError: (detail: string) => void;
   /** Every chunk of FLV received (replay keeps them to save the clip). */
   onData?: (chunk: ArrayBuffer) => void;
-  /** The device time (Unix ms) of the first picture, from the replay stream's onMetaData (D91). */
+  /** The device time (Unix ms) of the first picture, from the replay stream's onMetaData (D84). */
   onMediaTime?: (ms: number) => void;
 }
 

@@ -33,7 +33,7 @@ interface Asked {
   end: string;
 }
 
-/** Video replay (manager/videoReplaying, issue 17, D91): a car's recordings on the terminal, played with pause, 1–16×, seek and save. */
+/** Video replay (manager/videoReplaying, issue 17, D84): a car's recordings on the terminal, played with pause, 1–16×, seek and save. */
 export default function VideoReplayPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
