@@ -125,7 +125,7 @@ func TestRunningRangesEqualDailySums(t *testing.T) {
 				by   string
 				sort string
 			}{{KindLock, "car", "opened"}, {KindLock, "car", "offlineS"}, {KindLock, "lock", "name"}, {KindLock, "group", "closed"},
-				{KindSeal, "car", "applied"}, {KindSeal, "car", ""}} {
+				{KindSeal, "car", "applied"}, {KindSeal, "car", ""}, {KindLock, "car", ""}, {KindLock, "lock", ""}} {
 				q := Query{Start: day(20261012), End: day(20261108), By: c.by, PageReq: httpx.PageReq{PageSize: 500, SortField: c.sort, SortOrder: "descend"}}
 				all, err := s.Page(ctx, root, c.kind, per, q)
 				if err != nil {
