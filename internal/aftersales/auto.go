@@ -43,10 +43,11 @@ func (s *Service) RaiseAuto(ctx context.Context, a Auto, silent []Silence) (int,
 	n := 0
 	if a.SilentHours > 0 {
 		before := now - int64(a.SilentHours)*3600_000
-		for _, c := range silent {
-			if c.Since <= 0 || c.Since >= before {
-				continue
-			}
+		due, err := s.notYetRaised(ctx, silent, before)
+		if err != nil {
+			return n, err
+		}
+		for _, c := range due {
 			ok, err := s.raise(ctx, c.CarID, SourceOffline, c.CarID, c.Since, now)
 			if err != nil {
 				return n, err
@@ -76,6 +77,48 @@ func (s *Service) RaiseAuto(ctx context.Context, a Auto, silent []Silence) (int,
 		}
 	}
 	return n, nil
+}
+
+// notYetRaised is the silences of silent longer than before whose car has no open offline fault and
+// no fault of that same silence: a silence of days is then one indexed read a pass, not a transaction
+// per car (raise checks again in its transaction, for a fault filed in between).
+func (s *Service) notYetRaised(ctx context.Context, silent []Silence, before int64) ([]Silence, error) {
+	var due []Silence
+	for _, c := range silent {
+		if c.Since > 0 && c.Since < before {
+			due = append(due, c)
+		}
+	}
+	type key struct{ car, at int64 }
+	raised := map[key]bool{}
+	for start := 0; start < len(due); start += 500 {
+		ids := make([]int64, 0, 500)
+		for _, c := range due[start:min(start+500, len(due))] {
+			ids = append(ids, c.CarID)
+		}
+		var rows []struct {
+			CarID    int64  `bun:"car_id"`
+			SourceAt int64  `bun:"source_at"`
+			State    string `bun:"state"`
+		}
+		if err := s.db.NewSelect().Model((*Fault)(nil)).Column("f.car_id", "f.source_at", "f.state").
+			Where("f.source_kind = ? AND f.car_id IN (?)", SourceOffline, bun.In(ids)).Scan(ctx, &rows); err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			raised[key{r.CarID, r.SourceAt}] = true
+			if r.State != StateClosed {
+				raised[key{r.CarID, -1}] = true // an open one: none while it is
+			}
+		}
+	}
+	out := due[:0]
+	for _, c := range due {
+		if !raised[key{c.CarID, c.Since}] && !raised[key{c.CarID, -1}] {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 func b2i(b bool) int {
