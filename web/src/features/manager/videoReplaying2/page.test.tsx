@@ -111,7 +111,10 @@ describe('videoReplaying2 page', () => {
     const box = await screen.findByTestId('r2-ch-2');
     const q = screen.getByTestId('r2-query') as HTMLButtonElement;
     await waitFor(() => expect(q.disabled).toBe(false));
-    fireEvent.click(box);
+    const input = box.closest('label')!.querySelector('input')!;
+    await waitFor(() => expect(input.checked).toBe(true)); // the car's channels come ticked
+    fireEvent.click(input);
+    await waitFor(() => expect(input.checked).toBe(false));
     await waitFor(() => expect(q.disabled).toBe(true));
     expect(screen.getByText('2 · 罐口')).toBeTruthy();
   });
