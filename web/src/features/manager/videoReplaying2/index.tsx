@@ -408,7 +408,7 @@ export default function VideoReplay2Page() {
               </div>
             ) : (
               <div className="tw-replay-status" data-testid="r2-state">
-                {!asked && t('replay2.hint')}
+                {!asked && t('replay2.stage')}
                 {asked && list.isFetching && (
                   <>
                     <Spin /> {t('replay2.listing')}
