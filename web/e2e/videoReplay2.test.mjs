@@ -7,7 +7,7 @@ import { api, apiLogin, assertDecodes, setup, uiLogin, until } from './lib.mjs';
 describe('videoReplaying2', () => {
   const env = setup();
 
-  test('two channels of a car play in step, pause together and stop', async (t) => {
+  test('two channels of a car play in step, seek together, pause together and stop', async (t) => {
     const session = await apiLogin(env.base, 'admin', 'admin123');
     const car = await until(
       async () => {
@@ -56,6 +56,22 @@ describe('videoReplaying2', () => {
       assert.ok(Math.max(...gaps) <= 1000, `channels apart by ${Math.max(...gaps)} ms`);
       const [first, last] = [samples[0], samples[samples.length - 1]];
       assert.ok(last[0] - first[0] > 1500 && last[1] - first[1] > 1500, `both advanced: ${JSON.stringify([first, last])}`);
+
+      // seek all: a click on the timeline two thirds along restarts both channels there, again in step
+      const bar = page.getByTestId('r2-timeline');
+      const box = await bar.boundingBox();
+      await bar.click({ position: { x: box.width * 0.66, y: box.height / 2 } });
+      const target = await until(async () => Number(await bar.getAttribute('data-seek')) || null, { what: 'the seek target' });
+      const landed = await until(
+        async () => {
+          const p = await page.evaluate(() => [1, 2].map((ch) => Number(document.querySelector(`[data-testid="r2-tile-${ch}"][data-state="playing"]`)?.getAttribute('data-position')) || 0));
+          return p.every((x) => Math.abs(x - target) < 60_000) ? p : null;
+        },
+        { what: 'both channels playing at the new place' },
+      );
+      t.diagnostic(`seek to ${target}: channels at ${landed.map((x) => x - target).join(', ')} ms from it`);
+      assert.ok(landed.every((x) => x >= target - 1000 && x < target + 5000), `landed ${JSON.stringify(landed)} for ${target}`);
+      assert.ok(Math.abs(landed[0] - landed[1]) <= 1000, `apart by ${Math.abs(landed[0] - landed[1])} ms after the seek`);
 
       // pause all: both pictures stop; resume: both move again
       await page.getByTestId('r2-pause').click();
