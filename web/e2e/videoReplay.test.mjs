@@ -5,7 +5,7 @@ import { api, apiLogin, assertDecodes, setup, uiLogin, until } from './lib.mjs';
 describe('videoReplaying', () => {
   const env = setup();
 
-  test('lists a demo car’s recordings, plays one, pauses, seeks on the timeline and saves the clip', async (t) => {
+  test('lists a demo car’s recordings, plays one, pauses, plays at 4×, seeks on the timeline and saves the clip', async (t) => {
     const session = await apiLogin(env.base, 'admin', 'admin123');
     const token = session.access_token;
     const car = await until(
@@ -47,6 +47,26 @@ describe('videoReplaying', () => {
       await page.locator('[data-testid="replay-pause"]').click(); // resume
       await assertDecodes(video);
 
+      // 4×: the terminal sends four times as fast and the picture's media time runs about four times the
+      // page's clock (measured over two seconds in the page)
+      await page.locator('[data-testid="replay-speed"] .ant-segmented-item').filter({ hasText: /^4×$/ }).click();
+      await until(async () => (await video.evaluate((v) => v.playbackRate)) === 4, { what: 'the player at 4×' });
+      const rate = await position.evaluate(
+        (el) =>
+          new Promise((resolve) => {
+            const read = () => ({ ms: Number(el.getAttribute('data-ms')), at: performance.now() });
+            const a = read();
+            setTimeout(() => {
+              const b = read();
+              resolve((b.ms - a.ms) / (b.at - a.at));
+            }, 2000);
+          }),
+      );
+      t.diagnostic(`media time ran ${rate.toFixed(2)}× the page's clock at 4×`);
+      assert.ok(rate > 2.5 && rate < 5, `media time ran ${rate}× at 4×`); // a loaded machine may stall it a little, never run it faster
+      await page.locator('[data-testid="replay-speed"] .ant-segmented-item').filter({ hasText: /^1×$/ }).click();
+      await until(async () => (await video.evaluate((v) => v.playbackRate)) === 1, { what: 'the player back at 1×' });
+
       // seek: click the timeline five minutes after the recording's start; the picture restarts there
       // (the position is the device's time of the new picture plus the player's clock)
       const bar = page.locator('[data-testid="replay-timeline"]');
@@ -68,8 +88,12 @@ describe('videoReplaying', () => {
         },
         { what: 'the position after the seek' },
       );
-      // the picture restarts on the key frame at or before the target (one a second), and has played a little since
-      assert.ok(landed > asked - 1000 && landed < asked + 3000, `seek to ${new Date(asked).toISOString()} landed at ${new Date(landed).toISOString()}`);
+      // the picture restarts on the key frame at or before the target (one a second): its first picture is
+      // within a second of the target, and the position has played a little since
+      const media = Number(await position.getAttribute('data-media'));
+      t.diagnostic(`seek: first picture ${media - asked} ms from the target`);
+      assert.ok(Math.abs(media - asked) <= 1000, `seek to ${new Date(asked).toISOString()}: first picture at ${new Date(media).toISOString()}`);
+      assert.ok(landed >= media && landed < asked + 3000, `seek to ${new Date(asked).toISOString()} landed at ${new Date(landed).toISOString()}`);
 
       // save the played clip: an .flv of the received bytes
       const download = page.waitForEvent('download');

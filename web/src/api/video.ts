@@ -70,8 +70,11 @@ export type ReplayCommand = 'pause' | 'resume' | 'speed' | 'seek' | 'stop';
 export const sendGetVideoList = (carId: number, channelNo: number, startTime: string, endTime: string) =>
   post<Recording[]>('/base-info-app/carInfo/sendGetVideoList', { carId, channelNo, startTime, endTime });
 /** Plays a channel's recording from startTime to endTime (0x9201). */
-export const historyVideo = (carId: number, channelNo: number, startTime: string, endTime: string) =>
-  get<ReplayInfo>('/base-info-app/carInfo/historyVideo', { carId, channelNo, startTime, endTime });
+export const historyVideo = (carId: number, channelNo: number, startTime: string, endTime: string, toast = true) =>
+  get<ReplayInfo>('/base-info-app/carInfo/historyVideo', { carId, channelNo, startTime, endTime }, toast);
 /** Pauses, resumes, changes the speed of, seeks (position: Unix ms) or stops a playback (0x9202). */
 export const historyVideoControl = (carId: number, token: string, command: ReplayCommand, extra: { speed?: number; position?: number } = {}, toast = true) =>
   post<ReplayInfo>('/base-info-app/carInfo/historyVideoControl', { carId, token, command, ...extra }, toast);
+/** Asks the terminal for its recordings of several channels in a range (videoReplaying2). */
+export const historyVideoByTime2 = (carId: number, channels: number[], startTime: string, endTime: string) =>
+  post<Recording[]>('/base-info-app/carInfo/historyVideoByTime2', { carId, channels, startTime, endTime }, false);

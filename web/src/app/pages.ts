@@ -109,6 +109,7 @@ export const MODULES: ModuleDef[] = [
       videoLive: { load: () => import('../features/manager/videoLive') },
       videoMonitor: { load: () => import('../features/manager/videoMonitor') },
       videoReplaying: { load: () => import('../features/manager/videoReplaying') },
+      videoReplaying2: { load: () => import('../features/manager/videoReplaying2') },
     }),
   },
   {

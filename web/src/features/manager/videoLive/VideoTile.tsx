@@ -122,7 +122,18 @@ export function VideoTile({ index, spec, selected, audioOn, onSelect, onClose, o
     if (!playingAudio || !stream) return;
     const p = new G711Player(mediaSocketUrl(stream.audioUrl, token()), () => onAudio(false));
     p.start();
-    return () => p.stop();
+    // what is heard, on the tile (data-audio-level ‰ RMS, data-audio-samples): for the eye in devtools and for the e2e test
+    const box = boxRef.current;
+    const meter = setInterval(() => {
+      box?.setAttribute('data-audio-level', String(Math.round(p.level() * 1000)));
+      box?.setAttribute('data-audio-samples', String(p.samples));
+    }, 250);
+    return () => {
+      clearInterval(meter);
+      box?.removeAttribute('data-audio-level');
+      box?.removeAttribute('data-audio-samples');
+      p.stop();
+    };
   }, [playingAudio, stream, onAudio]);
 
   const fullscreen = () => {

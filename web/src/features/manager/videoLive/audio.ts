@@ -10,6 +10,9 @@ export class G711Player {
   private ctx: AudioContext | null = null;
   private next = 0;
   private closed = false;
+  private analyser: AnalyserNode | null = null;
+  /** Samples decoded and scheduled so far. */
+  samples = 0;
 
   constructor(
     private readonly url: string,
@@ -20,6 +23,10 @@ export class G711Player {
     const Ctx = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
     if (!Ctx) return;
     this.ctx = new Ctx();
+    // every buffer plays through an analyser, so the tile can say how loud what is heard is (level())
+    this.analyser = this.ctx.createAnalyser();
+    this.analyser.fftSize = 1024;
+    this.analyser.connect(this.ctx.destination);
     void this.ctx.resume().catch(() => undefined);
     const ws = new WebSocket(this.url);
     ws.binaryType = 'arraybuffer';
@@ -42,11 +49,23 @@ export class G711Player {
     buf.copyToChannel(pcm as Float32Array<ArrayBuffer>, 0);
     const src = ctx.createBufferSource();
     src.buffer = buf;
-    src.connect(ctx.destination);
+    src.connect(this.analyser ?? ctx.destination);
     const now = ctx.currentTime;
     if (this.next < now + 0.02 || this.next > now + 0.5) this.next = now + 0.05;
     src.start(this.next);
     this.next += buf.duration;
+    this.samples += pcm.length;
+  }
+
+  /** The level (RMS, 0–1) of the sound playing now, read from the audio graph's output. */
+  level(): number {
+    const a = this.analyser;
+    if (!a || this.ctx?.state !== 'running') return 0;
+    const d = new Float32Array(a.fftSize);
+    a.getFloatTimeDomainData(d);
+    let sum = 0;
+    for (const x of d) sum += x * x;
+    return Math.sqrt(sum / d.length);
   }
 
   stop(): void {
@@ -59,5 +78,6 @@ export class G711Player {
     }
     void this.ctx?.close().catch(() => undefined);
     this.ctx = null;
+    this.analyser = null;
   }
 }

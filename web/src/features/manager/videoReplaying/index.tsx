@@ -363,7 +363,7 @@ export default function VideoReplayPage() {
                 onChange={(k) => void control('speed', Number(k))}
                 data-testid="replay-speed"
               />
-              <span className="tw-replay-pos" data-testid="replay-position" data-ms={position ?? ''}>
+              <span className="tw-replay-pos" data-testid="replay-position" data-ms={position ?? ''} data-media={mediaTime ?? ''}>
                 {position !== null ? formatServerTime(position) : '—'}
               </span>
               <Button icon={<DownloadOutlined />} disabled={!info || clipBytes === 0} onClick={save} data-testid="replay-save">
