@@ -1,4 +1,4 @@
-// Several channels of one car played in step (manager/videoReplaying2, D9D): two channels of a demo car
+// Several channels of one car played in step (manager/videoReplaying2, D86): two channels of a demo car
 // play from the same moment, both decode, and their pictures stay within a second of each other.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * Keeping several playbacks of one car in step (manager/videoReplaying2, D9D). Each channel is its own
+ * Keeping several playbacks of one car in step (manager/videoReplaying2, D86). Each channel is its own
  * device stream and player; their positions (device media time of the picture shown, Unix ms) drift
  * apart because each stream starts, buffers and stalls on its own. A tile ahead can always wait for the
  * others (its element is paused or slowed, the device keeps sending), but a tile behind cannot play

@@ -35,7 +35,7 @@ interface Asked {
   end: string;
 }
 
-/** Video replay of several channels of one car in step (manager/videoReplaying2, issue 17, D9D). */
+/** Video replay of several channels of one car in step (manager/videoReplaying2, issue 17, D86). */
 export default function VideoReplay2Page() {
   const { t } = useTranslation();
   const navigate = useNavigate();
