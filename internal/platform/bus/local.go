@@ -201,3 +201,6 @@ func (kv *localKV) Delete(_ context.Context, key string, rev uint64) error {
 	delete(kv.m, key)
 	return nil
 }
+
+// Prefix is the subjects' first token.
+func (b *Local) Prefix() string { return "tw" }

@@ -1,0 +1,71 @@
+package cluster
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"strings"
+
+	"tankwatch/internal/telemetry"
+)
+
+// Committed reports travel as one message per commit on <prefix>.rep.<node>, gob-encoded
+// (docs/PERFORMANCE.md, "Bus encoding"): every node needs every car for its live view, so the
+// batch, not the car, is the unit.
+
+// Committed takes a committed batch (a Writer subscriber: it runs on the writer goroutine, so it
+// only queues). The other nodes' live view is a cache: when the bus falls behind, batches are
+// dropped and counted rather than slowing ingest.
+func (n *Node) Committed(reports []telemetry.Report) {
+	defer func() { _ = recover() }() // Stop closed the queue: nothing more goes out
+	select {
+	case n.out <- reports:
+	default:
+		n.m.dropped.Add(1)
+	}
+}
+
+func (n *Node) publishLoop(ctx context.Context) {
+	subject := n.prefix + ".rep." + n.bus.Node()
+	for reports := range n.out {
+		data, err := encodeReports(reports)
+		if err != nil {
+			n.m.failed.Add(1)
+			n.log.Error("bus: batch not encoded", "reports", len(reports), "err", err)
+			continue
+		}
+		if err := n.bus.Publish(ctx, subject, data); err != nil {
+			n.m.failed.Add(1)
+			n.log.Warn("bus: batch not published", "reports", len(reports), "err", err)
+			continue
+		}
+		n.m.published.Add(1)
+		n.m.bytes.Add(int64(len(data)))
+	}
+}
+
+// received applies another node's batch to the live state.
+func (n *Node) received(subject string, data []byte) {
+	if strings.TrimPrefix(subject, n.prefix+".rep.") == n.bus.Node() {
+		return
+	}
+	reports, err := decodeReports(data)
+	if err != nil {
+		n.log.Warn("bus: batch not decoded", "subject", subject, "err", err)
+		return
+	}
+	n.m.received.Add(1)
+	n.apply(reports)
+}
+
+func encodeReports(reports []telemetry.Report) ([]byte, error) {
+	var b bytes.Buffer
+	err := gob.NewEncoder(&b).Encode(reports)
+	return b.Bytes(), err
+}
+
+func decodeReports(data []byte) ([]telemetry.Report, error) {
+	var out []telemetry.Report
+	err := gob.NewDecoder(bytes.NewReader(data)).Decode(&out)
+	return out, err
+}
