@@ -52,7 +52,11 @@ func DialNATS(ctx context.Context, cfg NATSConfig) (*NATS, error) {
 	}
 	log := cfg.Log
 	nc, err := nats.Connect(cfg.URL, nats.Name("tankwatch "+cfg.Node), nats.MaxReconnects(-1),
-		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { log.Warn("bus: NATS connection lost", "err", err) }),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil { // nil: this node closed it
+				log.Warn("bus: NATS connection lost", "err", err)
+			}
+		}),
 		nats.ReconnectHandler(func(c *nats.Conn) { log.Info("bus: NATS reconnected", "server", c.ConnectedUrl()) }))
 	if err != nil {
 		return nil, fmt.Errorf("bus: connect %s: %w", cfg.URL, err)
