@@ -43,6 +43,9 @@ type Node struct {
 	mu     sync.Mutex
 	held   map[int64]uint64 // terminals this node holds → the revision of its entry
 
+	lmu  sync.Mutex
+	last map[int64]lastSeen // per car: where its newest report was committed (Mine)
+
 	out  chan []telemetry.Report
 	stop []func()
 	wg   sync.WaitGroup
@@ -73,7 +76,7 @@ func New(b bus.Bus, prefix string, cfg Config, apply func([]telemetry.Report), g
 		log = slog.Default()
 	}
 	return &Node{bus: b, prefix: prefix, cfg: cfg, log: log.With("component", "cluster", "node", b.Node()), apply: apply, gw: gw,
-		held: map[int64]uint64{}, out: make(chan []telemetry.Report, cfg.Queue)}
+		held: map[int64]uint64{}, last: map[int64]lastSeen{}, out: make(chan []telemetry.Report, cfg.Queue)}
 }
 
 // Start opens the owners bucket, follows the other nodes' reports, serves forwarded commands and

@@ -17,6 +17,7 @@ import (
 // only queues). The other nodes' live view is a cache: when the bus falls behind, batches are
 // dropped and counted rather than slowing ingest.
 func (n *Node) Committed(reports []telemetry.Report) {
+	n.noteLast(reports, true)
 	defer func() { _ = recover() }() // Stop closed the queue: nothing more goes out
 	select {
 	case n.out <- reports:
@@ -55,6 +56,7 @@ func (n *Node) received(subject string, data []byte) {
 		return
 	}
 	n.m.received.Add(1)
+	n.noteLast(reports, false)
 	n.apply(reports)
 }
 
@@ -68,4 +70,33 @@ func decodeReports(data []byte) ([]telemetry.Report, error) {
 	var out []telemetry.Report
 	err := gob.NewDecoder(bytes.NewReader(data)).Decode(&out)
 	return out, err
+}
+
+// lastSeen is where a car's newest report (by received time) was committed.
+type lastSeen struct {
+	received int64 // Unix ms
+	here     bool
+}
+
+func (n *Node) noteLast(reports []telemetry.Report, here bool) {
+	n.lmu.Lock()
+	defer n.lmu.Unlock()
+	for i := range reports {
+		r := &reports[i]
+		if r.CarID == 0 {
+			continue
+		}
+		ms := r.Received.UnixMilli()
+		if cur, ok := n.last[r.CarID]; !ok || ms >= cur.received {
+			n.last[r.CarID] = lastSeen{received: ms, here: here}
+		}
+	}
+}
+
+// Mine reports whether this node committed the car's newest report since it started: it, and only
+// it, judges the car's offline rule, so that an offline alarm is raised once across the nodes.
+func (n *Node) Mine(carID int64) bool {
+	n.lmu.Lock()
+	defer n.lmu.Unlock()
+	return n.last[carID].here
 }
