@@ -25,6 +25,9 @@ type Config struct {
 	Refresh time.Duration
 	// CommandTimeout is the gateway's answer wait; a forwarded command waits this plus a margin.
 	CommandTimeout time.Duration
+	// NodeTTL is how long a node that stopped beating (killed, cut off) keeps its terminals: past it
+	// another node accepts them at once, without waiting for the heartbeat window; 0 = 10 s.
+	NodeTTL time.Duration
 	// Queue is how many committed batches wait for the bus before new ones are dropped from the
 	// other nodes' live view (never from the store); 0 = 1024.
 	Queue int
@@ -40,8 +43,11 @@ type Node struct {
 	gw     *gateway.Server
 
 	owners bus.KV
-	mu     sync.Mutex
-	held   map[int64]uint64 // terminals this node holds → the revision of its entry
+	nodes  bus.KV // n-<node> of every running node, rewritten every NodeTTL/3 (beat.go)
+	// beatRev is the revision of this node's key (written by Start, then only by beatLoop)
+	beatRev uint64
+	mu      sync.Mutex
+	held    map[int64]uint64 // terminals this node holds → the revision of its entry
 
 	lmu  sync.Mutex
 	last map[int64]lastSeen // per car: where its newest report was committed (Mine)
@@ -69,6 +75,9 @@ func New(b bus.Bus, prefix string, cfg Config, apply func([]telemetry.Report), g
 	if cfg.CommandTimeout <= 0 {
 		cfg.CommandTimeout = 15 * time.Second
 	}
+	if cfg.NodeTTL <= 0 {
+		cfg.NodeTTL = 10 * time.Second
+	}
 	if cfg.Queue <= 0 {
 		cfg.Queue = 1024
 	}
@@ -87,6 +96,12 @@ func (n *Node) Start(ctx context.Context) error {
 		return err
 	}
 	n.owners = kv
+	if n.nodes, err = n.bus.KV(ctx, "nodes", n.cfg.NodeTTL); err != nil {
+		return err
+	}
+	if err := n.beat(ctx); err != nil {
+		return err
+	}
 	stop, err := n.bus.Subscribe(n.prefix+".rep.*", n.received)
 	if err != nil {
 		return err
@@ -103,8 +118,9 @@ func (n *Node) Start(ctx context.Context) error {
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	n.stop = append(n.stop, cancel)
-	n.wg.Add(2)
+	n.wg.Add(3)
 	go func() { defer n.wg.Done(); n.publishLoop(runCtx) }()
+	go func() { defer n.wg.Done(); n.beatLoop(runCtx) }()
 	go func() { defer n.wg.Done(); n.refreshLoop(runCtx) }()
 	return nil
 }
@@ -119,6 +135,7 @@ func (n *Node) Stop() {
 	n.stop = nil
 	n.wg.Wait()
 	n.releaseAll()
+	n.unbeat()
 }
 
 // Collectors are the node's metrics.

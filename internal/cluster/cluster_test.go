@@ -203,3 +203,24 @@ func BenchmarkDecodeJSON(b *testing.B) {
 		}
 	}
 }
+
+// A node that stopped beating (killed) holds nothing: its live-looking entries are taken over at once.
+func TestDeadNodeReleases(t *testing.T) {
+	ns := newNodes(t, "a", "b")
+	a, b := ns[0], ns[1]
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
+	if h, _ := a.Claim(ctx, 9, now); h != "" {
+		t.Fatalf("first claim: %q", h)
+	}
+	if h, _ := b.Claim(ctx, 9, now.Add(time.Second)); h != "a" {
+		t.Fatalf("claim while a lives: %q", h)
+	}
+	// what the bucket's expiry does to a killed node's key
+	if err := a.nodes.Delete(ctx, nodeKey("a"), a.beatRev); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := b.Claim(ctx, 9, now.Add(2*time.Second)); h != "" || err != nil {
+		t.Fatalf("claim after a died: %q %v", h, err)
+	}
+}

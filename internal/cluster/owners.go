@@ -50,7 +50,7 @@ func (n *Node) Holder(ctx context.Context, terminalID int64, now time.Time) (str
 	if err != nil {
 		return "", err
 	}
-	if o, ok := decodeOwner(v); ok && n.live(o, now) {
+	if o, ok := decodeOwner(v); ok && n.live(o, now) && n.alive(ctx, o.node) {
 		return o.node, nil
 	}
 	return "", nil
@@ -78,7 +78,7 @@ func (n *Node) Claim(ctx context.Context, terminalID int64, now time.Time) (stri
 			return "", err
 		}
 		o, ok := decodeOwner(v)
-		if ok && n.live(o, now) {
+		if ok && n.live(o, now) && n.alive(ctx, o.node) {
 			return o.node, nil
 		}
 		rev, err = n.owners.Update(ctx, key, mine, rev)
