@@ -60,6 +60,11 @@ func (a *App) startCluster(ctx context.Context) error {
 	dv.Writer.Subscribe(n.Committed)
 	a.registry.MustRegister(n.Collectors()...)
 	a.Log.Info("joined the other nodes on the bus", "node", dv.bus.Node(), "bus", a.Cfg.Bus, "prefix", prefix)
+	if a.Cfg.MQTTBroker == "" {
+		// alarms and help requests are pushed by the node that committed the report: through an
+		// embedded broker they reach only the browsers connected to that node
+		a.Log.Warn("several nodes without --mqtt-broker: alarm, help-request and message pushes reach only the browsers of the node that raised them")
+	}
 	return nil
 }
 
