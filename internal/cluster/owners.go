@@ -90,7 +90,7 @@ func (n *Node) Claim(ctx context.Context, terminalID int64, now time.Time) (stri
 		}
 		n.hold(terminalID, rev)
 		if ok && o.node != n.bus.Node() {
-			n.log.Info("terminal taken over from a silent session on another node", "terminal", terminalID, "from", o.node,
+			n.log.Info("terminal taken over from another node: its session there was silent or the node is gone", "terminal", terminalID, "from", o.node,
 				"last_heard", o.heard)
 		}
 		return "", nil
