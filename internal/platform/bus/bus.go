@@ -27,7 +27,7 @@ type Bus interface {
 	// Respond serves requests on subject; fn's answer goes back to the requester.
 	Respond(subject string, fn func(ctx context.Context, data []byte) []byte) (stop func(), err error)
 	// KV opens (creating it when needed) the bucket name, whose entries vanish ttl after their last
-	// write.
+	// write; ttl 0 opens the bucket with the expiry it has (none when it is created here).
 	KV(ctx context.Context, name string, ttl time.Duration) (KV, error)
 	Close() error
 }

@@ -120,6 +120,11 @@ func (b *Local) KV(_ context.Context, name string, ttl time.Duration) (KV, error
 	b.hub.mu.Lock()
 	defer b.hub.mu.Unlock()
 	kv := b.hub.buckets[name]
+	if kv != nil && ttl != 0 {
+		kv.mu.Lock()
+		kv.ttl = ttl
+		kv.mu.Unlock()
+	}
 	if kv == nil {
 		kv = &localKV{ttl: ttl, now: b.hub.now, m: map[string]localEntry{}}
 		b.hub.buckets[name] = kv

@@ -140,7 +140,14 @@ func (b *NATS) Respond(subject string, fn func(ctx context.Context, data []byte)
 // by the nodes' refreshes if the server restarts.
 func (b *NATS) KV(ctx context.Context, name string, ttl time.Duration) (KV, error) {
 	bucket := b.cfg.Prefix + "_" + name
-	kv, err := b.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucket, TTL: ttl, Storage: jetstream.MemoryStorage})
+	var kv jetstream.KeyValue
+	var err error
+	if ttl == 0 { // open it as it is (a reader must not change the writers' expiry)
+		kv, err = b.js.KeyValue(ctx, bucket)
+	}
+	if ttl != 0 || errors.Is(err, jetstream.ErrBucketNotFound) {
+		kv, err = b.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucket, TTL: ttl, Storage: jetstream.MemoryStorage})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("bus: bucket %s: %w", bucket, err)
 	}
