@@ -144,6 +144,14 @@ func TestThreeNodes(t *testing.T) {
 		t.Fatalf("command from C to the terminal now on B: %+v", v)
 	}
 	fleetB.Stop()
+
+	// each command is in the shared command log once, recorded by the node that sent it down
+	var page httpx.Page[telemetry.CommandView]
+	b.MustOK("POST", "/base-info-app/terminalCommand/page", adminB, map[string]any{"carId": car.ID,
+		"startTime": shanghai(b.Clock.Now().Add(-time.Hour)), "endTime": shanghai(b.Clock.Now().Add(time.Hour))}).Decode(&page)
+	if page.Total != 2 {
+		t.Errorf("command log lists %d commands, want 2: %+v", page.Total, page.List)
+	}
 }
 
 // metric reads one sample of the node's /metrics.
