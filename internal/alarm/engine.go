@@ -72,6 +72,9 @@ type Deps struct {
 	Unlocks    Unlocks
 	Levels     Converter // the compartments' tables (tank.Catalog); nil: the probes' own volumes
 	Waybills   Waybills  // the waybill hook of the abnormal-unloading rule; nil until waybills exist
+	// Mine says whether the offline rule of a car is this node's to judge (several nodes, D9A: the
+	// node that committed the car's newest report); nil: every car is (one node).
+	Mine func(carID int64) bool
 }
 
 // TextTemplates expands a template kind for a car's group in every console language.
@@ -261,6 +264,9 @@ func (e *Engine) CheckOffline(ctx context.Context) {
 	var work []decided
 	for i := range cars {
 		car := &cars[i]
+		if e.d.Mine != nil && !e.d.Mine(car.ID) {
+			continue
+		}
 		st := e.stateOf(car.ID)
 		last := st.lastRecv
 		if e.d.Live != nil {

@@ -24,7 +24,8 @@ func (a *App) buildAlarms() {
 	svc := alarm.New(a.DB, a.Fleet, a.Audit)
 	svc.Now, svc.Log, svc.Locks = now, a.Log, a.Devices.Commands
 	deps := alarm.Deps{Service: svc, Cars: a.Fleet, Live: a.Devices.Live, Recipients: a.Org, Unlocks: a.Devices.Commands,
-		Publisher: a.Broker, Stations: a.Stations, Suspects: a.Stations, Levels: a.judgeCatalog()}
+		Publisher: a.Broker, Stations: a.Stations, Suspects: a.Stations, Levels: a.judgeCatalog(),
+		Mine: func(carID int64) bool { c := a.Devices.Cluster; return c == nil || c.Mine(carID) }}
 	eng := alarm.NewEngine(deps, alarm.EngineConfig{}, a.Log.With("component", "alarm"))
 	eng.Now = now
 	a.Devices.Writer.Subscribe(eng.Enqueue)

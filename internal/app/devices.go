@@ -11,9 +11,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"tankwatch/internal/alarm"
+	"tankwatch/internal/cluster"
 	"tankwatch/internal/geo"
 	"tankwatch/internal/jt1078/relay"
 	"tankwatch/internal/jt808/gateway"
+	"tankwatch/internal/platform/bus"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/sim"
 	"tankwatch/internal/tank"
@@ -37,8 +39,13 @@ type Devices struct {
 	// Video is live video: the JT/T 1078 media listener, the relay and the signalling (issue 17, D75).
 	Video *video.Live
 
+	// Cluster is this node among the others on the bus (cluster.go, D9A); nil when alone.
+	Cluster *cluster.Node
+
 	gatewayAddr string
 	stop        func()
+	bus         bus.Bus
+	closeBus    func() // set when this node dialled the bus itself
 }
 
 func (a *App) buildDevices() {
@@ -161,11 +168,16 @@ func (a *App) StartDevices(ctx context.Context) error {
 	if err := dv.Live.Load(ctx); err != nil {
 		return fmt.Errorf("rebuild live state: %w", err)
 	}
+	if err := a.startCluster(ctx); err != nil {
+		return err
+	}
 	if err := a.startAlarms(ctx); err != nil {
+		a.stopCluster()
 		return fmt.Errorf("start the alarm engine: %w", err)
 	}
 	if err := a.startWaybillProcess(ctx); err != nil {
 		a.stopAlarms()
+		a.stopCluster()
 		return fmt.Errorf("start the waybill process engine: %w", err)
 	}
 	writerCtx, stopWriter := context.WithCancel(context.WithoutCancel(ctx))
@@ -191,6 +203,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 		dv.Help.Stop()
 		a.stopAlarms()
 		a.stopWaybillProcess()
+		a.stopCluster()
 	}
 	if a.Cfg.JT808 != "" {
 		ln, err := net.Listen("tcp", a.Cfg.JT808)

@@ -59,11 +59,16 @@ func Each(t *testing.T, fn func(t *testing.T, e *Env)) {
 // New starts an instance on dialect with cfg (demo seeded when cfg.Demo).
 func New(t testing.TB, dialect string, cfg config.Config) *Env {
 	t.Helper()
+	return NewOn(t, dbtest.Open(t, dialect), cfg)
+}
+
+// NewOn starts an instance on the store d (several nodes of one deployment share a database).
+func NewOn(t testing.TB, d *db.DB, cfg config.Config) *Env {
+	t.Helper()
 	auth.UseFastHashingForTests()
 	if cfg.Data == "" { // files the instance writes (uploaded tiles…) never land in the package's source folder
 		cfg.Data = t.TempDir()
 	}
-	d := dbtest.Open(t, dialect)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	a := app.New(cfg, d, log)
 	clock := &Clock{t: time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)}

@@ -94,6 +94,11 @@ func (s *Server) Send(ctx context.Context, terminalID int64, msg jt808.Message, 
 // (the 0x1205 recording list answering 0x9205 or 0x9201, reassembled from its sub-packages); nil when
 // the terminal answered with 0x0001.
 func (s *Server) Ask(ctx context.Context, terminalID int64, msg jt808.Message, c *telemetry.Command) (jt808.Message, error) {
+	return s.ask(ctx, terminalID, msg, c, true)
+}
+
+// ask is Ask; forward: a terminal with no session here is asked through the node that holds it.
+func (s *Server) ask(ctx context.Context, terminalID int64, msg jt808.Message, c *telemetry.Command, forward bool) (jt808.Message, error) {
 	if c == nil {
 		c = &telemetry.Command{}
 	}
@@ -116,6 +121,11 @@ func (s *Server) Ask(ctx context.Context, terminalID int64, msg jt808.Message, c
 		live = sess.live
 	}
 	s.mu.Unlock()
+	if sess == nil && forward && s.cluster != nil {
+		if reply, handled, err := s.cluster.Ask(ctx, terminalID, msg, c); handled {
+			return reply, err
+		}
+	}
 	if sess == nil {
 		if err := s.cmds.Start(ctx, c); err != nil {
 			return nil, fmt.Errorf("gateway: record command: %w", err)

@@ -28,6 +28,7 @@ type Server struct {
 	onConflict atomic.Pointer[func(Conflict)]
 	onUpgrade  atomic.Pointer[func(UpgradeReport)]
 	fails      *failLimiter
+	cluster    Cluster // the other nodes (cluster.go); nil: this node is alone
 
 	mu        sync.Mutex
 	conns     map[*session]struct{}
@@ -147,8 +148,12 @@ func (s *Server) Sessions() int {
 // replaces it).
 func (s *Server) liveOther(terminalID int64, sess *session, now time.Time) *session {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.liveOtherLocked(terminalID, sess, now)
+	other := s.liveOtherLocked(terminalID, sess, now)
+	s.mu.Unlock()
+	if other == nil {
+		other = s.clusterHolder(sess.ctx, terminalID, now, false)
+	}
+	return other
 }
 
 func (s *Server) liveOtherLocked(terminalID int64, sess *session, now time.Time) *session {
@@ -163,6 +168,17 @@ func (s *Server) liveOtherLocked(terminalID int64, sess *session, now time.Time)
 // connection's session of the terminal is live: that one is returned and nothing changes.
 func (s *Server) claim(sess *session, live liveInfo, now time.Time) *session {
 	terminalID := live.term.ID
+	if s.cluster != nil {
+		s.mu.Lock()
+		other := s.liveOtherLocked(terminalID, sess, now)
+		s.mu.Unlock()
+		if other != nil {
+			return other
+		}
+		if other := s.clusterHolder(sess.ctx, terminalID, now, true); other != nil {
+			return other
+		}
+	}
 	s.mu.Lock()
 	if other := s.liveOtherLocked(terminalID, sess, now); other != nil {
 		s.mu.Unlock()
@@ -173,6 +189,7 @@ func (s *Server) claim(sess *session, live liveInfo, now time.Time) *session {
 	if sess.bound != 0 && sess.bound != terminalID && s.byTerm[sess.bound] == sess {
 		delete(s.byTerm, sess.bound)
 		s.m.online.Dec()
+		s.release(sess.bound)
 	}
 	if old == nil {
 		s.m.online.Inc()
@@ -224,9 +241,17 @@ func (s *Server) drop(sess *session) {
 	if sess.bound != 0 && s.byTerm[sess.bound] == sess {
 		delete(s.byTerm, sess.bound)
 		s.m.online.Dec()
+		s.release(sess.bound)
 	}
 	s.mu.Unlock()
 	s.m.sessions.Dec()
+}
+
+// release tells the other nodes that this node no longer holds terminalID.
+func (s *Server) release(terminalID int64) {
+	if s.cluster != nil {
+		s.cluster.Release(terminalID)
+	}
 }
 
 // janitor asks for missing sub-packages of every session that holds partial messages.

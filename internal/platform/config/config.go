@@ -54,6 +54,10 @@ type Config struct {
 	// Messaging.
 	MQTTBroker string // external MQTT broker shared by every node (tcp://host:1883); empty: the embedded broker only
 
+	// Several nodes (issue 19, D9A).
+	Bus    string // NATS JetStream URL shared by every node (nats://host:4222); empty: in-process, one node
+	NodeID string // this node's name on the bus; empty: generated at start (and logged)
+
 	// Demo fleet (with --demo).
 	DemoVehicles int // vehicles seeded and driven by the in-process simulator
 	// DemoHistoryCars: with --demo, how many of the demo cars get 60 days of past trips (the statistics
@@ -228,6 +232,8 @@ func BindServe(b *Binder, c *Config) {
 	b.Int(&c.MovingSpeed, "moving-speed", 5, "km/h from which an online car counts as in transit (below: resting at low speed)")
 	b.String(&c.AMapKey, "amap-key", "", "Gaode (AMap) web-service key for online reverse geocoding; empty: offline only")
 	b.String(&c.MQTTBroker, "mqtt-broker", "", "external MQTT broker shared by every node, e.g. tcp://127.0.0.1:1883 (empty: embedded broker only; browsers always connect to /mqtt)")
+	b.String(&c.Bus, "bus", "", "NATS JetStream shared by every node, e.g. nats://127.0.0.1:4222: live state, terminal sessions and commands span the nodes (empty: in-process, one node)")
+	b.String(&c.NodeID, "node-id", "", "this node's name on the bus: letters, digits, - and _ (empty: generated at start and logged)")
 	b.Int(&c.DemoVehicles, "demo-vehicles", 200, "with --demo: vehicles seeded and driven by the in-process simulator")
 	b.Int(&c.DemoHistoryCars, "demo-history-cars", 24, "with --demo: this many demo cars get 60 days of past trips at the first start, for the statistics pages (0: none; each car costs about 0.3 s of start-up)")
 	b.Bool(&c.DemoSim, "demo-sim", true, "with --demo: drive the demo fleet with the in-process simulator (false: seed only, for an external tankwatch sim)")
@@ -252,6 +258,12 @@ func (c *Config) Validate() error {
 	}
 	if c.MQTTBroker != "" && !strings.Contains(c.MQTTBroker, "://") {
 		return fmt.Errorf("--mqtt-broker must be a URL such as tcp://host:1883, not %q", c.MQTTBroker)
+	}
+	if c.Bus != "" && !strings.HasPrefix(c.Bus, "nats://") && !strings.HasPrefix(c.Bus, "tls://") {
+		return fmt.Errorf("--bus must be empty or a URL such as nats://host:4222, not %q", c.Bus)
+	}
+	if strings.Trim(c.NodeID, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "" {
+		return fmt.Errorf("--node-id may hold only letters, digits, - and _, not %q", c.NodeID)
 	}
 	if _, err := httpx.ParseTrustedProxies(c.TrustedProxies); err != nil {
 		return fmt.Errorf("--trusted-proxies: %w", err)

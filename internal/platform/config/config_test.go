@@ -64,7 +64,8 @@ func TestFileVariant(t *testing.T) {
 func TestValidate(t *testing.T) {
 	for _, args := range [][]string{{"--theme", "pink"}, {"--log-format", "xml"}, {"--db", "mysql://x"},
 		{"--demo-vehicles", "-1"}, {"--terminal-idle", "-1s"}, {"--raw-retention-days", "-2"}, {"--demo-speedup", "2000"}, {"--demo-misbehave", "-1"}, {"--demo-incident", "meteor"},
-		{"--demo-interval", "500ms"}, {"--demo-interval", "2h"}, {"--moving-speed", "0"}, {"--offline-minutes", "0"}, {"--history-queue", "5"}, {"--map-tiles", "google"}, {"--map-tiles", "OSM"}} {
+		{"--demo-interval", "500ms"}, {"--demo-interval", "2h"}, {"--moving-speed", "0"}, {"--offline-minutes", "0"}, {"--history-queue", "5"}, {"--map-tiles", "google"}, {"--map-tiles", "OSM"},
+		{"--bus", "127.0.0.1:4222"}, {"--node-id", "a b"}, {"--node-id", "a.b"}} {
 		if _, err := parse(t, nil, args...); err == nil {
 			t.Errorf("%v accepted", args)
 		}
@@ -80,6 +81,9 @@ func TestValidate(t *testing.T) {
 	}
 	if c, err := parse(t, nil); err != nil || c.DemoInterval.Seconds() != 10 {
 		t.Errorf("--demo-interval default: %v %v", c.DemoInterval, err)
+	}
+	if c, err := parse(t, map[string]string{"TANKWATCH_BUS": "nats://127.0.0.1:4222"}, "--node-id", "node-1"); err != nil || c.Bus != "nats://127.0.0.1:4222" || c.NodeID != "node-1" {
+		t.Errorf("bus settings: %q %q %v", c.Bus, c.NodeID, err)
 	}
 	c, err := parse(t, map[string]string{"TANKWATCH_DEMO_VEHICLES": "50", "TANKWATCH_TERMINAL_IDLE": "90s"}, "--jt808", "")
 	if err != nil || c.DemoVehicles != 50 || c.TerminalIdle.Seconds() != 90 || c.JT808 != "" || c.MovingSpeed != 5 {

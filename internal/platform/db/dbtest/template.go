@@ -213,32 +213,48 @@ func withDatabase(base, name string) (string, error) {
 
 // openPG creates a database of the test's from the template, dropped at cleanup.
 func openPG(tb testing.TB) (*db.DB, error) {
+	dsn, err := pgDatabase(tb)
+	if err != nil {
+		return nil, err
+	}
+	return db.Open(context.Background(), dsn, "")
+}
+
+// PGDatabase creates a migrated database of the test's from the template (dropped at cleanup) and
+// returns its DSN, for tests that open it several times (several nodes of one deployment). It skips
+// the test when TANKWATCH_TEST_PG is not set.
+func PGDatabase(tb testing.TB) string {
+	tb.Helper()
+	dsn, err := pgDatabase(tb)
+	if err != nil {
+		tb.Fatalf("postgres: %v", err)
+	}
+	return dsn
+}
+
+func pgDatabase(tb testing.TB) (string, error) {
 	base := os.Getenv(EnvPG)
 	if base == "" {
 		tb.Skip(EnvPG + " not set")
 	}
 	tpl, err := pgTemplate(base)
 	if err != nil {
-		return nil, fmt.Errorf("postgres template: %w", err)
+		return "", fmt.Errorf("postgres template: %w", err)
 	}
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	name := "tw_test_" + hex.EncodeToString(b[:])
 	admin, err := sql.Open("pgx", base)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	if _, err := admin.Exec("CREATE DATABASE " + name + " TEMPLATE " + tpl); err != nil {
 		_ = admin.Close()
-		return nil, fmt.Errorf("create database: %w", err)
+		return "", fmt.Errorf("create database: %w", err)
 	}
 	tb.Cleanup(func() { // registered first, so it runs after the store is closed
 		_, _ = admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
 		_ = admin.Close()
 	})
-	dsn, err := withDatabase(base, name)
-	if err != nil {
-		return nil, err
-	}
-	return db.Open(context.Background(), dsn, "")
+	return withDatabase(base, name)
 }

@@ -1,0 +1,81 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"tankwatch/internal/platform/bus"
+)
+
+// Every running node keeps n-<node> in the bucket <prefix>_nodes, rewritten every NodeTTL/3; the
+// bucket forgets it NodeTTL after the last write. A terminal whose holder has no such key is free at
+// once: a killed node's terminals are accepted elsewhere within NodeTTL, not after the heartbeat
+// window.
+
+func nodeKey(node string) string { return "n-" + node }
+
+// beat writes this node's key.
+func (n *Node) beat(ctx context.Context) error {
+	key := nodeKey(n.bus.Node())
+	val := []byte(strconv.FormatInt(time.Now().UnixMilli(), 10))
+	if n.beatRev != 0 {
+		rev, err := n.nodes.Update(ctx, key, val, n.beatRev)
+		if err == nil {
+			n.beatRev = rev
+			return nil
+		}
+		if !errors.Is(err, bus.ErrConflict) {
+			return err
+		}
+	}
+	// first beat, or the key expired (this node was cut off) or is a former life's of this name
+	for range 3 {
+		rev, err := n.nodes.Create(ctx, key, val)
+		if err == nil {
+			n.beatRev = rev
+			return nil
+		}
+		if !errors.Is(err, bus.ErrExists) {
+			return err
+		}
+		if _, rev, err = n.nodes.Get(ctx, key); err == nil {
+			if rev, err = n.nodes.Update(ctx, key, val, rev); err == nil {
+				n.beatRev = rev
+				return nil
+			}
+		}
+	}
+	return errors.New("cluster: this node's key kept changing (two nodes with one --node-id?)")
+}
+
+func (n *Node) beatLoop(ctx context.Context) {
+	t := time.NewTicker(n.cfg.NodeTTL / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if err := n.beat(ctx); err != nil && ctx.Err() == nil {
+			n.log.Warn("bus: node beat failed; other nodes take this node's terminals over if it lasts", "err", err)
+		}
+	}
+}
+
+func (n *Node) unbeat() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if n.beatRev != 0 {
+		_ = n.nodes.Delete(ctx, nodeKey(n.bus.Node()), n.beatRev)
+	}
+}
+
+// alive reports whether node beats. When the bucket cannot be read the node is taken as alive: a
+// bus that does not answer must not hand a live terminal to a second connection.
+func (n *Node) alive(ctx context.Context, node string) bool {
+	_, _, err := n.nodes.Get(ctx, nodeKey(node))
+	return !errors.Is(err, bus.ErrNotFound)
+}

@@ -1,0 +1,153 @@
+// Package cluster makes the nodes of one deployment one platform over the bus (internal/platform/bus):
+// every node's committed reports reach every other node's live state; one live session per terminal
+// across the nodes; a command for a terminal goes to the node that holds it. docs/DECISIONS.md D9A.
+package cluster
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"tankwatch/internal/jt808/gateway"
+	"tankwatch/internal/platform/bus"
+	"tankwatch/internal/telemetry"
+)
+
+// Config tunes a node.
+type Config struct {
+	// HeartbeatWindow is the gateway's (D25): a session heard from within it is live.
+	HeartbeatWindow time.Duration
+	// Refresh is how often the node rewrites its sessions' last-heard times; 0 = HeartbeatWindow/4.
+	Refresh time.Duration
+	// CommandTimeout is the gateway's answer wait; a forwarded command waits this plus a margin.
+	CommandTimeout time.Duration
+	// NodeTTL is how long a node that stopped beating (killed, cut off) keeps its terminals: past it
+	// another node accepts them at once, without waiting for the heartbeat window; 0 = 10 s.
+	NodeTTL time.Duration
+	// Queue is how many committed batches wait for the bus before new ones are dropped from the
+	// other nodes' live view (never from the store); 0 = 1024.
+	Queue int
+}
+
+// Node is this node on the bus.
+type Node struct {
+	bus    bus.Bus
+	prefix string
+	cfg    Config
+	log    *slog.Logger
+	apply  func([]telemetry.Report)
+	gw     *gateway.Server
+
+	owners bus.KV
+	nodes  bus.KV // n-<node> of every running node, rewritten every NodeTTL/3 (beat.go)
+	// beatRev is the revision of this node's key (written by Start, then only by beatLoop)
+	beatRev uint64
+	mu      sync.Mutex
+	held    map[int64]uint64 // terminals this node holds → the revision of its entry
+
+	lmu  sync.Mutex
+	last map[int64]lastSeen // per car: where its newest report was committed (Mine)
+
+	out  chan []telemetry.Report
+	stop []func()
+	wg   sync.WaitGroup
+
+	m metrics
+}
+
+type metrics struct {
+	published, received, dropped, failed, bytes atomic.Int64
+}
+
+// New returns the node; prefix is the subjects' first token (the bus adapter's). apply receives the
+// other nodes' committed reports (Live.Apply); gw is this node's gateway (nil: no gateway here).
+func New(b bus.Bus, prefix string, cfg Config, apply func([]telemetry.Report), gw *gateway.Server, log *slog.Logger) *Node {
+	if cfg.HeartbeatWindow <= 0 {
+		cfg.HeartbeatWindow = 90 * time.Second
+	}
+	if cfg.Refresh <= 0 {
+		cfg.Refresh = cfg.HeartbeatWindow / 4
+	}
+	if cfg.CommandTimeout <= 0 {
+		cfg.CommandTimeout = 15 * time.Second
+	}
+	if cfg.NodeTTL <= 0 {
+		cfg.NodeTTL = 10 * time.Second
+	}
+	if cfg.Queue <= 0 {
+		cfg.Queue = 1024
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Node{bus: b, prefix: prefix, cfg: cfg, log: log.With("component", "cluster", "node", b.Node()), apply: apply, gw: gw,
+		held: map[int64]uint64{}, last: map[int64]lastSeen{}, out: make(chan []telemetry.Report, cfg.Queue)}
+}
+
+// Start opens the owners bucket, follows the other nodes' reports, serves forwarded commands and
+// refreshes this node's sessions until Stop. Call it before the gateway serves.
+func (n *Node) Start(ctx context.Context) error {
+	kv, err := n.bus.KV(ctx, "owners", 2*n.cfg.HeartbeatWindow)
+	if err != nil {
+		return err
+	}
+	n.owners = kv
+	if n.nodes, err = n.bus.KV(ctx, "nodes", n.cfg.NodeTTL); err != nil {
+		return err
+	}
+	if err := n.beat(ctx); err != nil {
+		return err
+	}
+	stop, err := n.bus.Subscribe(n.prefix+".rep.*", n.received)
+	if err != nil {
+		return err
+	}
+	n.stop = append(n.stop, stop)
+	if n.gw != nil {
+		stop, err := n.bus.Respond(n.prefix+".cmd."+n.bus.Node(), n.serveCommand)
+		if err != nil {
+			n.Stop()
+			return err
+		}
+		n.stop = append(n.stop, stop)
+		n.gw.UseCluster(n)
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	n.stop = append(n.stop, cancel)
+	n.wg.Add(3)
+	go func() { defer n.wg.Done(); n.publishLoop(runCtx) }()
+	go func() { defer n.wg.Done(); n.beatLoop(runCtx) }()
+	go func() { defer n.wg.Done(); n.refreshLoop(runCtx) }()
+	return nil
+}
+
+// Stop stops following and serving, gives up what this node holds and waits for its goroutines.
+// Call it after the gateway and the writer stopped: the last commits still reach the other nodes.
+func (n *Node) Stop() {
+	close(n.out)
+	for i := len(n.stop) - 1; i >= 0; i-- {
+		n.stop[i]()
+	}
+	n.stop = nil
+	n.wg.Wait()
+	n.releaseAll()
+	n.unbeat()
+}
+
+// Collectors are the node's metrics.
+func (n *Node) Collectors() []prometheus.Collector {
+	c := func(name, help string, v *atomic.Int64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return float64(v.Load()) })
+	}
+	return []prometheus.Collector{
+		c("tankwatch_bus_batches_published_total", "Committed report batches this node published to the other nodes.", &n.m.published),
+		c("tankwatch_bus_batches_received_total", "Committed report batches of other nodes applied to this node's live state.", &n.m.received),
+		c("tankwatch_bus_batches_dropped_total", "Committed batches not published because the bus fell behind (only the other nodes' live view misses them, until the cars' next reports).", &n.m.dropped),
+		c("tankwatch_bus_publish_failures_total", "Batches the bus refused or lost on publishing.", &n.m.failed),
+		c("tankwatch_bus_published_bytes_total", "Bytes of report batches published.", &n.m.bytes),
+	}
+}

@@ -1,0 +1,96 @@
+package gateway
+
+import (
+	"context"
+	"time"
+
+	"tankwatch/internal/jt808"
+	"tankwatch/internal/telemetry"
+)
+
+// Cluster is the other nodes of a deployment as the gateway needs them (internal/cluster implements
+// it over the bus, docs/DECISIONS.md D9A): one live session per terminal across the nodes, by the
+// rules this node applies to its own connections (D25), and commands for terminals held elsewhere.
+type Cluster interface {
+	// Holder names another node whose session of terminalID was heard within the heartbeat window
+	// before now; "" when there is none.
+	Holder(ctx context.Context, terminalID int64, now time.Time) (string, error)
+	// Claim makes this node the holder of terminalID unless another node's session of it is live;
+	// then it names that node and changes nothing.
+	Claim(ctx context.Context, terminalID int64, now time.Time) (string, error)
+	// Release gives terminalID up: its session here closed. It must not block.
+	Release(terminalID int64)
+	// Ask sends a command for a terminal with no session here through the node that holds it;
+	// handled is false when no node does.
+	Ask(ctx context.Context, terminalID int64, msg jt808.Message, c *telemetry.Command) (reply jt808.Message, handled bool, err error)
+}
+
+// UseCluster makes the gateway one of several nodes. Set it before Serve.
+func (s *Server) UseCluster(c Cluster) { s.cluster = c }
+
+// remoteSession stands for a live session on another node in the refusal paths, which name the
+// live session's peer.
+func (s *Server) remoteSession(node string) *session {
+	return &session{srv: s, peer: "node " + node}
+}
+
+// clusterHolder is liveOther's question to the other nodes. A bus that does not answer does not
+// stop terminals from connecting: the node then judges by its own sessions, as a single node does.
+func (s *Server) clusterHolder(ctx context.Context, terminalID int64, now time.Time, claim bool) *session {
+	if s.cluster == nil {
+		return nil
+	}
+	ask := s.cluster.Holder
+	if claim {
+		ask = s.cluster.Claim
+	}
+	var node string
+	err := offStack(func() error {
+		var err error
+		node, err = ask(ctx, terminalID, now)
+		return err
+	})
+	if err != nil {
+		s.log.Warn("bus: who holds the terminal is unknown; judging by this node's sessions", "terminal", terminalID, "err", err)
+		return nil
+	}
+	if node == "" {
+		return nil
+	}
+	return s.remoteSession(node)
+}
+
+// Held is a session this node holds, for the refresh of its claim.
+type Held struct {
+	TerminalID int64
+	Heard      time.Time // the last valid frame (the gateway's clock)
+}
+
+// Held lists the authenticated sessions of this node.
+func (s *Server) Held() []Held {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Held, 0, len(s.byTerm))
+	for id, sess := range s.byTerm {
+		out = append(out, Held{TerminalID: id, Heard: time.Unix(0, sess.heard.Load())})
+	}
+	return out
+}
+
+// Evict closes the session of terminalID here: another node took the terminal over after this
+// session fell silent (a half-open connection).
+func (s *Server) Evict(terminalID int64) {
+	s.mu.Lock()
+	sess := s.byTerm[terminalID]
+	s.mu.Unlock()
+	if sess != nil {
+		sess.logger().Info("session closed: the terminal connected to another node")
+		sess.close()
+	}
+}
+
+// AskHere is Ask without forwarding: the node that holds the terminal answers a forwarded command
+// with it.
+func (s *Server) AskHere(ctx context.Context, terminalID int64, msg jt808.Message, c *telemetry.Command) (jt808.Message, error) {
+	return s.ask(ctx, terminalID, msg, c, false)
+}

@@ -1,0 +1,223 @@
+package bus
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// NATSConfig names the server and this node's place on it.
+type NATSConfig struct {
+	URL    string // nats://host:4222 (several, comma-separated)
+	Node   string
+	Prefix string // first token of every subject, and of the stream and bucket names; "" = "tw"
+	// StreamAge is how long the report stream keeps messages (a node that was away catches up on
+	// its live view from the store, not from here); 0 = 10 minutes.
+	StreamAge time.Duration
+	Log       *slog.Logger
+}
+
+// NATS is the JetStream adapter.
+type NATS struct {
+	cfg    NATSConfig
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	stream jetstream.Stream
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	buckets []string
+}
+
+// DialNATS connects to the server and creates (or updates) the report stream.
+func DialNATS(ctx context.Context, cfg NATSConfig) (*NATS, error) {
+	if cfg.Prefix == "" {
+		cfg.Prefix = "tw"
+	}
+	if cfg.StreamAge <= 0 {
+		cfg.StreamAge = 10 * time.Minute
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	log := cfg.Log
+	nc, err := nats.Connect(cfg.URL, nats.Name("tankwatch "+cfg.Node), nats.MaxReconnects(-1),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil { // nil: this node closed it
+				log.Warn("bus: NATS connection lost", "err", err)
+			}
+		}),
+		nats.ReconnectHandler(func(c *nats.Conn) { log.Info("bus: NATS reconnected", "server", c.ConnectedUrl()) }))
+	if err != nil {
+		return nil, fmt.Errorf("bus: connect %s: %w", cfg.URL, err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("bus: JetStream: %w", err)
+	}
+	st, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: streamName(cfg.Prefix), Subjects: []string{cfg.Prefix + ".rep.>"},
+		MaxAge: cfg.StreamAge, Storage: jetstream.FileStorage, Discard: jetstream.DiscardOld})
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("bus: report stream on %s: %w", cfg.URL, err)
+	}
+	b := &NATS{cfg: cfg, nc: nc, js: js, stream: st}
+	b.ctx, b.cancel = context.WithCancel(context.Background())
+	return b, nil
+}
+
+func streamName(prefix string) string { return strings.ToUpper(prefix) + "_REPORTS" }
+
+func (b *NATS) Node() string { return b.cfg.Node }
+
+// Prefix is the subjects' first token.
+func (b *NATS) Prefix() string { return b.cfg.Prefix }
+
+func (b *NATS) Publish(ctx context.Context, subject string, data []byte) error {
+	_, err := b.js.Publish(ctx, subject, data)
+	return err
+}
+
+// Subscribe follows the stream with an ordered consumer from the next message on: it recreates
+// itself after a gap or a reconnection, so fn sees messages in order and never twice.
+func (b *NATS) Subscribe(pattern string, fn func(subject string, data []byte)) (func(), error) {
+	c, err := b.stream.OrderedConsumer(b.ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{pattern},
+		DeliverPolicy: jetstream.DeliverNewPolicy})
+	if err != nil {
+		return nil, fmt.Errorf("bus: follow %s: %w", pattern, err)
+	}
+	cc, err := c.Consume(func(m jetstream.Msg) { fn(m.Subject(), m.Data()) })
+	if err != nil {
+		return nil, fmt.Errorf("bus: follow %s: %w", pattern, err)
+	}
+	return cc.Stop, nil
+}
+
+func (b *NATS) Request(ctx context.Context, subject string, data []byte) ([]byte, error) {
+	m, err := b.nc.RequestWithContext(ctx, subject, data)
+	if errors.Is(err, nats.ErrNoResponders) {
+		return nil, ErrNoResponder
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m.Data, nil
+}
+
+// Respond answers each request on a goroutine of its own: answers (a terminal's reply to a command)
+// can take seconds.
+func (b *NATS) Respond(subject string, fn func(ctx context.Context, data []byte) []byte) (func(), error) {
+	sub, err := b.nc.Subscribe(subject, func(m *nats.Msg) {
+		go func() {
+			if err := m.Respond(fn(b.ctx, m.Data)); err != nil {
+				b.cfg.Log.Warn("bus: answer not sent", "subject", subject, "err", err)
+			}
+		}()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bus: serve %s: %w", subject, err)
+	}
+	// the server must know the subscription before anyone is told this node serves it
+	if err := b.nc.Flush(); err != nil {
+		_ = sub.Unsubscribe()
+		return nil, fmt.Errorf("bus: serve %s: %w", subject, err)
+	}
+	return func() { _ = sub.Unsubscribe() }, nil
+}
+
+// KV opens the bucket <prefix>_<name> in memory: what it holds (who holds which terminal) is rebuilt
+// by the nodes' refreshes if the server restarts.
+func (b *NATS) KV(ctx context.Context, name string, ttl time.Duration) (KV, error) {
+	bucket := b.cfg.Prefix + "_" + name
+	var kv jetstream.KeyValue
+	var err error
+	if ttl == 0 { // open it as it is (a reader must not change the writers' expiry)
+		kv, err = b.js.KeyValue(ctx, bucket)
+	}
+	if ttl != 0 || errors.Is(err, jetstream.ErrBucketNotFound) {
+		kv, err = b.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucket, TTL: ttl, Storage: jetstream.MemoryStorage})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bus: bucket %s: %w", bucket, err)
+	}
+	b.mu.Lock()
+	b.buckets = append(b.buckets, bucket)
+	b.mu.Unlock()
+	return natsKV{kv}, nil
+}
+
+// Close drains the connection: answers under way are sent first.
+func (b *NATS) Close() error {
+	b.cancel()
+	return b.nc.Drain()
+}
+
+// Destroy deletes the stream and the buckets this bus opened (tests give every run its own prefix).
+func (b *NATS) Destroy(ctx context.Context) error {
+	b.mu.Lock()
+	buckets := b.buckets
+	b.mu.Unlock()
+	errs := []error{b.js.DeleteStream(ctx, streamName(b.cfg.Prefix))}
+	for _, k := range buckets {
+		if err := b.js.DeleteKeyValue(ctx, k); err != nil && !errors.Is(err, jetstream.ErrBucketNotFound) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+type natsKV struct{ kv jetstream.KeyValue }
+
+func (k natsKV) Get(ctx context.Context, key string) ([]byte, uint64, error) {
+	e, err := k.kv.Get(ctx, key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
+		return nil, 0, ErrNotFound
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return e.Value(), e.Revision(), nil
+}
+
+func (k natsKV) Create(ctx context.Context, key string, value []byte) (uint64, error) {
+	rev, err := k.kv.Create(ctx, key, value)
+	if errors.Is(err, jetstream.ErrKeyExists) {
+		return 0, ErrExists
+	}
+	return rev, err
+}
+
+func (k natsKV) Update(ctx context.Context, key string, value []byte, rev uint64) (uint64, error) {
+	n, err := k.kv.Update(ctx, key, value, rev)
+	if errors.Is(err, jetstream.ErrKeyRevisionMismatch) || errors.Is(err, jetstream.ErrKeyExists) {
+		return 0, ErrConflict
+	}
+	return n, err
+}
+
+func (k natsKV) Delete(ctx context.Context, key string, rev uint64) error {
+	err := k.kv.Delete(ctx, key, jetstream.LastRevision(rev))
+	if errors.Is(err, jetstream.ErrKeyRevisionMismatch) || errors.Is(err, jetstream.ErrKeyExists) {
+		return ErrConflict
+	}
+	return err
+}
+
+// RandomPrefix is base followed by random hex: the prefix of a test run, so that parallel runs on one
+// server do not share streams or buckets.
+func RandomPrefix(base string) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return base + hex.EncodeToString(b[:])
+}
