@@ -72,7 +72,7 @@ type Deps struct {
 	Unlocks    Unlocks
 	Levels     Converter // the compartments' tables (tank.Catalog); nil: the probes' own volumes
 	Waybills   Waybills  // the waybill hook of the abnormal-unloading rule; nil until waybills exist
-	// Mine says whether the offline rule of a car is this node's to judge (several nodes, D9A: the
+	// Mine says whether the offline rule of a car is this node's to judge (several nodes, D87: the
 	// node that committed the car's newest report); nil: every car is (one node).
 	Mine func(carID int64) bool
 }

@@ -22,7 +22,7 @@ func (a *App) NodeID() string {
 	return a.Devices.bus.Node()
 }
 
-// startCluster joins the other nodes when a bus is configured (D9A): this node's committed reports
+// startCluster joins the other nodes when a bus is configured (D87): this node's committed reports
 // go out, theirs come into the live state, and the gateway holds terminals and sends commands
 // across the nodes. Without a bus the node is alone and nothing here runs.
 func (a *App) startCluster(ctx context.Context) error {

@@ -21,7 +21,7 @@ import (
 	"tankwatch/internal/telemetry"
 )
 
-// TestThreeNodes runs three nodes on one PostgreSQL database and one NATS server (D9A): a terminal
+// TestThreeNodes runs three nodes on one PostgreSQL database and one NATS server (D87): a terminal
 // connected to A is live on B's /ws/live and counted there; a command sent on C reaches it through A
 // and its answer comes back; the same terminal connecting to B while its session on A is live is
 // refused, as a second connection is on one node; A stopped, its sessions are released and the

@@ -39,7 +39,7 @@ type Devices struct {
 	// Video is live video: the JT/T 1078 media listener, the relay and the signalling (issue 17, D75).
 	Video *video.Live
 
-	// Cluster is this node among the others on the bus (cluster.go, D9A); nil when alone.
+	// Cluster is this node among the others on the bus (cluster.go, D87); nil when alone.
 	Cluster *cluster.Node
 
 	gatewayAddr string

@@ -1,6 +1,6 @@
 // Package cluster makes the nodes of one deployment one platform over the bus (internal/platform/bus):
 // every node's committed reports reach every other node's live state; one live session per terminal
-// across the nodes; a command for a terminal goes to the node that holds it. docs/DECISIONS.md D9A.
+// across the nodes; a command for a terminal goes to the node that holds it. docs/DECISIONS.md D87.
 package cluster
 
 import (

@@ -9,7 +9,7 @@ import (
 )
 
 // Cluster is the other nodes of a deployment as the gateway needs them (internal/cluster implements
-// it over the bus, docs/DECISIONS.md D9A): one live session per terminal across the nodes, by the
+// it over the bus, docs/DECISIONS.md D87): one live session per terminal across the nodes, by the
 // rules this node applies to its own connections (D25), and commands for terminals held elsewhere.
 type Cluster interface {
 	// Holder names another node whose session of terminalID was heard within the heartbeat window

@@ -1,7 +1,7 @@
 // Package bus carries what the nodes of one TankWatch deployment tell each other: committed reports
 // (a stream every node follows), requests to the node that holds a terminal's session, and a
 // key-value bucket of who holds which terminal. Two adapters: Local (one process, the default) and
-// NATS JetStream (--bus nats://…). DESIGN.md §1–2, docs/DECISIONS.md D9A.
+// NATS JetStream (--bus nats://…). DESIGN.md §1–2, docs/DECISIONS.md D87.
 package bus
 
 import (

@@ -54,7 +54,7 @@ type Config struct {
 	// Messaging.
 	MQTTBroker string // external MQTT broker shared by every node (tcp://host:1883); empty: the embedded broker only
 
-	// Several nodes (issue 19, D9A).
+	// Several nodes (issue 19, D87).
 	Bus    string // NATS JetStream URL shared by every node (nats://host:4222); empty: in-process, one node
 	NodeID string // this node's name on the bus; empty: generated at start (and logged)
 
