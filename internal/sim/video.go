@@ -40,8 +40,10 @@ var sampleMedia = sync.OnceValue(func() (m struct {
 	keys []bool
 	fps  float64
 	alaw []byte
+	aac  [][]byte // ADTS frames, header included, of aacFrameMs each
 }) {
 	h264, alaw := jt1078.SampleClip()
+	m.aac = adtsFrames(jt1078.SampleAAC())
 	m.pics, m.keys = accessUnits(h264)
 	m.alaw = alaw
 	m.fps = defaultFPS
@@ -55,6 +57,27 @@ var sampleMedia = sync.OnceValue(func() (m struct {
 	}
 	return m
 })
+
+// aacFrameMs is one AAC frame of the clip: 1024 samples at 8 kHz.
+const aacFrameMs = 128
+
+// adtsFrames cuts an ADTS stream into its frames (each keeps its header: a device sends ADTS).
+func adtsFrames(b []byte) [][]byte {
+	var out [][]byte
+	for len(b) >= 7 && b[0] == 0xff && b[1]&0xf6 == 0xf0 {
+		n := int(b[3]&3)<<11 | int(b[4])<<3 | int(b[5])>>5
+		if n < 7 || n > len(b) {
+			break
+		}
+		out = append(out, b[:n])
+		b = b[n:]
+	}
+	return out
+}
+
+// sendsAAC picks the demo terminals whose audio is AAC (kept inside the FLV for the browser) rather
+// than G.711 (its own socket): one in eight, the eighth, sixteenth… so the first cars stay G.711.
+func sendsAAC(idx int) bool { return idx%8 == 7 }
 
 // accessUnits cuts an Annex B stream into pictures: a picture starts at a parameter set, an SEI or an
 // AUD before a slice, or at a slice that follows a slice (the clip has one slice per picture). key
@@ -114,7 +137,7 @@ func (t *terminal) liveStart(h jt808.Header, body []byte, now time.Time) {
 		defer t.f.wg.Done()
 		defer t.f.c.videoStreams.Add(-1)
 		defer cancel()
-		err := streamClip(ctx, t.f.done, addr, t.hp, m.Channel, ed, m.DataType != liveListen, m.DataType != liveVideo)
+		err := streamClip(ctx, t.f.done, addr, t.hp, m.Channel, ed, m.DataType != liveListen, m.DataType != liveVideo, sendsAAC(t.idx))
 		if err != nil && ctx.Err() == nil {
 			t.f.log.Debug("sim: video stream ended", "phone", t.phone, "channel", m.Channel, "err", err)
 		}
@@ -150,8 +173,9 @@ func (t *terminal) stopStreams() {
 }
 
 // streamClip connects to addr and sends the clip until ctx or done ends or a write fails. Each
-// picture goes at its time (the clip's frame rate) with the A-law of its duration.
-func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt808.Phone, channel byte, ed jt1078.Edition, video, audio bool) error {
+// picture goes at its time (the clip's frame rate) with the A-law of its duration, or with aac the AAC
+// frames due by its time.
+func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt808.Phone, channel byte, ed jt1078.Edition, video, audio, aac bool) error {
 	c, err := dialMedia(ctx, done, addr)
 	if err != nil {
 		return err
@@ -167,6 +191,7 @@ func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt80
 		pkts  []jt1078.Packet
 		wire  []byte
 		lastI uint64
+		aacAt int // AAC frames sent
 		timer = time.NewTimer(0)
 	)
 	defer timer.Stop()
@@ -190,7 +215,13 @@ func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt80
 			f := jt1078.Frame{SIM: sim, Channel: channel, Type: ty, PT: jt1078.PTH264, Time: ms, Data: media.pics[n]}
 			pkts, seq = jt1078.Packetize(pkts, f, ed, seq, 950, uint16(min(ms-lastI, 0xffff)), frameMs)
 		}
-		if audio && len(media.alaw) >= alawBlock {
+		if audio && aac && len(media.aac) > 0 {
+			for ; uint64(aacAt*aacFrameMs) <= ms-base; aacAt++ {
+				f := jt1078.Frame{SIM: sim, Channel: channel, Type: jt1078.Audio, PT: jt1078.PTAAC, Time: base + uint64(aacAt*aacFrameMs),
+					Data: media.aac[aacAt%len(media.aac)]}
+				pkts, seq = jt1078.Packetize(pkts, f, ed, seq, 950, 0, 0)
+			}
+		} else if audio && len(media.alaw) >= alawBlock {
 			at := (i * alawBlock) % (len(media.alaw) - len(media.alaw)%alawBlock)
 			f := jt1078.Frame{SIM: sim, Channel: channel, Type: jt1078.Audio, PT: jt1078.PTG711A, Time: ms, Data: media.alaw[at : at+alawBlock]}
 			pkts, seq = jt1078.Packetize(pkts, f, ed, seq, 950, 0, 0)

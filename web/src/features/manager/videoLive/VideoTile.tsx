@@ -116,9 +116,12 @@ export function VideoTile({ index, spec, selected, audioOn, onSelect, onClose, o
     };
   }, []);
 
-  // audio: the stream's G.711 socket while this tile has the speaker
+  // audio: the stream's G.711 socket while this tile has the speaker, and the element's own sound for
+  // AAC carried in the FLV (a device sends one or the other; the unused one stays silent)
   const playingAudio = audioOn && !!stream && status !== 'failed';
   useEffect(() => {
+    const v = videoRef.current;
+    if (v) v.muted = !playingAudio;
     if (!playingAudio || !stream) return;
     const p = new G711Player(mediaSocketUrl(stream.audioUrl, token()), () => onAudio(false));
     p.start();
