@@ -12,8 +12,8 @@ import (
 
 	"tankwatch/internal/app/apptest"
 	"tankwatch/internal/fleet"
-	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/config"
+	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/sim"
 	"tankwatch/internal/video"
 )
