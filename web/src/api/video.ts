@@ -57,6 +57,8 @@ export interface ReplayInfo {
   plate: string;
   channelNo: number;
   flvUrl: string;
+  /** G.711 over WebSocket, as live's (AAC comes inside the FLV). */
+  audioUrl: string;
   startTime: string;
   endTime: string;
   paused: boolean;
