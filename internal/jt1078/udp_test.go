@@ -141,3 +141,25 @@ func FuzzDatagram(f *testing.F) {
 		ro.Expire(nil, 1<<40)
 	})
 }
+
+// TestAssemblerLostLastPacket: a frame whose last sub-package was lost is closed by the next frame's
+// timestamp and must be dropped, not delivered cut short.
+func TestAssemblerLostLastPacket(t *testing.T) {
+	var ps []Packet
+	var seq uint16
+	for i := range 2 {
+		data := bytes.Repeat([]byte{byte(i + 1)}, 2500)
+		copy(data, []byte{0, 0, 0, 1, 0x41})
+		ps, seq = Packetize(ps, Frame{Channel: 1, Type: VideoP, PT: PTH264, Time: uint64(40 * i), Data: data}, Edition2016, seq, 950, 0, 40)
+	}
+	var a Assembler
+	var out []Frame
+	for i, p := range ps {
+		if i != 2 { // the first frame's last packet
+			out = a.Push(out, p)
+		}
+	}
+	if len(out) != 1 || !out[0].Gap || out[0].Time != 40 || a.Dropped != 1 {
+		t.Fatalf("%d frames, dropped %d", len(out), a.Dropped)
+	}
+}

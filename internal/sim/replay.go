@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"hash/fnv"
-	"net"
-	"strconv"
 	"time"
 
 	"tankwatch/internal/jt1078"
@@ -134,7 +132,7 @@ type playback struct {
 // played files, the others with 0x0001, as field terminals differ (jt808-facts.md).
 func (t *terminal) playbackStart(h jt808.Header, body []byte, now time.Time) {
 	var m jt808.PlaybackStart
-	if err := m.DecodeBody(body, h.Version); err != nil || m.Channel == 0 || m.ServerIP == "" || m.TCPPort == 0 || m.Start.IsZero() {
+	if err := m.DecodeBody(body, h.Version); err != nil || m.Channel == 0 || m.ServerIP == "" || m.TCPPort == 0 && m.UDPPort == 0 || m.Start.IsZero() {
 		t.reply(h, jt808.ResultBadMessage, now)
 		return
 	}
@@ -154,7 +152,7 @@ func (t *terminal) playbackStart(h jt808.Header, body []byte, now time.Time) {
 		t.playbacks = map[byte]*playback{}
 	}
 	t.playbacks[m.Channel] = pb
-	addr := net.JoinHostPort(m.ServerIP, strconv.Itoa(int(m.TCPPort)))
+	addr := mediaAddr(m.ServerIP, m.TCPPort, m.UDPPort)
 	ed := jt1078.Edition2016
 	if t.ver == jt808.V2019 || t.hp[0]|t.hp[1]|t.hp[2]|t.hp[3] != 0 {
 		ed = jt1078.Edition2019

@@ -2,9 +2,12 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"tankwatch/internal/jt1078"
@@ -109,7 +112,7 @@ func accessUnits(b []byte) (pics [][]byte, key []bool) {
 // replaced: the platform asks again after it lost the stream).
 func (t *terminal) liveStart(h jt808.Header, body []byte, now time.Time) {
 	var m jt808.LiveStart
-	if err := m.DecodeBody(body, h.Version); err != nil || m.Channel == 0 || m.ServerIP == "" || m.TCPPort == 0 {
+	if err := m.DecodeBody(body, h.Version); err != nil || m.Channel == 0 || m.ServerIP == "" || m.TCPPort == 0 && m.UDPPort == 0 {
 		t.reply(h, jt808.ResultBadMessage, now)
 		return
 	}
@@ -126,7 +129,7 @@ func (t *terminal) liveStart(h jt808.Header, body []byte, now time.Time) {
 		t.streams = map[byte]context.CancelFunc{}
 	}
 	t.streams[m.Channel] = cancel
-	addr := net.JoinHostPort(m.ServerIP, strconv.Itoa(int(m.TCPPort)))
+	addr := mediaAddr(m.ServerIP, m.TCPPort, m.UDPPort)
 	ed := jt1078.Edition2016
 	if t.ver == jt808.V2019 || t.hp[0]|t.hp[1]|t.hp[2]|t.hp[3] != 0 {
 		ed = jt1078.Edition2019
@@ -233,10 +236,24 @@ func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt80
 	}
 }
 
-// dialMedia opens the media connection to addr; a blocked write on it ends when ctx or done ends.
+// mediaAddr is where 0x9101/0x9201 say to stream: "tcp://host:port" when a TCP port is given, else
+// "udp://host:port" (a port of 0 is a transport not to use).
+func mediaAddr(host string, tcp, udp uint16) string {
+	if tcp != 0 {
+		return "tcp://" + net.JoinHostPort(host, strconv.Itoa(int(tcp)))
+	}
+	return "udp://" + net.JoinHostPort(host, strconv.Itoa(int(udp)))
+}
+
+// dialMedia opens the media connection to addr (mediaAddr; a bare host:port is TCP); a blocked write
+// on it ends when ctx or done ends.
 func dialMedia(ctx context.Context, done <-chan struct{}, addr string) (net.Conn, error) {
+	network := "tcp"
+	if n, rest, ok := strings.Cut(addr, "://"); ok {
+		network, addr = n, rest
+	}
 	d := net.Dialer{Timeout: dialTimeout}
-	c, err := d.DialContext(ctx, "tcp", addr)
+	c, err := d.DialContext(ctx, network, addr)
 	if err != nil {
 		return nil, err
 	}
@@ -250,14 +267,26 @@ func dialMedia(ctx context.Context, done <-chan struct{}, addr string) (net.Conn
 	return c, nil
 }
 
-// writePackets sends pkts in one write (wire is the reused buffer); a write failing because the stream
-// was stopped is no error.
+// writePackets sends pkts in one write (wire is the reused buffer), or over UDP one datagram each; a
+// write failing because the stream was stopped is no error.
 func writePackets(ctx context.Context, c net.Conn, wire []byte, pkts []jt1078.Packet) ([]byte, error) {
+	_, udp := c.(*net.UDPConn)
 	var err error
 	for _, p := range pkts {
+		if udp {
+			wire = wire[:0]
+		}
 		if wire, err = jt1078.Append(wire, p); err != nil {
 			return wire, err
 		}
+		if udp {
+			if _, err := c.Write(wire); err != nil && ctx.Err() == nil && !errors.Is(err, syscall.ECONNREFUSED) {
+				return wire, err // a refused datagram (nobody listening yet) is lost like any other
+			}
+		}
+	}
+	if udp {
+		return wire, nil
 	}
 	_ = c.SetWriteDeadline(time.Now().Add(writeTimeout))
 	if _, err := c.Write(wire); err != nil && ctx.Err() == nil {

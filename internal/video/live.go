@@ -132,6 +132,8 @@ type Live struct {
 	ctx       context.Context // set by Serve; nil: video is not enabled on this node
 	public    string          // host announced in 0x9101
 	port      uint16
+	udpPort   uint16 // the UDP media port (0: none)
+	viaUDP    bool   // devices are told to stream over UDP (0x9101/0x9201 name the UDP port, TCP 0)
 	wg        sync.WaitGroup
 }
 
@@ -175,6 +177,25 @@ func (l *Live) Enable(ctx context.Context, public string) error {
 	l.ctx, l.public, l.port = ctx, host, uint16(port)
 	l.mu.Unlock()
 	return nil
+}
+
+// EnableUDP announces the UDP media port (ServeUDP reads it) and, with tell, has 0x9101 and 0x9201 ask
+// devices to stream over UDP instead of TCP. Call it after Enable.
+func (l *Live) EnableUDP(port uint16, tell bool) {
+	l.mu.Lock()
+	l.udpPort, l.viaUDP = port, tell && port != 0
+	l.mu.Unlock()
+}
+
+// ports are the TCP and UDP ports announced to devices: one of them, the other 0 (JT/T 1078: a port
+// set to 0 is a transport not to use).
+func (l *Live) ports() (host string, tcp, udp uint16) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.viaUDP {
+		return l.public, 0, l.udpPort
+	}
+	return l.public, l.port, 0
 }
 
 // Serve accepts device media connections on ln and sweeps idle streams until ctx ends (Enable first).
@@ -392,12 +413,10 @@ func (l *Live) start(ctx context.Context, p *httpx.Principal, s *session) error 
 	if err != nil {
 		return errTooMany
 	}
-	l.mu.Lock()
-	host, port := l.public, l.port
-	l.mu.Unlock()
+	host, port, udp := l.ports()
 	l.Starts.Add(1)
 	cmd := &telemetry.Command{Kind: "liveVideo", Params: fmt.Sprintf("channel %d", s.key.channel), UserID: p.UserID}
-	err = l.gw.Send(ctx, s.terminalID, &jt808.LiveStart{ServerIP: host, TCPPort: port, Channel: s.key.channel,
+	err = l.gw.Send(ctx, s.terminalID, &jt808.LiveStart{ServerIP: host, TCPPort: port, UDPPort: udp, Channel: s.key.channel,
 		DataType: dataAV, Stream: streamMain}, cmd)
 	if err != nil {
 		v.Leave(l.now())

@@ -214,15 +214,15 @@ func (l *Live) Play(ctx context.Context, p *httpx.Principal, carID int64, channe
 		delete(l.replays, old.token)
 	}
 	l.replays[r.token], l.replayDev[r.key] = r, r
-	host, port := l.public, l.port
 	l.mu.Unlock()
+	host, port, udp := l.ports()
 	if old != nil {
 		l.Hub.End(old.token) // its viewers are told it ended; the new 0x9201 replaces it on the terminal
 	}
 	l.ReplayStarts.Add(1)
 	cmd := &telemetry.Command{Kind: "videoReplay", Params: fmt.Sprintf("channel %d %s–%s", channel,
 		from.In(httpx.Zone()).Format(time.DateTime), to.In(httpx.Zone()).Format(time.DateTime)), UserID: p.UserID}
-	err = l.gw.Send(ctx, target.TerminalID, &jt808.PlaybackStart{ServerIP: host, TCPPort: port, Channel: uint8(channel),
+	err = l.gw.Send(ctx, target.TerminalID, &jt808.PlaybackStart{ServerIP: host, TCPPort: port, UDPPort: udp, Channel: uint8(channel),
 		MediaType: replayMediaType, Start: from, End: to}, cmd)
 	if err != nil {
 		v.Leave(l.now())

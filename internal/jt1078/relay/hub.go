@@ -194,6 +194,9 @@ func (h *Hub) End(key string) {
 type Stream struct {
 	key string
 	hub *Hub
+	// Packets and Lost are the media packets the ingest received for the stream and those its
+	// sequence numbers say were lost (jt1078.Loss), for the 0x9105 loss reports.
+	Packets, Lost atomic.Int64
 
 	mu         sync.Mutex
 	viewers    map[*Viewer]struct{}
