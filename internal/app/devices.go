@@ -97,7 +97,7 @@ func (a *App) buildDevices() {
 	dv.Help.Now = now
 	dv.Writer.Subscribe(dv.Help.Accept)
 	dv.Video = video.NewLive(video.LiveConfig{Relay: relay.Config{MaxStreams: cfg.VideoStreams, MaxViewers: cfg.VideoViewers,
-		Linger: cfg.VideoLinger}}, a.Fleet, dv.Gateway, a.Auth.Guard, a.Log)
+		Linger: cfg.VideoLinger}, LossReport: cfg.VideoLossReport}, a.Fleet, dv.Gateway, a.Auth.Guard, a.Log)
 	a.registerVideoMetrics()
 }
 
@@ -125,6 +125,7 @@ func (a *App) registerVideoMetrics() {
 		counter("tankwatch_video_ingest_frames_total", "Audio and video frames assembled and relayed.", &v.Stats.Frames),
 		counter("tankwatch_video_ingest_dropped_frames_total", "Frames dropped by the assembler (sequence gaps, missing starts, oversize).", &v.Stats.Dropped),
 		counter("tankwatch_video_ingest_lost_packets_total", "Media packets that never came, by their sequence numbers (loss rate: lost / (lost + packets)).", &v.Stats.Lost),
+		counter("tankwatch_video_loss_reports_total", "Loss notices (0x9105) sent to terminals of live streams.", &v.LossReports),
 		counter("tankwatch_video_udp_datagrams_total", "Media datagrams received over UDP.", &v.Stats.Datagrams),
 		counter("tankwatch_video_udp_strangers_total", "UDP media packets dropped: no stream of their SIM and channel was asked for, or they came from another address than the stream's.", &v.Stats.Strangers),
 	)

@@ -78,6 +78,51 @@ func adtsFrames(b []byte) [][]byte {
 	return out
 }
 
+// A few demo terminals misbehave on their media as field terminals do (issue 17): the sixth of every
+// eight loses packets (every fourth audio packet and a video packet every 250: sequence gaps, the
+// loss 0x9105 reports), the seventh sends sub-package flags that lie (every packet "middle": the
+// server must find frame starts by their start codes and ends by the next timestamp). 2019 headers come
+// from the 2019 terminals (every other one).
+const (
+	variantGaps   = 5
+	variantFlags  = 6
+	gapAudioEvery = 4
+	gapVideoEvery = 250
+)
+
+// mediaVariant is the misbehaviour of terminal idx's media (-1: none).
+func mediaVariant(idx int) int {
+	if v := idx % 8; v == variantGaps || v == variantFlags {
+		return v
+	}
+	return -1
+}
+
+// misbehave applies variant to the packets of one tick: drops (the sequence numbers stay taken) or
+// lying flags. n counts the packets of each kind seen so far.
+func misbehave(pkts []jt1078.Packet, variant int, n *[2]int) []jt1078.Packet {
+	switch variant {
+	case variantFlags:
+		for i := range pkts {
+			pkts[i].Sub, pkts[i].Marker = jt1078.SubMiddle, false
+		}
+	case variantGaps:
+		out := pkts[:0]
+		for _, p := range pkts {
+			k, every := 0, gapVideoEvery
+			if p.Type == jt1078.Audio {
+				k, every = 1, gapAudioEvery
+			}
+			n[k]++
+			if n[k]%every != 0 {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	return pkts
+}
+
 // sendsAAC picks the demo terminals whose audio is AAC (kept inside the FLV for the browser) rather
 // than G.711 (its own socket): one in eight, the eighth, sixteenth… so the first cars stay G.711.
 func sendsAAC(idx int) bool { return idx%8 == 7 }
@@ -140,7 +185,7 @@ func (t *terminal) liveStart(h jt808.Header, body []byte, now time.Time) {
 		defer t.f.wg.Done()
 		defer t.f.c.videoStreams.Add(-1)
 		defer cancel()
-		err := streamClip(ctx, t.f.done, addr, t.hp, m.Channel, ed, m.DataType != liveListen, m.DataType != liveVideo, sendsAAC(t.idx))
+		err := streamClip(ctx, t.f.done, addr, t.hp, m.Channel, ed, m.DataType != liveListen, m.DataType != liveVideo, sendsAAC(t.idx), mediaVariant(t.idx))
 		if err != nil && ctx.Err() == nil {
 			t.f.log.Debug("sim: video stream ended", "phone", t.phone, "channel", m.Channel, "err", err)
 		}
@@ -164,6 +209,17 @@ func (t *terminal) liveControl(h jt808.Header, body []byte, now time.Time) {
 	t.reply(h, jt808.ResultOK, now)
 }
 
+// liveStatus answers 0x9105, the platform's loss notice: acknowledged (a field terminal may lower its
+// bit rate; the clip has one).
+func (t *terminal) liveStatus(h jt808.Header, body []byte, now time.Time) {
+	var m jt808.LiveStatus
+	if err := m.DecodeBody(body, h.Version); err != nil || m.Loss > 100 {
+		t.reply(h, jt808.ResultBadMessage, now)
+		return
+	}
+	t.reply(h, jt808.ResultOK, now)
+}
+
 // stopStreams ends every stream of the terminal (the fleet stops).
 func (t *terminal) stopStreams() {
 	for ch, stop := range t.streams {
@@ -178,7 +234,7 @@ func (t *terminal) stopStreams() {
 // streamClip connects to addr and sends the clip until ctx or done ends or a write fails. Each
 // picture goes at its time (the clip's frame rate) with the A-law of its duration, or with aac the AAC
 // frames due by its time.
-func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt808.Phone, channel byte, ed jt1078.Edition, video, audio, aac bool) error {
+func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt808.Phone, channel byte, ed jt1078.Edition, video, audio, aac bool, variant int) error {
 	c, err := dialMedia(ctx, done, addr)
 	if err != nil {
 		return err
@@ -194,7 +250,8 @@ func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt80
 		pkts  []jt1078.Packet
 		wire  []byte
 		lastI uint64
-		aacAt int // AAC frames sent
+		aacAt int    // AAC frames sent
+		sent  [2]int // video and audio packets made (misbehave)
 		timer = time.NewTimer(0)
 	)
 	defer timer.Stop()
@@ -229,6 +286,7 @@ func streamClip(ctx context.Context, done <-chan struct{}, addr string, sim jt80
 			f := jt1078.Frame{SIM: sim, Channel: channel, Type: jt1078.Audio, PT: jt1078.PTG711A, Time: ms, Data: media.alaw[at : at+alawBlock]}
 			pkts, seq = jt1078.Packetize(pkts, f, ed, seq, 950, 0, 0)
 		}
+		pkts = misbehave(pkts, variant, &sent)
 		if wire, err = writePackets(ctx, c, wire, pkts); err != nil {
 			return err
 		}
