@@ -12,6 +12,8 @@ export interface LiveStreamInfo {
   startedAt: string;
   viewers: number;
   receiving: boolean;
+  /** Percent of the device's packets lost in the server's last 10 s (0x9105). */
+  loss: number;
 }
 
 export interface StopResult {
