@@ -381,7 +381,7 @@ export default function VideoReplayPage() {
                 {position !== null ? formatServerTime(position) : '—'}
               </span>
               <Button
-                type="text"
+                type={audioOn ? 'primary' : 'default'}
                 icon={audioOn ? <SoundOutlined /> : <MutedOutlined />}
                 className={audioOn ? 'on' : ''}
                 onClick={() => setAudioOn((on) => !on)}
