@@ -72,7 +72,7 @@ func TestLiveVideoMisbehaving(t *testing.T) {
 			}
 			return view.Loss > 0
 		})
-		// every fourth audio packet of about 3–5 packets a picture: a few percent
+		// every fourth audio packet, a picture being one to three packets and its audio one: about 10 %
 		if view.Loss < 2 || view.Loss > 15 {
 			t.Errorf("loss %d%%", view.Loss)
 		}
