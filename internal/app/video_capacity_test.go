@@ -26,7 +26,7 @@ import (
 // clip, 25 fps H.264 + G.711, about 0.13 Mbit/s each) to M FLV viewers each, for docs/PERFORMANCE.md:
 // TANKWATCH_VIDEO_PERF="cars viewers seconds" (e.g. "25 2 20"). The figures are this process's: the
 // server, the simulated terminals and the viewers' sockets together, so the server's own share is
-// lower. Not run otherwise.
+// lower. TANKWATCH_VIDEO_PERF_VIA=udp has the terminals stream over UDP. Not run otherwise.
 func TestVideoCapacity(t *testing.T) {
 	spec := os.Getenv("TANKWATCH_VIDEO_PERF")
 	if spec == "" {
@@ -37,7 +37,7 @@ func TestVideoCapacity(t *testing.T) {
 		t.Fatalf("TANKWATCH_VIDEO_PERF=%q: %v", spec, err)
 	}
 	e := apptest.New(t, "sqlite", config.Config{Demo: true, DemoVehicles: cars, JT808: "127.0.0.1:0", JT1078: "127.0.0.1:0", Theme: "tankcar",
-		VideoLinger: time.Minute, VideoStreams: 1000, VideoViewers: 10000})
+		VideoLinger: time.Minute, VideoStreams: 1000, VideoViewers: 10000, JT1078Via: os.Getenv("TANKWATCH_VIDEO_PERF_VIA")})
 	if err := e.App.StartDevices(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +105,8 @@ func TestVideoCapacity(t *testing.T) {
 	st, vw := e.App.Devices.Video.Hub.Counts()
 	t.Logf("streams %d (hub %d), viewers %d (hub %d): CPU %.0f %% of one core, heap in use %.0f MiB, sys %.0f MiB, goroutines %d",
 		streams, st, streams*viewers, vw, 100*(cpu(ru1)-cpu(ru0))/el, float64(ms.HeapInuse)/(1<<20), float64(ms.Sys)/(1<<20), runtime.NumGoroutine())
+	t.Logf("UDP datagrams %d, strangers %d, lost packets %d", e.App.Devices.Video.Stats.Datagrams.Load(), e.App.Devices.Video.Stats.Strangers.Load(),
+		e.App.Devices.Video.Stats.Lost.Load())
 	t.Logf("delivered %.1f Mbit/s in %.0f messages/s; frames relayed %.0f/s; dropped frames %d, skipped by slow viewers: see logs; loadavg %s",
 		float64(bytesIn.Load()-b0)*8/el/1e6, float64(msgs.Load()-m0)/el, float64(e.App.Devices.Video.Stats.Frames.Load()-frames0)/el,
 		e.App.Devices.Video.Stats.Dropped.Load(), strings.TrimSpace(string(load)))

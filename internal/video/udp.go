@@ -21,6 +21,10 @@ const (
 	udpIdle   = 5 * time.Second // a flow without datagrams this long is over (its session counts no media from it)
 	udpRebind = 2 * time.Second // a quiet flow may move to another sender address after this
 	udpTick   = 50 * time.Millisecond
+	// udpBuffer is the socket's receive buffer asked of the kernel (it may grant less: net.core.rmem_max):
+	// 200 streams send about 10,000 datagrams a second, and the default (about 200 KiB) overflows
+	// whenever the reader is descheduled for a few milliseconds.
+	udpBuffer = 8 << 20
 )
 
 // udpFlow is one device channel's media over UDP.
@@ -38,6 +42,9 @@ type udpFlow struct {
 func (l *Live) ServeUDP(ctx context.Context, pc net.PacketConn) error {
 	stop := context.AfterFunc(ctx, func() { _ = pc.SetReadDeadline(time.Now()) })
 	defer stop()
+	if u, ok := pc.(*net.UDPConn); ok {
+		_ = u.SetReadBuffer(udpBuffer)
+	}
 	flows := map[devKey]*udpFlow{}
 	defer func() {
 		for k, f := range flows {
@@ -50,9 +57,19 @@ func (l *Live) ServeUDP(ctx context.Context, pc net.PacketConn) error {
 		out    []jt1078.Packet
 		frames []jt1078.Frame
 		tick   time.Time
+		// deadline is the socket's read deadline now
+		deadline time.Time
 	)
 	for {
-		_ = pc.SetReadDeadline(time.Now().Add(udpTick))
+		if ctx.Err() != nil {
+			return nil
+		}
+		// one deadline per tick, not per datagram (a system call each): a read returns at the latest
+		// when the tick's work is due
+		if t := time.Now(); !t.Before(deadline) {
+			deadline = t.Add(udpTick)
+			_ = pc.SetReadDeadline(deadline)
+		}
 		n, addr, err := pc.ReadFrom(buf)
 		now := l.now()
 		if err != nil {
