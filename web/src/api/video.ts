@@ -59,8 +59,8 @@ export interface ReplayInfo {
   plate: string;
   channelNo: number;
   flvUrl: string;
-  /** G.711 over WebSocket, as live's (AAC comes inside the FLV). */
-  audioUrl: string;
+  /** G.711 over WebSocket, as live's (AAC comes inside the FLV); absent from servers before D9E. */
+  audioUrl?: string;
   startTime: string;
   endTime: string;
   paused: boolean;

@@ -228,7 +228,7 @@ export default function VideoReplayPage() {
   useEffect(() => {
     const v = videoRef.current;
     if (v) v.muted = !hearing;
-    if (!hearing || !info) return;
+    if (!hearing || !info?.audioUrl) return;
     const p = new G711Player(mediaSocketUrl(info.audioUrl, token()));
     p.start();
     return () => p.stop();
