@@ -104,7 +104,7 @@ func (a *App) buildDevices() {
 	dv.Help.Now = now
 	dv.Writer.Subscribe(dv.Help.Accept)
 	dv.Video = video.NewLive(video.LiveConfig{Relay: relay.Config{MaxStreams: cfg.VideoStreams, MaxViewers: cfg.VideoViewers,
-		Linger: cfg.VideoLinger}}, a.Fleet, dv.Gateway, a.Auth.Guard, a.Log)
+		Linger: cfg.VideoLinger}, LossReport: cfg.VideoLossReport}, a.Fleet, dv.Gateway, a.Auth.Guard, a.Log)
 	a.registerVideoMetrics()
 }
 
@@ -131,6 +131,10 @@ func (a *App) registerVideoMetrics() {
 		counter("tankwatch_video_ingest_packets_total", "JT/T 1078 packets received.", &v.Stats.Packets),
 		counter("tankwatch_video_ingest_frames_total", "Audio and video frames assembled and relayed.", &v.Stats.Frames),
 		counter("tankwatch_video_ingest_dropped_frames_total", "Frames dropped by the assembler (sequence gaps, missing starts, oversize).", &v.Stats.Dropped),
+		counter("tankwatch_video_ingest_lost_packets_total", "Media packets that never came, by their sequence numbers (loss rate: lost / (lost + packets)).", &v.Stats.Lost),
+		counter("tankwatch_video_loss_reports_total", "Loss notices (0x9105) sent to terminals of live streams.", &v.LossReports),
+		counter("tankwatch_video_udp_datagrams_total", "Media datagrams received over UDP.", &v.Stats.Datagrams),
+		counter("tankwatch_video_udp_strangers_total", "UDP media packets dropped: no stream of their SIM and channel was asked for, or they came from another address than the stream's.", &v.Stats.Strangers),
 	)
 }
 
@@ -292,6 +296,24 @@ func (a *App) startVideo(ctx context.Context, wg *sync.WaitGroup) error {
 		return fmt.Errorf("--jt1078-public: %w", err)
 	}
 	a.Log.Info("JT/T 1078 media listener", "addr", ln.Addr().String(), "announced", public)
+	pc, err := a.listenVideoUDP(ln.Addr().(*net.TCPAddr))
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+	if pc != nil {
+		port := uint16(pc.LocalAddr().(*net.UDPAddr).Port)
+		a.Devices.Video.EnableUDP(port, a.Cfg.JT1078Via == "udp")
+		a.Log.Info("JT/T 1078 media over UDP", "addr", pc.LocalAddr().String(), "devices_told", a.Cfg.JT1078Via)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer pc.Close()
+			if err := a.Devices.Video.ServeUDP(ctx, pc); err != nil {
+				a.Log.Error("JT/T 1078 UDP media stopped", "err", err)
+			}
+		}()
+	}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -300,6 +322,23 @@ func (a *App) startVideo(ctx context.Context, wg *sync.WaitGroup) error {
 		}
 	}()
 	return nil
+}
+
+// listenVideoUDP opens the UDP media socket (--jt1078-udp): by default on the TCP listener's host and
+// port number, so devices given either transport reach the same port; nil when it is off.
+func (a *App) listenVideoUDP(tcp *net.TCPAddr) (net.PacketConn, error) {
+	addr := a.Cfg.JT1078UDP
+	switch addr {
+	case "off":
+		return nil, nil
+	case "":
+		addr = tcp.String()
+	}
+	pc, err := net.ListenPacket("udp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("JT/T 1078 UDP media socket (--jt1078-udp): %w", err)
+	}
+	return pc, nil
 }
 
 // StopDevices stops what StartDevices started (idempotent).

@@ -152,6 +152,18 @@ func TestVideoReplay(t *testing.T) {
 	for range 30 {
 		last = next(tags)
 	}
+	// the recording's sound on its own socket, as live's: G.711 A-law, the payload type first
+	if pv.AudioURL != "/video-app/replay/"+pv.Token+"/g711" {
+		t.Errorf("audio URL %q", pv.AudioURL)
+	}
+	audio, res, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(e.Srv.URL, "http")+pv.AudioURL+"?token="+admin, nil)
+	if err != nil {
+		t.Fatalf("dial the replay's audio: %v (%v)", err, res)
+	}
+	if _, b, err := audio.Read(ctx); err != nil || len(b) != 321 || b[0] != 6 {
+		t.Errorf("replay audio message of %d bytes, type %x: %v", len(b), b[:min(1, len(b))], err)
+	}
+	audio.Close(websocket.StatusNormalClosure, "")
 
 	// pause: the pictures stop (what was on its way drains), and the resume continues the media where
 	// it stopped — had the terminal gone on sending, the timestamps would have moved on

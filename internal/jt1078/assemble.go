@@ -89,15 +89,17 @@ func (a *Assembler) Push(dst []Frame, p Packet) []Frame {
 	st.seq, st.haveSeq = p.Seq, true
 	a.last[p.Channel] = p.Seq
 
-	if st.open && (p.Time != st.f.Time || p.PT != st.f.PT || p.Type != st.f.Type) {
-		dst = a.close(dst, st) // a new frame began without the flags saying so
-	}
+	// a gap is checked first: the packets lost may be the end of the open frame (its last sub-package),
+	// and a frame closed by the next one's timestamp must not go out without them
 	if !consecutive {
 		if st.open {
 			st.broken = true
 		} else {
 			st.gap = true
 		}
+	}
+	if st.open && (p.Time != st.f.Time || p.PT != st.f.PT || p.Type != st.f.Type) {
+		dst = a.close(dst, st) // a new frame began without the flags saying so
 	}
 	switch p.Sub {
 	case SubAtomic, SubFirst:

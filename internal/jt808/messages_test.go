@@ -138,6 +138,7 @@ func messageCases() []msgCase {
 			&LiveStart{ServerIP: "video.example", TCPPort: 8809, Channel: 3}, func() Message { return &LiveStart{} }},
 		{"0x9102 switch to the sub stream", V2013, "02 01 00 01", &LiveControl{Channel: 2, Command: 1, Stream: 1}, func() Message { return &LiveControl{} }},
 		{"0x9102 close audio only", V2013, "04 00 01 00", &LiveControl{Channel: 4, CloseType: 1}, func() Message { return &LiveControl{} }},
+		{"0x9105 loss report", V2013, "02 0C", &LiveStatus{Channel: 2, Loss: 12}, func() Message { return &LiveStatus{} }},
 		{"0x9201 playback start", V2013, `
 			08 31302e302e302e31 1b59 0000  # 10.0.0.1, TCP 7001
 			02 00 01 00 00 00              # channel 2, A+V, main, any storage, normal, speed n/a

@@ -28,6 +28,7 @@ const (
 	MsgDownPassThrough   uint16 = 0x8900
 	MsgLiveStart         uint16 = 0x9101
 	MsgLiveControl       uint16 = 0x9102
+	MsgLiveStatus        uint16 = 0x9105
 	MsgPlaybackStart     uint16 = 0x9201
 	MsgPlaybackControl   uint16 = 0x9202
 	MsgQueryResources    uint16 = 0x9205

@@ -75,6 +75,29 @@ func (m *LiveControl) DecodeBody(b []byte, _ Version) error {
 	return r.done("0x9102")
 }
 
+// LiveStatus is 0x9105, the platform's real-time audio/video transmission status notice: logical
+// channel BYTE, packet loss rate BYTE (percent of the packets of the last period, rounded down). The
+// terminal answers 0x0001.
+type LiveStatus struct {
+	Channel byte
+	Loss    byte
+}
+
+func (m *LiveStatus) MsgID() uint16 { return MsgLiveStatus }
+
+func (m *LiveStatus) AppendBody(dst []byte, _ Version) ([]byte, error) {
+	if m.Loss > 100 {
+		return dst, fmt.Errorf("0x9105: %w: loss rate %d%%", ErrRange, m.Loss)
+	}
+	return append(dst, m.Channel, m.Loss), nil
+}
+
+func (m *LiveStatus) DecodeBody(b []byte, _ Version) error {
+	r := reader{b: b}
+	m.Channel, m.Loss = r.u8(), r.u8()
+	return r.done("0x9105")
+}
+
 // PlaybackStart is 0x9201: server IP length BYTE, IP, TCP port WORD, UDP port
 // WORD, channel BYTE, media type BYTE (0 A+V, 1 audio, 2 video, 3 video or A+V),
 // stream BYTE (0 any, 1 main, 2 sub), storage BYTE (0 any, 1 main, 2 backup),

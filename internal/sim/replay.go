@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"hash/fnv"
-	"net"
-	"strconv"
 	"time"
 
 	"tankwatch/internal/jt1078"
@@ -134,7 +132,7 @@ type playback struct {
 // played files, the others with 0x0001, as field terminals differ (jt808-facts.md).
 func (t *terminal) playbackStart(h jt808.Header, body []byte, now time.Time) {
 	var m jt808.PlaybackStart
-	if err := m.DecodeBody(body, h.Version); err != nil || m.Channel == 0 || m.ServerIP == "" || m.TCPPort == 0 || m.Start.IsZero() {
+	if err := m.DecodeBody(body, h.Version); err != nil || m.Channel == 0 || m.ServerIP == "" || m.TCPPort == 0 && m.UDPPort == 0 || m.Start.IsZero() {
 		t.reply(h, jt808.ResultBadMessage, now)
 		return
 	}
@@ -154,7 +152,7 @@ func (t *terminal) playbackStart(h jt808.Header, body []byte, now time.Time) {
 		t.playbacks = map[byte]*playback{}
 	}
 	t.playbacks[m.Channel] = pb
-	addr := net.JoinHostPort(m.ServerIP, strconv.Itoa(int(m.TCPPort)))
+	addr := mediaAddr(m.ServerIP, m.TCPPort, m.UDPPort)
 	ed := jt1078.Edition2016
 	if t.ver == jt808.V2019 || t.hp[0]|t.hp[1]|t.hp[2]|t.hp[3] != 0 {
 		ed = jt1078.Edition2019
@@ -169,7 +167,8 @@ func (t *terminal) playbackStart(h jt808.Header, body []byte, now time.Time) {
 		defer t.f.wg.Done()
 		defer t.f.c.videoStreams.Add(-1)
 		defer cancel()
-		err := streamRecording(ctx, t.f.done, pb.ctl, addr, t.hp, m.Channel, ed, m.Start, m.End, speed)
+		audio := m.MediaType == 0 || m.MediaType == 3 // audio and video asked (1, audio alone, is served as that too)
+		err := streamRecording(ctx, t.f.done, pb.ctl, addr, t.hp, m.Channel, ed, m.Start, m.End, speed, audio, sendsAAC(t.idx))
 		if err != nil && ctx.Err() == nil {
 			t.f.log.Debug("sim: playback ended", "phone", t.phone, "channel", m.Channel, "err", err)
 		}
@@ -226,9 +225,10 @@ func keyAt(at time.Time) (time.Time, int) {
 }
 
 // streamRecording connects to addr and sends the recording from start (its key frame) to end, paced at
-// speed× real time, obeying ctl, until ctx or done ends, a write fails or end is reached.
+// speed× real time, obeying ctl, until ctx or done ends, a write fails or end is reached. With audio, the
+// recording's sound goes with the pictures at 1× (G.711, or AAC with aac), as DVRs do: none while fast.
 func streamRecording(ctx context.Context, done <-chan struct{}, ctl <-chan playCmd, addr string, sim jt808.Phone, channel byte,
-	ed jt1078.Edition, start, end time.Time, speed int) error {
+	ed jt1078.Edition, start, end time.Time, speed int, audio, aac bool) error {
 	c, err := dialMedia(ctx, done, addr)
 	if err != nil {
 		return err
@@ -287,6 +287,9 @@ func streamRecording(ctx context.Context, done <-chan struct{}, ctl <-chan playC
 		}
 		f := jt1078.Frame{SIM: sim, Channel: channel, Type: ty, PT: jt1078.PTH264, Time: ms, Data: media.pics[idx]}
 		pkts, seq = jt1078.Packetize(pkts[:0], f, ed, seq, 950, uint16(min(pos.Sub(lastI).Milliseconds(), 0xffff)), uint16(frame/time.Millisecond))
+		if audio && speed == 1 {
+			pkts, seq = recordingAudio(pkts, media.alaw, media.aac, aac, sim, channel, ed, seq, pos, frame)
+		}
 		if wire, err = writePackets(ctx, c, wire[:0], pkts); err != nil {
 			return err
 		}
@@ -294,4 +297,31 @@ func streamRecording(ctx context.Context, done <-chan struct{}, ctl <-chan playC
 		next = next.Add(frame / time.Duration(speed))
 		timer.Reset(time.Until(next))
 	}
+}
+
+// recordingAudio appends the audio of the picture at pos (lasting frame): the A-law of its duration
+// from the clip's loop, or the AAC frames that start within it. Both are cut from the Unix epoch on, so
+// a seek lands on the same sound.
+func recordingAudio(pkts []jt1078.Packet, alaw []byte, aacFrames [][]byte, aac bool, sim jt808.Phone, channel byte, ed jt1078.Edition,
+	seq uint16, pos time.Time, frame time.Duration) ([]jt1078.Packet, uint16) {
+	ms := pos.UnixMilli()
+	if aac {
+		if len(aacFrames) == 0 {
+			return pkts, seq
+		}
+		for k := (ms + aacFrameMs - 1) / aacFrameMs; k*aacFrameMs < ms+frame.Milliseconds(); k++ {
+			f := jt1078.Frame{SIM: sim, Channel: channel, Type: jt1078.Audio, PT: jt1078.PTAAC, Time: uint64(k * aacFrameMs),
+				Data: aacFrames[k%int64(len(aacFrames))]}
+			pkts, seq = jt1078.Packetize(pkts, f, ed, seq, 950, 0, 0)
+		}
+		return pkts, seq
+	}
+	block := int(frame.Milliseconds() * 8) // bytes of 8 kHz A-law
+	if block <= 0 || len(alaw) < block {
+		return pkts, seq
+	}
+	n := len(alaw) / block
+	at := int((ms/frame.Milliseconds())%int64(n)) * block
+	f := jt1078.Frame{SIM: sim, Channel: channel, Type: jt1078.Audio, PT: jt1078.PTG711A, Time: uint64(ms), Data: alaw[at : at+block]}
+	return jt1078.Packetize(pkts, f, ed, seq, 950, 0, 0)
 }

@@ -65,7 +65,7 @@ func TestPlaybackStream(t *testing.T) {
 	defer cancel()
 	errc := make(chan error, 1)
 	go func() {
-		errc <- streamRecording(ctx, nil, ctl, ln.Addr().String(), sim, 3, jt1078.Edition2016, start, end, 1)
+		errc <- streamRecording(ctx, nil, ctl, ln.Addr().String(), sim, 3, jt1078.Edition2016, start, end, 1, false, false)
 	}()
 	c, err := ln.Accept()
 	if err != nil {
@@ -157,5 +157,72 @@ func TestPlaybackStream(t *testing.T) {
 	}
 	if err := <-errc; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPlaybackAudio: a recording asked with its audio brings the sound with the pictures at 1× — G.711
+// of each picture's length, or AAC frames of a terminal that sends AAC, on the recording's time — and
+// none at 4×.
+func TestPlaybackAudio(t *testing.T) {
+	start := time.Date(2026, 11, 26, 8, 0, 0, 0, jt808.CST)
+	sim, _ := jt808.ParsePhone("013800000001")
+	for _, c := range []struct {
+		name  string
+		speed int
+		aac   bool
+		pt    uint8
+	}{{"G.711", 1, false, jt1078.PTG711A}, {"AAC", 1, true, jt1078.PTAAC}, {"4×", 4, false, 0}} {
+		t.Run(c.name, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			// 2 s of recording: at 4× it arrives in half a second, at 1× in two
+			go func() {
+				_ = streamRecording(ctx, nil, make(chan playCmd), ln.Addr().String(), sim, 1, jt1078.Edition2016, start, start.Add(2*time.Second), c.speed, true, c.aac)
+			}()
+			conn, err := ln.Accept()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			_ = conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+			var sp jt1078.Splitter
+			var asm jt1078.Assembler
+			var out []jt1078.Frame
+			buf := make([]byte, 8192)
+			pics, audio := 0, 0
+			var lastAudio uint64
+			for {
+				n, err := conn.Read(buf)
+				if err != nil {
+					break // the end of the range closes the connection
+				}
+				sp.Write(buf[:n])
+				for p, ok := sp.Next(); ok; p, ok = sp.Next() {
+					for _, f := range asm.Push(out[:0], p) {
+						switch {
+						case f.Type.IsVideo():
+							pics++
+						case f.PT != c.pt:
+							t.Fatalf("audio of type %d", f.PT)
+						default:
+							audio++
+							if f.Time < uint64(start.UnixMilli()) || f.Time <= lastAudio && lastAudio != 0 {
+								t.Errorf("audio at %d after %d", f.Time, lastAudio)
+							}
+							lastAudio = f.Time
+						}
+					}
+				}
+			}
+			want := map[uint8]int{jt1078.PTG711A: 50, jt1078.PTAAC: 16, 0: 0}[c.pt]
+			if pics != 50 || audio != want {
+				t.Errorf("%d pictures, %d audio frames; want 50 and %d", pics, audio, want)
+			}
+		})
 	}
 }

@@ -716,6 +716,8 @@ func (t *terminal) command(h jt808.Header, body []byte, now time.Time) {
 		t.liveStart(h, body, now) // video.go
 	case jt808.MsgLiveControl:
 		t.liveControl(h, body, now)
+	case jt808.MsgLiveStatus:
+		t.liveStatus(h, body, now)
 	case jt808.MsgQueryResources:
 		t.queryRecordings(h, body, now) // replay.go
 	case jt808.MsgPlaybackStart:

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -118,5 +119,76 @@ func TestLiveVideo(t *testing.T) {
 	}
 	if n := f.Stats().VideoStreams; n != 0 {
 		t.Errorf("%d streams after the close", n)
+	}
+}
+
+// TestStreamClipVariants: over UDP (0x9101 with TCP port 0) every packet is a datagram of its own; the
+// AAC variant sends ADTS frames of 128 ms; the gap variant leaves holes in the sequence numbers and the
+// flags variant marks every packet a middle sub-package.
+func TestStreamClipVariants(t *testing.T) {
+	sim, _ := jt808.ParsePhone("013800000001")
+	for _, c := range []struct {
+		name    string
+		aac     bool
+		variant int
+	}{{"UDP, AAC", true, -1}, {"gaps", false, variantGaps}, {"lying flags", false, variantFlags}} {
+		t.Run(c.name, func(t *testing.T) {
+			pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pc.Close()
+			port := uint16(pc.LocalAddr().(*net.UDPAddr).Port)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go func() {
+				_ = streamClip(ctx, nil, mediaAddr("127.0.0.1", 0, port), sim, 1, jt1078.Edition2016, true, true, c.aac, c.variant)
+			}()
+			_ = pc.SetReadDeadline(time.Now().Add(20 * time.Second))
+			buf := make([]byte, 4096)
+			var seqs []uint16
+			aac, middles := 0, 0
+			for len(seqs) < 120 {
+				n, _, err := pc.ReadFrom(buf)
+				if err != nil {
+					t.Fatalf("after %d packets: %v", len(seqs), err)
+				}
+				ps := jt1078.SplitDatagram(nil, buf[:n])
+				if len(ps) != 1 {
+					t.Fatalf("a datagram of %d packets", len(ps))
+				}
+				p := ps[0]
+				seqs = append(seqs, p.Seq)
+				if p.PT == jt1078.PTAAC {
+					aac++
+					if p.Body[0] != 0xff || p.Body[1]&0xf0 != 0xf0 {
+						t.Errorf("AAC frame without its ADTS header: %x", p.Body[:2])
+					}
+				}
+				if p.Sub == jt1078.SubMiddle {
+					middles++
+				}
+			}
+			gaps := 0
+			for i := 1; i < len(seqs); i++ {
+				if seqs[i] != seqs[i-1]+1 {
+					gaps++
+				}
+			}
+			switch c.variant {
+			case variantGaps:
+				if gaps < 5 {
+					t.Errorf("%d gaps in 120 packets", gaps)
+				}
+			case variantFlags:
+				if middles != len(seqs) || gaps != 0 {
+					t.Errorf("%d of %d packets middle, %d gaps", middles, len(seqs), gaps)
+				}
+			default:
+				if gaps != 0 || aac < 5 {
+					t.Errorf("%d gaps, %d AAC frames in 120 packets", gaps, aac)
+				}
+			}
+		})
 	}
 }

@@ -169,7 +169,7 @@ func (l *Live) serveWS(w http.ResponseWriter, r *http.Request, audio, replay boo
 	if audio {
 		err = StreamG711(ctx, send, v)
 	} else {
-		err = StreamFLV(ctx, send, v, false, replay)
+		err = StreamFLV(ctx, send, v, replay)
 	}
 	switch {
 	case errors.Is(err, ErrH265):

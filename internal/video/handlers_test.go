@@ -69,9 +69,7 @@ func TestViewerSocketEnds(t *testing.T) {
 			}
 			defer c.CloseNow()
 			defer func() { l.Hub.End(s.Token); l.stopped(s.Token) }() // the next case starts afresh
-			if _, b, err := c.Read(rctx); err != nil || string(b[:3]) != "FLV" {
-				t.Fatalf("header %q %v", b, err)
-			}
+			// the viewer joined before the upgrade; the FLV header waits for the first picture
 			tc.end(s.Token)
 			_, _, err = c.Read(rctx)
 			if got := websocket.CloseStatus(err); got != tc.want {

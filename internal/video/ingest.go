@@ -45,6 +45,10 @@ var ErrNotAsked = errors.New("video: stream not requested")
 // IngestStats counts what the ingest saw, for /metrics.
 type IngestStats struct {
 	Conns, Refused, Foreign, Packets, Frames, Dropped, Skipped atomic.Int64
+	// Lost: packets the sequence numbers say never came. Datagrams: UDP datagrams received; Strangers:
+	// UDP packets dropped because no stream of their SIM and channel was asked for, or because they
+	// came from another address than the stream's.
+	Lost, Datagrams, Strangers atomic.Int64
 }
 
 // Ingest serves one device media connection until it ends, ctx is cancelled, or the stream goes idle.
@@ -58,6 +62,7 @@ func Ingest(ctx context.Context, conn net.Conn, cfg IngestConfig, route Router, 
 	var (
 		sp     jt1078.Splitter
 		asm    jt1078.Assembler
+		loss   jt1078.Loss
 		stream *relay.Stream
 		first  jt1078.Packet
 		frames []jt1078.Frame
@@ -91,11 +96,7 @@ func Ingest(ctx context.Context, conn net.Conn, cfg IngestConfig, route Router, 
 					stats.Foreign.Add(1)
 					continue
 				}
-				frames = asm.Push(frames[:0], p)
-				for _, f := range frames {
-					stream.Publish(f)
-				}
-				stats.Frames.Add(int64(len(frames)))
+				frames = publish(stream, &loss, &asm, frames, p, stats)
 			}
 			if stream != nil {
 				_ = conn.SetReadDeadline(time.Now().Add(cfg.Idle))
@@ -110,4 +111,21 @@ func Ingest(ctx context.Context, conn net.Conn, cfg IngestConfig, route Router, 
 			return
 		}
 	}
+}
+
+// publish counts p's loss and relays the frames it completes (frames is the reused slice).
+func publish(stream *relay.Stream, loss *jt1078.Loss, asm *jt1078.Assembler, frames []jt1078.Frame, p jt1078.Packet, stats *IngestStats) []jt1078.Frame {
+	lost := loss.Lost
+	loss.Observe(p)
+	stream.Packets.Add(1)
+	if d := loss.Lost - lost; d > 0 {
+		stream.Lost.Add(d)
+		stats.Lost.Add(d)
+	}
+	frames = asm.Push(frames[:0], p)
+	for _, f := range frames {
+		stream.Publish(f)
+	}
+	stats.Frames.Add(int64(len(frames)))
+	return frames
 }

@@ -63,6 +63,9 @@ type LiveConfig struct {
 	NoMedia time.Duration
 	// Reauth is how often a watching viewer's access token is checked again (logout, expiry); default 30 s.
 	Reauth time.Duration
+	// LossReport is how often a receiving live stream's packet loss over the period is sent to its
+	// terminal (0x9105) and shown to the console; default 10 s.
+	LossReport time.Duration
 }
 
 // 0x9101 data type and 0x9102 commands used (jt808-facts.md).
@@ -92,7 +95,16 @@ type session struct {
 	started    time.Time
 	conns      atomic.Int32 // device media connections feeding it now
 	noMedia    atomic.Int64 // unix ns since when no media connection has fed it (0: one does)
+	loss       atomic.Int32 // percent of packets lost in the last report period (reportLoss)
+	// the stream's packet counts at the last report, and the periods since the last 0x9105 (read and
+	// written by reportLoss alone)
+	seenPackets, seenLost int64
+	quiet                 int
 }
+
+// lossQuietPeriods: a stream that loses nothing is told so every this many report periods (a minute at
+// the default), not every period — each 0x9105 is a command the gateway records.
+const lossQuietPeriods = 6
 
 // connected and disconnected count the session's media connections.
 func (s *session) connected() {
@@ -114,6 +126,8 @@ type Live struct {
 	Starts, Stops atomic.Int64
 	// ReplayStarts and ReplayStops count 0x9201 sent and 0x9202 stops sent for playbacks nobody watched.
 	ReplayStarts, ReplayStops atomic.Int64
+	// LossReports counts 0x9105 sent.
+	LossReports atomic.Int64
 
 	cfg   LiveConfig
 	cars  Cars
@@ -132,6 +146,8 @@ type Live struct {
 	ctx       context.Context // set by Serve; nil: video is not enabled on this node
 	public    string          // host announced in 0x9101
 	port      uint16
+	udpPort   uint16 // the UDP media port (0: none)
+	viaUDP    bool   // devices are told to stream over UDP (0x9101/0x9201 name the UDP port, TCP 0)
 	wg        sync.WaitGroup
 }
 
@@ -149,6 +165,9 @@ func NewLive(cfg LiveConfig, cars Cars, gw Gateway, guard httpx.Guard, log *slog
 	}
 	if cfg.Reauth <= 0 {
 		cfg.Reauth = 30 * time.Second
+	}
+	if cfg.LossReport <= 0 {
+		cfg.LossReport = 10 * time.Second
 	}
 	l := &Live{Hub: relay.New(cfg.Relay), cfg: cfg, cars: cars, gw: gw, guard: guard, log: log.With("component", "video"),
 		now: time.Now, byToken: map[string]*session{}, byDevice: map[devKey]*session{}, busy: map[devKey]chan struct{}{},
@@ -175,6 +194,25 @@ func (l *Live) Enable(ctx context.Context, public string) error {
 	l.ctx, l.public, l.port = ctx, host, uint16(port)
 	l.mu.Unlock()
 	return nil
+}
+
+// EnableUDP announces the UDP media port (ServeUDP reads it) and, with tell, has 0x9101 and 0x9201 ask
+// devices to stream over UDP instead of TCP. Call it after Enable.
+func (l *Live) EnableUDP(port uint16, tell bool) {
+	l.mu.Lock()
+	l.udpPort, l.viaUDP = port, tell && port != 0
+	l.mu.Unlock()
+}
+
+// ports are the TCP and UDP ports announced to devices: one of them, the other 0 (JT/T 1078: a port
+// set to 0 is a transport not to use).
+func (l *Live) ports() (host string, tcp, udp uint16) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.viaUDP {
+		return l.public, 0, l.udpPort
+	}
+	return l.public, l.port, 0
 }
 
 // Serve accepts device media connections on ln and sweeps idle streams until ctx ends (Enable first).
@@ -255,6 +293,8 @@ func (l *Live) route(first jt1078.Packet) (*relay.Stream, *session, error) {
 func (l *Live) sweep(ctx context.Context) {
 	t := time.NewTicker(l.cfg.Sweep)
 	defer t.Stop()
+	loss := time.NewTicker(l.cfg.LossReport)
+	defer loss.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -263,7 +303,53 @@ func (l *Live) sweep(ctx context.Context) {
 			now := l.now()
 			l.Hub.Sweep(now)
 			l.endSilent(now)
+		case <-loss.C:
+			l.reportLoss(ctx)
 		}
+	}
+}
+
+// reportLoss sends each receiving live stream's terminal its packet loss rate over the period since the
+// last report (0x9105: lost / (received + lost), in whole percent, from the sequence gaps the ingest
+// counted) and keeps it for the console. A period without packets reports nothing; a period without
+// loss is sent only every lossQuietPeriods. The notices are not waited for: a terminal that does not
+// answer one holds up no other.
+func (l *Live) reportLoss(ctx context.Context) {
+	l.mu.Lock()
+	live := make([]*session, 0, len(l.byToken))
+	for _, s := range l.byToken {
+		live = append(live, s)
+	}
+	l.mu.Unlock()
+	for _, s := range live {
+		st := l.Hub.Stream(s.token)
+		if st == nil || s.conns.Load() == 0 {
+			continue
+		}
+		packets, lost := st.Packets.Load(), st.Lost.Load()
+		dp, dl := packets-s.seenPackets, lost-s.seenLost
+		s.seenPackets, s.seenLost = packets, lost
+		if dp+dl <= 0 {
+			continue
+		}
+		rate := byte(dl * 100 / (dp + dl))
+		s.loss.Store(int32(rate))
+		if s.quiet++; rate == 0 && s.quiet < lossQuietPeriods {
+			continue
+		}
+		s.quiet = 0
+		l.LossReports.Add(1)
+		l.wg.Add(1)
+		go func() {
+			defer l.wg.Done()
+			sctx, cancel := context.WithTimeout(ctx, l.cfg.LossReport)
+			defer cancel()
+			err := l.gw.Send(sctx, s.terminalID, &jt808.LiveStatus{Channel: s.key.channel, Loss: rate},
+				&telemetry.Command{Kind: "liveVideoLoss", Params: fmt.Sprintf("channel %d, loss %d%%", s.key.channel, rate)})
+			if err != nil {
+				l.log.Debug("loss report not confirmed", "plate", s.plate, "channel", s.key.channel, "err", err)
+			}
+		}()
 	}
 }
 
@@ -279,12 +365,13 @@ type StreamView struct {
 	StartedAt httpx.Time `json:"startedAt"`
 	Viewers   int        `json:"viewers"`
 	Receiving bool       `json:"receiving"` // the device's media connection is open
+	Loss      int        `json:"loss"`      // percent of packets lost in the last loss report period (0x9105)
 }
 
 func (l *Live) view(s *session) StreamView {
 	v := StreamView{Token: s.token, CarID: s.carID, Plate: s.plate, ChannelNo: int(s.key.channel),
 		FLVURL: "/video-app/live/" + s.token + "/flv", AudioURL: "/video-app/live/" + s.token + "/g711",
-		StartedAt: httpx.TimeOf(s.started), Receiving: s.conns.Load() > 0}
+		StartedAt: httpx.TimeOf(s.started), Receiving: s.conns.Load() > 0, Loss: int(s.loss.Load())}
 	if st := l.Hub.Stream(s.token); st != nil {
 		v.Viewers = st.Viewers()
 	}
@@ -392,12 +479,10 @@ func (l *Live) start(ctx context.Context, p *httpx.Principal, s *session) error 
 	if err != nil {
 		return errTooMany
 	}
-	l.mu.Lock()
-	host, port := l.public, l.port
-	l.mu.Unlock()
+	host, port, udp := l.ports()
 	l.Starts.Add(1)
 	cmd := &telemetry.Command{Kind: "liveVideo", Params: fmt.Sprintf("channel %d", s.key.channel), UserID: p.UserID}
-	err = l.gw.Send(ctx, s.terminalID, &jt808.LiveStart{ServerIP: host, TCPPort: port, Channel: s.key.channel,
+	err = l.gw.Send(ctx, s.terminalID, &jt808.LiveStart{ServerIP: host, TCPPort: port, UDPPort: udp, Channel: s.key.channel,
 		DataType: dataAV, Stream: streamMain}, cmd)
 	if err != nil {
 		v.Leave(l.now())

@@ -32,7 +32,7 @@ const (
 	playFast        byte = 3
 	playSeek        byte = 5
 	seekSlack            = time.Second // a seek lands on the key frame at or before its target: this far before is the new place
-	replayMediaType byte = 2           // video: the FLV carries video (live's G.711 socket is not offered for replay yet)
+	replayMediaType byte = 0           // audio and video: G.711 on its own socket as live's, AAC inside the FLV
 )
 
 // replaySession is one playback: a session (token, car, channel, media connections) and its state.
@@ -58,14 +58,15 @@ type Recording struct {
 	Size      int64      `json:"size"` // bytes
 }
 
-// ReplayView is a playback as the console sees it; FLVURL is relative and takes the viewer's token as
-// ?token=, as live's.
+// ReplayView is a playback as the console sees it; FLVURL and AudioURL are relative and take the
+// viewer's token as ?token=, as live's.
 type ReplayView struct {
 	Token     string     `json:"token"`
 	CarID     int64      `json:"carId"`
 	Plate     string     `json:"plate"`
 	ChannelNo int        `json:"channelNo"`
 	FLVURL    string     `json:"flvUrl"`
+	AudioURL  string     `json:"audioUrl"` // G.711 over WebSocket, as live's
 	StartTime httpx.Time `json:"startTime"`
 	EndTime   httpx.Time `json:"endTime"`
 	Paused    bool       `json:"paused"`
@@ -77,7 +78,7 @@ func (r *replaySession) view() ReplayView {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return ReplayView{Token: r.token, CarID: r.carID, Plate: r.plate, ChannelNo: int(r.key.channel),
-		FLVURL: "/video-app/replay/" + r.token + "/flv", StartTime: httpx.TimeOf(r.from), EndTime: httpx.TimeOf(r.to),
+		FLVURL: "/video-app/replay/" + r.token + "/flv", AudioURL: "/video-app/replay/" + r.token + "/g711", StartTime: httpx.TimeOf(r.from), EndTime: httpx.TimeOf(r.to),
 		Paused: r.paused, Speed: r.speed, Receiving: r.conns.Load() > 0}
 }
 
@@ -213,15 +214,15 @@ func (l *Live) Play(ctx context.Context, p *httpx.Principal, carID int64, channe
 		delete(l.replays, old.token)
 	}
 	l.replays[r.token], l.replayDev[r.key] = r, r
-	host, port := l.public, l.port
 	l.mu.Unlock()
+	host, port, udp := l.ports()
 	if old != nil {
 		l.Hub.End(old.token) // its viewers are told it ended; the new 0x9201 replaces it on the terminal
 	}
 	l.ReplayStarts.Add(1)
 	cmd := &telemetry.Command{Kind: "videoReplay", Params: fmt.Sprintf("channel %d %s–%s", channel,
 		from.In(httpx.Zone()).Format(time.DateTime), to.In(httpx.Zone()).Format(time.DateTime)), UserID: p.UserID}
-	err = l.gw.Send(ctx, target.TerminalID, &jt808.PlaybackStart{ServerIP: host, TCPPort: port, Channel: uint8(channel),
+	err = l.gw.Send(ctx, target.TerminalID, &jt808.PlaybackStart{ServerIP: host, TCPPort: port, UDPPort: udp, Channel: uint8(channel),
 		MediaType: replayMediaType, Start: from, End: to}, cmd)
 	if err != nil {
 		v.Leave(l.now())
@@ -365,7 +366,7 @@ type controlBody struct {
 	Position httpx.Time `json:"position"`
 }
 
-// replayRoutes are replay's calls (docs/API.md) and its WebSocket.
+// replayRoutes are replay's calls (docs/API.md) and its two WebSockets.
 func (l *Live) replayRoutes() []httpx.Route {
 	caller := httpx.Caller
 	const p = "/base-info-app/carInfo/"
@@ -426,6 +427,8 @@ func (l *Live) replayRoutes() []httpx.Route {
 			})},
 		{Method: "GET", Path: "/video-app/replay/{stream}/flv", Access: replayAccess, QueryToken: true,
 			Handler: func(w http.ResponseWriter, r *http.Request) { l.serveWS(w, r, false, true) }},
+		{Method: "GET", Path: "/video-app/replay/{stream}/g711", Access: replayAccess, QueryToken: true,
+			Handler: func(w http.ResponseWriter, r *http.Request) { l.serveWS(w, r, true, true) }},
 	}
 }
 

@@ -194,6 +194,9 @@ func (h *Hub) End(key string) {
 type Stream struct {
 	key string
 	hub *Hub
+	// Packets and Lost are the media packets the ingest received for the stream and those its
+	// sequence numbers say were lost (jt1078.Loss), for the 0x9105 loss reports.
+	Packets, Lost atomic.Int64
 
 	mu         sync.Mutex
 	viewers    map[*Viewer]struct{}
@@ -203,6 +206,20 @@ type Stream struct {
 	emptySince time.Time
 	from       uint64 // Restart's gate: frames before this device time are dropped (0: none)
 	fromSkips  int
+	audioPT    uint8 // payload type of the last audio frame (0: none yet)
+	silent     int   // video frames published while no audio had come (counted up to videoOnlyAfter)
+}
+
+// videoOnlyAfter is how many video frames without any audio make a stream video-only: a second of
+// 25 fps video, while a device that sends audio sends a frame of it every 20–130 ms.
+const videoOnlyAfter = 25
+
+// Audio is the stream's audio payload type once it is known: the last audio frame's, or 0 when the
+// stream has sent videoOnlyAfter video frames and no audio. known is false before either.
+func (s *Stream) Audio() (pt uint8, known bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.audioPT, s.audioPT != 0 || s.silent >= videoOnlyAfter
 }
 
 // Publish hands a frame from the device to every viewer: those with room get it queued, a viewer whose
@@ -221,6 +238,11 @@ func (s *Stream) Publish(f jt1078.Frame) {
 			return
 		}
 		s.from = 0
+	}
+	if f.Type == jt1078.Audio {
+		s.audioPT = f.PT
+	} else if f.Type.IsVideo() && s.audioPT == 0 && s.silent < videoOnlyAfter {
+		s.silent++
 	}
 	switch {
 	case f.Key():
@@ -262,6 +284,9 @@ type Viewer struct {
 	// the viewer's own goroutine for its status while the publisher writes it).
 	Skipped atomic.Int64
 }
+
+// Audio is the audio payload type of the viewer's stream (Stream.Audio).
+func (v *Viewer) Audio() (pt uint8, known bool) { return v.stream.Audio() }
 
 // Frames is the viewer's queue; it is closed when the viewer leaves or the stream stops.
 func (v *Viewer) Frames() <-chan jt1078.Frame { return v.ch }

@@ -45,11 +45,14 @@ type Config struct {
 	AMapKey          string        // Gaode web-service key for online reverse geocoding (empty = offline only)
 
 	// Video (JT/T 1078, issue 17).
-	JT1078       string        // media listener (TCP) devices stream to; empty disables video
-	JT1078Public string        // host:port announced to devices in 0x9101; empty: the listener's address
-	VideoLinger  time.Duration // a live stream with no viewer is closed (0x9102) after this
-	VideoStreams int           // device streams through this node (0: 200)
-	VideoViewers int           // browser viewers through this node (0: 1000)
+	JT1078          string        // media listener (TCP) devices stream to; empty disables video
+	JT1078Public    string        // host:port announced to devices in 0x9101; empty: the listener's address
+	JT1078UDP       string        // UDP media socket: "" the TCP listener's host and port, "off" none, or host:port
+	JT1078Via       string        // the transport devices are asked to stream over: tcp or udp
+	VideoLossReport time.Duration // how often a live stream's loss is reported to its terminal (0x9105)
+	VideoLinger     time.Duration // a live stream with no viewer is closed (0x9102) after this
+	VideoStreams    int           // device streams through this node (0: 200)
+	VideoViewers    int           // browser viewers through this node (0: 1000)
 
 	// Messaging.
 	MQTTBroker string // external MQTT broker shared by every node (tcp://host:1883); empty: the embedded broker only
@@ -216,6 +219,9 @@ func BindServe(b *Binder, c *Config) {
 	b.String(&c.JT808, "jt808", "127.0.0.1:8808", "JT/T 808 gateway listen address (empty: no gateway)")
 	b.String(&c.JT1078, "jt1078", "127.0.0.1:8809", "JT/T 1078 media listener (TCP) that devices stream video to (empty: no video)")
 	b.String(&c.JT1078Public, "jt1078-public", "", "host:port announced to devices in 0x9101 (empty: the --jt1078 listener's address; set it when devices reach the node through NAT or a public name)")
+	b.String(&c.JT1078UDP, "jt1078-udp", "", "JT/T 1078 media over UDP: empty: on the --jt1078 listener's host and port number; off: none; or host:port")
+	b.String(&c.JT1078Via, "jt1078-transport", "tcp", "the transport 0x9101/0x9201 ask devices to stream over: tcp or udp (udp needs --jt1078-udp on)")
+	b.Duration(&c.VideoLossReport, "video-loss-report", 10*time.Second, "how often the packet loss of a live stream is sent to its terminal (0x9105)")
 	b.Duration(&c.VideoLinger, "video-linger", 30*time.Second, "close a device's live video stream (0x9102) this long after its last viewer left")
 	b.Int(&c.VideoStreams, "video-max-streams", 200, "live device video streams through this node; more are refused with \"too many streams\"")
 	b.Int(&c.VideoViewers, "video-max-viewers", 1000, "browser video viewers through this node; more are refused with \"too many streams\"")
@@ -279,6 +285,14 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--terminal-idle cannot be negative")
 	case c.VideoLinger < 0 || c.VideoStreams < 0 || c.VideoViewers < 0:
 		return fmt.Errorf("--video-linger, --video-max-streams and --video-max-viewers cannot be negative")
+	case c.JT1078UDP != "" && c.JT1078UDP != "off" && !hostPortAny(c.JT1078UDP):
+		return fmt.Errorf("--jt1078-udp must be empty, off or host:port, not %q", c.JT1078UDP)
+	case c.JT1078Via != "" && c.JT1078Via != "tcp" && c.JT1078Via != "udp":
+		return fmt.Errorf("--jt1078-transport must be tcp or udp, not %q", c.JT1078Via)
+	case c.JT1078Via == "udp" && c.JT1078UDP == "off":
+		return fmt.Errorf("--jt1078-transport udp needs the UDP media socket (--jt1078-udp is off)")
+	case c.VideoLossReport < 0:
+		return fmt.Errorf("--video-loss-report cannot be negative")
 	case c.JT1078Public != "" && !hostPort(c.JT1078Public):
 		return fmt.Errorf("--jt1078-public must be host:port with a port from 1 to 65535, not %q", c.JT1078Public)
 	case c.MaxTerminals < 0:
@@ -322,4 +336,11 @@ func hostPort(s string) bool {
 	h, p, err := net.SplitHostPort(s)
 	n, perr := strconv.Atoi(p)
 	return err == nil && perr == nil && h != "" && n >= 1 && n <= 65535
+}
+
+// hostPortAny is a listen address: host (may be empty: every interface) and a port from 0 to 65535.
+func hostPortAny(s string) bool {
+	_, p, err := net.SplitHostPort(s)
+	n, perr := strconv.Atoi(p)
+	return err == nil && perr == nil && n >= 0 && n <= 65535
 }

@@ -38,6 +38,7 @@ func init() {
 		"command.kind.setPassword":          {"下发车辆密码", "下發車輛密碼", "Set vehicle password"},
 		"command.kind.liveVideo":            {"实时视频请求", "即時視訊請求", "Live video request"},
 		"command.kind.liveVideoClose":       {"关闭实时视频", "關閉即時視訊", "Live video close"},
+		"command.kind.liveVideoLoss":        {"实时视频丢包通知", "即時視訊丟包通知", "Live video loss notice"},
 		"command.kind.videoList":            {"查询录像列表", "查詢錄影清單", "Recording list query"},
 		"command.kind.videoReplay":          {"录像回放请求", "錄影回放請求", "Playback request"},
 		"command.kind.videoReplayControl":   {"录像回放控制", "錄影回放控制", "Playback control"},

@@ -12,6 +12,8 @@ export interface LiveStreamInfo {
   startedAt: string;
   viewers: number;
   receiving: boolean;
+  /** Percent of the device's packets lost in the server's last 10 s (0x9105). */
+  loss: number;
 }
 
 export interface StopResult {
@@ -57,6 +59,8 @@ export interface ReplayInfo {
   plate: string;
   channelNo: number;
   flvUrl: string;
+  /** G.711 over WebSocket, as live's (AAC comes inside the FLV); absent from servers before D9E. */
+  audioUrl?: string;
   startTime: string;
   endTime: string;
   paused: boolean;

@@ -3,10 +3,10 @@ import { Button, Tooltip } from 'antd';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BusinessError } from '../../../api/client';
-import { doVisual, mediaSocketUrl, type LiveStreamInfo } from '../../../api/video';
+import { doVisual, mediaSocketUrl, reportLiveVideos, type LiveStreamInfo } from '../../../api/video';
 import { STORAGE } from '../../../app/store';
 import { G711Player } from './audio';
-import { closeCodeKey, reasonKey, snapshotName, type TileStatus } from './logic';
+import { closeCodeKey, HIGH_LOSS, LOSS_POLL_MS, reasonKey, snapshotName, type TileStatus } from './logic';
 import { createLivePlayer, livePlayerSupported, type LivePlayer } from './player';
 
 /** What a tile plays (the page gives each new assignment a new id: a new id is a new request). */
@@ -116,9 +116,26 @@ export function VideoTile({ index, spec, selected, audioOn, onSelect, onClose, o
     };
   }, []);
 
-  // audio: the stream's G.711 socket while this tile has the speaker
+  // packet loss the server measured (0x9105, D9E): looked up while the tile plays, shown when high
+  const [loss, setLoss] = useState(0);
+  useEffect(() => {
+    setLoss(0);
+    if (status !== 'playing' || !stream) return;
+    const timer = setInterval(() => {
+      reportLiveVideos(stream.carId).then(
+        (list) => setLoss(list.find((x) => x.token === stream.token)?.loss ?? 0),
+        () => undefined,
+      );
+    }, LOSS_POLL_MS);
+    return () => clearInterval(timer);
+  }, [status, stream]);
+
+  // audio: the stream's G.711 socket while this tile has the speaker, and the element's own sound for
+  // AAC carried in the FLV (a device sends one or the other; the unused one stays silent)
   const playingAudio = audioOn && !!stream && status !== 'failed';
   useEffect(() => {
+    const v = videoRef.current;
+    if (v) v.muted = !playingAudio;
     if (!playingAudio || !stream) return;
     const p = new G711Player(mediaSocketUrl(stream.audioUrl, token()), () => onAudio(false));
     p.start();
@@ -179,6 +196,11 @@ export function VideoTile({ index, spec, selected, audioOn, onSelect, onClose, o
               {spec.plate} · {spec.channelName}
               {info}
             </span>
+            {loss >= HIGH_LOSS && (
+              <span className="tw-vl-loss" data-testid={`vl-loss-${index}`}>
+                {t('videoLive.loss', { n: loss })}
+              </span>
+            )}
             <span className="tw-vl-actions" onClick={(e) => e.stopPropagation()}>
               {actions}
               <Tooltip title={audioOn ? t('videoLive.audioOff') : t('videoLive.audioOn')}>

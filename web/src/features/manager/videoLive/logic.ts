@@ -93,3 +93,8 @@ export function channelsToShow<T extends { channelNo: number; name: string; enab
   if (list.length === 0) return [1, 2, 3, 4].map((n) => ({ channelNo: n, name: '', enabled: true, fallback: true }));
   return list.map((c) => ({ channelNo: c.channelNo, name: c.name, enabled: c.enabled, fallback: false }));
 }
+
+/** A stream's packet loss (percent, the server's last 10 s) from which its tile says so. */
+export const HIGH_LOSS = 5;
+/** How often a playing tile asks for its stream's loss (the server measures it every 10 s). */
+export const LOSS_POLL_MS = 10_000;

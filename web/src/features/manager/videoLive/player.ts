@@ -81,10 +81,14 @@ export function livePlayerSupported(): boolean {
   return mpegts.isSupported();
 }
 
-/** Plays `url` (ws(s)://…/video-app/live/{token}/flv?token=…) into `video`, video only (G.711 goes on its own socket). */
+/**
+ * Plays `url` (ws(s)://…/video-app/live/{token}/flv?token=…) into `video`. The FLV header says whether an
+ * audio track follows: only AAC from the device is kept in the FLV (G.711 goes on its own socket), so
+ * hasAudio is left to the header (forcing it false would drop AAC; true would wait for audio forever).
+ */
 export function createLivePlayer(video: HTMLVideoElement, url: string, events: LivePlayerEvents, replay = false): LivePlayer {
   const player = mpegts.createPlayer(
-    { type: 'flv', isLive: true, url, hasAudio: false, hasVideo: true },
+    { type: 'flv', isLive: true, url, hasVideo: true },
     {
       enableWorker: false,
       enableStashBuffer: false,

@@ -1,4 +1,4 @@
-import { ArrowLeftOutlined, CaretRightOutlined, DownloadOutlined, PauseOutlined, PlayCircleOutlined, SearchOutlined, StopOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, CaretRightOutlined, DownloadOutlined, MutedOutlined, PauseOutlined, PlayCircleOutlined, SearchOutlined, SoundOutlined, StopOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Empty, Segmented, Select, Spin, Table } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -16,6 +16,7 @@ import { formatServerTime, parseServerTime, positionAt } from '../../../lib/play
 import { formatRange, rangeOf } from '../../../lib/presets';
 import { toModel } from '../trackReplaying/model';
 import { TrackMap } from '../trackReplaying/TrackMap';
+import { G711Player } from '../videoLive/audio';
 import { channelsToShow, closeCodeKey } from '../videoLive/logic';
 import { createLivePlayer, livePlayerSupported, type LivePlayer } from '../videoLive/player';
 import { ClipRecorder, clipName, mediaPosition, place, SPEEDS, sizeText, spanAt, spans, timeAt, type Span } from './logic';
@@ -220,6 +221,19 @@ export default function VideoReplayPage() {
     return () => v.removeEventListener('timeupdate', tick);
   }, [mediaTime]);
 
+  // sound, when asked: the playback's G.711 socket, and the element's own for AAC inside the FLV (as a
+  // live tile's); the terminal sends sound at 1× only
+  const [audioOn, setAudioOn] = useState(false);
+  const hearing = audioOn && !!info && (state === 'playing' || state === 'buffering');
+  useEffect(() => {
+    const v = videoRef.current;
+    if (v) v.muted = !hearing;
+    if (!hearing || !info?.audioUrl) return;
+    const p = new G711Player(mediaSocketUrl(info.audioUrl, token()));
+    p.start();
+    return () => p.stop();
+  }, [hearing, info]);
+
   // leaving the page stops the playback on the terminal
   useEffect(() => () => stopPlayback(), [stopPlayback]);
 
@@ -366,6 +380,15 @@ export default function VideoReplayPage() {
               <span className="tw-replay-pos" data-testid="replay-position" data-ms={position ?? ''} data-media={mediaTime ?? ''}>
                 {position !== null ? formatServerTime(position) : '—'}
               </span>
+              <Button
+                type={audioOn ? 'primary' : 'default'}
+                icon={audioOn ? <SoundOutlined /> : <MutedOutlined />}
+                className={audioOn ? 'on' : ''}
+                onClick={() => setAudioOn((on) => !on)}
+                aria-label={t(audioOn ? 'videoLive.audioOff' : 'videoLive.audioOn')}
+                title={t(audioOn ? 'videoLive.audioOff' : 'videoLive.audioOn')}
+                data-testid="replay-audio"
+              />
               <Button icon={<DownloadOutlined />} disabled={!info || clipBytes === 0} onClick={save} data-testid="replay-save">
                 {t('replay.save')}
                 {clipBytes > 0 ? ` (${sizeText(clipBytes)})` : ''}

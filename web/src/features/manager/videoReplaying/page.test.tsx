@@ -45,7 +45,7 @@ beforeEach(() => {
   api.carChannels.mockReset().mockResolvedValue([]);
   // the terminal has the whole range asked for on channels 1 and 2 (the timeline shows the asked range)
   api.sendGetVideoList.mockReset().mockImplementation((_car: number, _ch: number, start: string, end: string) => Promise.resolve([rec(1, start, end), rec(2, start, end)]));
-  api.historyVideo.mockReset().mockResolvedValue({ token: 'tok', carId: 5, plate: '沪A·6N337', channelNo: 1, flvUrl: '/video-app/replay/tok/flv', startTime: '2026-11-26 08:00:00', endTime: '2026-11-26 08:10:00', paused: false, speed: 1, receiving: false });
+  api.historyVideo.mockReset().mockResolvedValue({ token: 'tok', carId: 5, plate: '沪A·6N337', channelNo: 1, flvUrl: '/video-app/replay/tok/flv', audioUrl: '/video-app/replay/tok/g711', startTime: '2026-11-26 08:00:00', endTime: '2026-11-26 08:10:00', paused: false, speed: 1, receiving: false });
   api.historyVideoControl.mockReset().mockResolvedValue({});
   api.fetchTrack.mockReset().mockResolvedValue({ carId: 5, plate: '沪A·6N337', points: [], stops: [], alarms: [], truncated: false });
 });
