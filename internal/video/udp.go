@@ -10,7 +10,7 @@ import (
 	"tankwatch/internal/jt1078/relay"
 )
 
-// Media over UDP (issue 17, docs/DECISIONS.md D9E): one socket for every device. A datagram's packets
+// Media over UDP (issue 17, docs/DECISIONS.md D88): one socket for every device. A datagram's packets
 // are matched to the live or playback session of their SIM and channel as a TCP connection's first
 // packet is; the first datagram binds the flow to its sender's address, and datagrams of that SIM and
 // channel from anywhere else are dropped and counted (until the flow has been quiet for udpRebind: a

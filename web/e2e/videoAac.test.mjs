@@ -1,5 +1,5 @@
 // A demo terminal that sends AAC (the simulator's eighth: index 7) plays with its sound in the FLV:
-// mpegts.js takes the audio track the header names and Chromium decodes it (D9E).
+// mpegts.js takes the audio track the header names and Chromium decodes it (D88).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { api, apiLogin, assertVideoDecodes, setup, uiLogin, until } from './lib.mjs';

@@ -59,7 +59,7 @@ export interface ReplayInfo {
   plate: string;
   channelNo: number;
   flvUrl: string;
-  /** G.711 over WebSocket, as live's (AAC comes inside the FLV); absent from servers before D9E. */
+  /** G.711 over WebSocket, as live's (AAC comes inside the FLV); absent from servers before D88. */
   audioUrl?: string;
   startTime: string;
   endTime: string;

@@ -116,7 +116,7 @@ export function VideoTile({ index, spec, selected, audioOn, onSelect, onClose, o
     };
   }, []);
 
-  // packet loss the server measured (0x9105, D9E): looked up while the tile plays, shown when high
+  // packet loss the server measured (0x9105, D88): looked up while the tile plays, shown when high
   const [loss, setLoss] = useState(0);
   useEffect(() => {
     setLoss(0);
