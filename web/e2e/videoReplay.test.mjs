@@ -75,6 +75,7 @@ describe('videoReplaying', () => {
       const box = await bar.boundingBox();
       const target = first + 5 * 60_000;
       const x = Math.min(box.width - 1, Math.max(1, ((target - from) / (to - from)) * box.width));
+      const clicked = Date.now();
       await bar.click({ position: { x, y: box.height / 2 } });
       // a pixel of the bar is many seconds of the range: the page says which time the click asked for
       const asked = await until(async () => Number(await bar.getAttribute('data-seek')) || null, { what: 'the seek target' });
@@ -93,7 +94,10 @@ describe('videoReplaying', () => {
       const media = Number(await position.getAttribute('data-media'));
       t.diagnostic(`seek: first picture ${media - asked} ms from the target`);
       assert.ok(Math.abs(media - asked) <= 1000, `seek to ${new Date(asked).toISOString()}: first picture at ${new Date(media).toISOString()}`);
-      assert.ok(landed >= media && landed < asked + 3000, `seek to ${new Date(asked).toISOString()} landed at ${new Date(landed).toISOString()}`);
+      // at 1× the position can have run on from the first picture by at most the time since the click (a
+      // loaded machine reads it late: a fixed bound after the target failed there, D86)
+      const since = Date.now() - clicked;
+      assert.ok(landed >= media && landed <= media + since + 500, `seek to ${new Date(asked).toISOString()} landed at ${new Date(landed).toISOString()}, ${since} ms after the click`);
 
       // save the played clip: an .flv of the received bytes
       const download = page.waitForEvent('download');
