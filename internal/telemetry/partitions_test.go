@@ -253,7 +253,7 @@ func TestHistoryQueriesPrunePartitions(t *testing.T) {
 					continue
 				}
 				var plan []string
-				if err := e.DB.NewRaw("EXPLAIN " + sql).Scan(ctx, &plan); err != nil {
+				if err := e.DB.NewRaw("EXPLAIN "+sql).Scan(ctx, &plan); err != nil {
 					t.Fatalf("%s: explain %s: %v", name, sql, err)
 				}
 				seen := map[string]bool{}
