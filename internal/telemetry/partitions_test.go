@@ -278,3 +278,46 @@ func TestHistoryQueriesPrunePartitions(t *testing.T) {
 		}
 	})
 }
+
+// TestLiveLoadAcrossPartitions: the start-up load seeks recent days first (liveRecent) and the rest
+// through every partition: a car last seen ten days ago, one seen an hour ago and one whose clock is
+// in 2099 (default partition) all come back with their newest position and tank state.
+func TestLiveLoadAcrossPartitions(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		ctx := context.Background()
+		he := newHistEnv(t, e, 0)
+		if _, err := he.h.EnsurePartitions(ctx); err != nil {
+			t.Fatal(err)
+		}
+		third := findCar(t, e, "苏E·71C26")
+		future := time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)
+		cases := []struct {
+			car demoCar
+			at  []time.Time
+		}{
+			{he.eastCar, []time.Time{base.Add(-11 * 24 * time.Hour), base.Add(-10 * 24 * time.Hour)}},
+			{he.northCar, []time.Time{base.Add(-10 * 24 * time.Hour), base.Add(-time.Hour)}},
+			{third, []time.Time{base.Add(-time.Hour), future}},
+		}
+		var reports []telemetry.Report
+		for _, c := range cases {
+			for k, at := range c.at {
+				reports = append(reports, telemetry.Report{TerminalID: c.car.TerminalID, CarID: c.car.ID, Received: at, Time: at,
+					Lat: 30_000_000, Lon: 120_000_000, Speed: uint16(100 * (k + 1)), Tank: &tank.State{Compartments: 1, Seal: tank.SealSealed}})
+			}
+		}
+		he.store(t, reports, nil)
+		l := telemetry.NewLive(e.DB, e.App.Fleet, telemetry.LiveConfig{}, e.Clock.Now)
+		if err := l.Load(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			newest := c.at[len(c.at)-1]
+			s, ok := l.Car(c.car.ID)
+			if !ok || !s.Time.Equal(newest) || s.Speed != 200 || !s.TankTime.Equal(newest) || s.LockState == "" {
+				t.Errorf("car %d after Load: %v time %v speed %d tank %v %q, want %v", c.car.ID, ok, s.Time, s.Speed, s.TankTime, s.LockState, newest)
+			}
+		}
+	})
+}
