@@ -115,6 +115,12 @@ func TestHistoryPartitions(t *testing.T) {
 		if a, b, d := count(t, e.DB, "positions_p20260301"), count(t, e.DB, "positions_p20260302"), count(t, e.DB, "positions_default"); a != 2 || b != 1 || d != 2 {
 			t.Errorf("rows by partition: %d %d default %d", a, b, d)
 		}
+		if n := rollup(); n != 5 { // the rollup triggers fire on the attached days too
+			t.Errorf("speed rollup slices: %d, want 5", n)
+		}
+		if n := count(t, e.DB, "level_rollup", "car_id = ?", car.ID); n != 5 {
+			t.Errorf("level rollup slices: %d, want 5", n)
+		}
 		if a, b := count(t, e.DB, "level_readings_p20260302"), count(t, e.DB, "tank_states_default"); a != 1 || b != 2 {
 			t.Errorf("tank rows: %d level readings on the 2nd, %d tank states in the default partition", a, b)
 		}
