@@ -54,7 +54,7 @@ type liveTankRow struct {
 }
 
 // liveRecent is how far back the first pass of liveNewest looks on PostgreSQL. Its history is
-// partitioned by day (D9B) and a seek with no time bound visits every day's index; most cars have
+// partitioned by day (D89) and a seek with no time bound visits every day's index; most cars have
 // reported within two days, so they are found in the newest partitions (and the default one), and
 // only the others are sought through all of them.
 const liveRecent = 2 * 24 * time.Hour

@@ -11,7 +11,7 @@ import (
 )
 
 // On PostgreSQL the per-report history tables are partitioned by UTC day (migration 00039, DECISIONS
-// D9B). The retention job keeps their partitions: it creates the days ahead, so that reports land in
+// D89). The retention job keeps their partitions: it creates the days ahead, so that reports land in
 // a day partition rather than the default one, and drops whole days past the retention.
 
 // histPartitioned are the day-partitioned tables and their partition column.

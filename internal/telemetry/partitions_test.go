@@ -21,7 +21,7 @@ import (
 	"tankwatch/internal/telemetry"
 )
 
-// pgOnly runs fn on PostgreSQL only: SQLite's history is not partitioned (D9B).
+// pgOnly runs fn on PostgreSQL only: SQLite's history is not partitioned (D89).
 func pgOnly(t *testing.T, fn func(t *testing.T, e *apptest.Env)) {
 	t.Helper()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {

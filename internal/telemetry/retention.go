@@ -31,7 +31,7 @@ type PurgeResult struct {
 	At        int64 `json:"at"` // Unix ms
 	RawFrames int64 `json:"rawFrames"`
 	Positions int64 `json:"positions"`
-	// PostgreSQL's day partitions (D9B): made ahead and dropped past the retention in this run.
+	// PostgreSQL's day partitions (D89): made ahead and dropped past the retention in this run.
 	PartitionsCreated int    `json:"partitionsCreated,omitempty"`
 	PartitionsDropped int    `json:"partitionsDropped,omitempty"`
 	Err               string `json:"error,omitempty"`

@@ -1,5 +1,5 @@
 -- +goose Up
--- History at scale (issue 19, DECISIONS D9B): the per-report history tables become range-partitioned
+-- History at scale (issue 19, DECISIONS D89): the per-report history tables become range-partitioned
 -- by time, one partition per UTC day (<table>_pYYYYMMDD), plus a default partition (<table>_default)
 -- that takes what no day partition covers: a report stamped by a terminal with a wrong clock, or a
 -- day the binary has not created yet, is stored, never refused. The binary creates the days ahead and
