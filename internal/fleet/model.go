@@ -181,6 +181,9 @@ type TerminalView struct {
 	// Firmware is the version of the terminal's last successful terminal upgrade (0x0108 success of an
 	// upgrade type 0 job, D64); "" when it was never upgraded through the platform.
 	Firmware string `json:"firmware"`
+	// Attrs is what the terminal said of itself in its last 0x0107 (its own firmware version beside the
+	// upgrade-derived Firmware, D9F); nil until it first answers.
+	Attrs *TerminalAttrs `json:"attrs"`
 }
 
 // Binding is one period of a terminal's binding to a car and a SIM.
