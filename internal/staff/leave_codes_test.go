@@ -77,11 +77,24 @@ func TestLeaveKindsFromCodeList(t *testing.T) {
 		}
 
 		// the export names the kind by the list's label in the reader's language
+		e.MustOK("POST", leaveP+"approve", admin, map[string]any{"id": l.ID, "approve": true})
 		e.Lang = "en-US"
 		x := e.Call("POST", leaveP+"export", admin, map[string]any{"kind": "study"})
 		e.Lang = ""
 		if x.Status != 200 || !strings.Contains(xlsxText(t, x.Body), "Study leave") {
 			t.Errorf("export %d: %s", x.Status, xlsxText(t, x.Body))
+		}
+
+		// a user with a zone of their own gets the export's times in it (D9F): the request's creation
+		// approval time, 16:00 in Shanghai (the test clock), is 17:00 in Tokyo
+		created := "2026-03-01 16:00:00"
+		if !strings.Contains(xlsxText(t, x.Body), created) {
+			t.Fatalf("platform zone: %s", xlsxText(t, x.Body))
+		}
+		e.MustOK("POST", "/base-info-app/userSetting/edit", admin, map[string]any{"timezone": "Asia/Tokyo"})
+		x = e.Call("POST", leaveP+"export", admin, map[string]any{"kind": "study"})
+		if got := xlsxText(t, x.Body); !strings.Contains(got, "2026-03-01 17:00:00") || strings.Contains(got, created) {
+			t.Errorf("user zone: %s", got)
 		}
 	})
 }
