@@ -57,7 +57,7 @@ export default function LeaveRecordPage() {
       columns={({ reload }) => [
         { title: t('staff.name'), dataIndex: 'employeeName', key: 'employeeName', sorter: true, width: 100, fixed: 'left' },
         { title: t('staff.phone'), dataIndex: 'phone', key: 'phone', width: 120 },
-        { title: t('staff.leaveKind'), dataIndex: 'kind', key: 'kind', sorter: true, width: 90, render: (k: string) => kinds.label(k) },
+        { title: t('staff.leaveKind'), dataIndex: 'kind', key: 'kind', sorter: true, width: 120, render: (k: string) => kinds.label(k) },
         { title: t('staff.leaveFrom'), dataIndex: 'from', key: 'from', sorter: true, width: 110 },
         { title: t('staff.leaveTo'), dataIndex: 'to', key: 'to', sorter: true, width: 110 },
         { title: t('staff.leaveDays'), dataIndex: 'days', key: 'days', width: 70, align: 'right' },

@@ -134,7 +134,7 @@ export default function TerminalPage() {
                 reported(null, 'firmware', t('terminal.notReported'))
               ),
           },
-          { title: t('terminal.hardware'), key: 'hardware', width: 120, ellipsis: true, render: (_, r) => reported(r.attrs, 'hardware', t('terminal.notReported')) },
+          { title: t('terminal.hardware'), key: 'hardware', width: 150, ellipsis: true, render: (_, r) => reported(r.attrs, 'hardware', t('terminal.notReported')) },
           { title: t('terminal.reportedModel'), key: 'reportedModel', width: 110, ellipsis: true, render: (_, r) => reported(r.attrs, 'model', t('terminal.notReported')) },
           { title: t('terminal.iccid'), key: 'iccid', width: 190, render: (_, r) => reported(r.attrs, 'iccid', t('terminal.notReported')) },
           { title: t('terminal.protocol'), dataIndex: 'protocol', key: 'protocol', sorter: true, width: 90 },
