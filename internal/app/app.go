@@ -159,6 +159,7 @@ func New(cfg config.Config, d *db.DB, log *slog.Logger) *App {
 	a.buildStaff()
 	a.buildEquipment()
 	a.buildFirmware()
+	a.buildAttributes()
 	a.buildSettings()
 	a.buildNotices()
 	a.buildFaults()

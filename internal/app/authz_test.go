@@ -282,6 +282,7 @@ func foreignCalls(f fixture) map[string][]call {
 		},
 		"GET /base-info-app/terminal/bindings":              {{query: q("id", f.northTerm)}},
 		"POST /base-info-app/terminal/export":               {{body: map[string]any{"groupId": f.north}}},
+		"POST /base-info-app/terminal/queryAttributes":      {{body: map[string]any{"id": f.northTerm}}},
 		"POST /authority-app/groupInfo/selectCarsByGroupId": {{body: map[string]any{"groupId": f.north}}},
 
 		// history and raw data

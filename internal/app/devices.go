@@ -216,11 +216,13 @@ func (a *App) StartDevices(ctx context.Context) error {
 			return fmt.Errorf("JT/T 808 gateway: %w", err)
 		}
 		dv.gatewayAddr = ln.Addr().String()
-		// what waited for a terminal while it was offline goes down once it is back
+		// what waited for a terminal while it was offline goes down once it is back; a stale record of
+		// its own attributes is refreshed (attributes.go)
 		dv.Gateway.OnAuthenticated(func(t gateway.Terminal) {
 			if err := a.CarPass.ResendWaiting(edgeCtx, t.CarID); err != nil && edgeCtx.Err() == nil {
 				a.Log.Warn("car password not resent", "car", t.CarID, "terminal", t.ID, "err", err)
 			}
+			a.attributesOnLogin(edgeCtx, t.ID)
 		})
 		// a refused takeover of a live terminal becomes an alarm to the operators of the car's group
 		dv.Gateway.OnConflict(func(c gateway.Conflict) {

@@ -40,6 +40,7 @@ func (a *App) buildSettings() {
 	// employees' licence classes are the code list's; a class someone holds is not deleted
 	a.staff.svc.Codes = sp.Codes
 	sp.Codes.RegisterInUse(staff.LicenceList, a.staff.svc.CountByLicence)
+	sp.Codes.RegisterInUse(staff.LeaveKindList, a.staff.svc.CountByLeaveKind)
 
 	cfg := a.Cfg
 	def := system.Values{TimeZone: "Asia/Shanghai", OfflineMinutes: cfg.OfflineMinutes, ParkingMinutes: alarm.DefaultParkingMinutes,

@@ -140,6 +140,24 @@ type Terminal struct {
 	Status       int    `bun:"status"`
 	Remark       string `bun:"remark"`
 	CreatedAt    int64  `bun:"created_at"`
+	// what the terminal said of itself in 0x0107 (D9F); written by SaveAttributes only, never by the
+	// registry's forms
+	Attrs TerminalAttrs `bun:"embed:attr_"`
+}
+
+// TerminalAttrs are a terminal's own attributes from its last 0x0107 answer; At 0: it never answered.
+type TerminalAttrs struct {
+	Type     int    `bun:"type" json:"type"`
+	Maker    string `bun:"maker" json:"maker"`
+	Model    string `bun:"model" json:"model"`
+	Device   string `bun:"device" json:"device"`
+	ICCID    string `bun:"iccid" json:"iccid"`
+	Hardware string `bun:"hardware" json:"hardware"`
+	Firmware string `bun:"firmware" json:"firmware"`
+	GNSS     int    `bun:"gnss" json:"gnss"`
+	Comm     int    `bun:"comm" json:"comm"`
+	At       int64  `bun:"at" json:"at"`
+	AskedAt  int64  `bun:"asked_at" json:"askedAt"`
 }
 
 // TerminalView is a terminal as the API shows it, with the bound car's plate and SIM's number.
@@ -163,6 +181,9 @@ type TerminalView struct {
 	// Firmware is the version of the terminal's last successful terminal upgrade (0x0108 success of an
 	// upgrade type 0 job, D64); "" when it was never upgraded through the platform.
 	Firmware string `json:"firmware"`
+	// Attrs is what the terminal said of itself in its last 0x0107 (its own firmware version beside the
+	// upgrade-derived Firmware, D9F); nil until it first answers.
+	Attrs *TerminalAttrs `json:"attrs"`
 }
 
 // Binding is one period of a terminal's binding to a car and a SIM.

@@ -29,7 +29,7 @@ var DemoCars = func() []DemoCar {
 	out := make([]DemoCar, len(plates))
 	for i, p := range plates {
 		out[i] = DemoCar{Group: p.group, Plate: p.plate, Driver: p.driver, DriverPhone: fmt.Sprintf("139%08d", 10012345+i*7919),
-			FuelType: i % 3, ICCID: fmt.Sprintf("898604%014d", 24011000000+i), MSISDN: fmt.Sprintf("1440%09d", 327100400+i),
+			FuelType: i % 3, ICCID: DemoICCID(i), MSISDN: fmt.Sprintf("1440%09d", 327100400+i),
 			TerminalPhone: DemoTerminalPhone(i), Protocol: DemoProtocol(i)}
 	}
 	return out
@@ -48,7 +48,7 @@ func DemoFleet(n int) []DemoCar {
 		plate := fmt.Sprintf("%c%c·%05d", prov[(i/3)%len(prov)], 'A'+rune(i/7%8), 10000+i)
 		out = append(out, DemoCar{Group: r.group, Plate: plate,
 			Driver: string(surnames[i%len(surnames)]) + given[i/len(surnames)%len(given)], DriverPhone: fmt.Sprintf("139%08d", 10012345+i*7919%89000000),
-			FuelType: i % 3, ICCID: fmt.Sprintf("898604%014d", 24011000000+i), MSISDN: fmt.Sprintf("1440%09d", 327100400+i),
+			FuelType: i % 3, ICCID: DemoICCID(i), MSISDN: fmt.Sprintf("1440%09d", 327100400+i),
 			TerminalPhone: DemoTerminalPhone(i), Protocol: DemoProtocol(i)})
 	}
 	return out
@@ -61,6 +61,9 @@ func DemoTerminalPhone(i int) string { return fmt.Sprintf("0138%08d", 52600100+i
 // DemoTerminalID is the terminal ID (the 0x0100's BYTE[7] in 2011/2013) of the i-th demo terminal,
 // stored as its device ID; the simulator registers with it, as the gateway demands (docs/PROTOCOL.md).
 func DemoTerminalID(i int) string { return fmt.Sprintf("T%06d", i%1000000) }
+
+// DemoICCID is the ICCID of the i-th demo car's SIM card (the simulator reports it in 0x0107).
+func DemoICCID(i int) string { return fmt.Sprintf("898604%014d", 24011000000+i) }
 
 // DemoProtocol is the JT/T 808 version (2011, 2013 or 2019) of the i-th demo terminal: the demo fleet
 // mixes all three so every framing is exercised.

@@ -40,7 +40,10 @@ type Service struct {
 	db    *db.DB
 	audit *audit.Log
 	Now   func() time.Time
-	auth  authCodes
+	// AskAttributes sends 0x8107 to a connected terminal and returns once its 0x0107 is stored (the
+	// gateway's wiring sets it; nil on a node without the gateway). Errors are for the user.
+	AskAttributes func(ctx context.Context, terminalID, userID int64) error
+	auth          authCodes
 
 	carsDeleted []CarsDeleted
 }

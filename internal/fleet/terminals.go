@@ -307,8 +307,8 @@ type TerminalQuery struct {
 
 // firmwareExpr is a terminal's firmware version: the version pushed by its newest firmware job that
 // the terminal answered with success (0x0108 result 0) for upgrade type 0, the terminal itself (D64;
-// the push keeps the version when its package is deleted). The gateway does not query 0x8107, so no
-// terminal reports its versions otherwise.
+// the push keeps the version when its package is deleted). What the terminal itself reports (0x0107) is
+// TerminalView.Attrs, shown beside it (D9F).
 const firmwareExpr = `COALESCE((SELECT pu.version FROM firmware_jobs AS j JOIN firmware_pushes AS pu ON pu.id = j.push_id
 	WHERE j.terminal_id = t.id AND j.status = 4 AND j.result = 0 AND pu.kind = 0 ORDER BY j.updated_at DESC, j.id DESC LIMIT 1), '')`
 
@@ -324,9 +324,14 @@ type terminalRow struct {
 }
 
 func (r *terminalRow) view() *TerminalView {
-	return &TerminalView{ID: r.ID, GroupID: r.GroupID, GroupName: r.GroupName, Phone: r.Phone, DeviceID: r.DeviceID,
+	v := &TerminalView{ID: r.ID, GroupID: r.GroupID, GroupName: r.GroupName, Phone: r.Phone, DeviceID: r.DeviceID,
 		Manufacturer: r.Manufacturer, Model: r.Model, Protocol: r.Protocol, CarID: r.CarID, Plate: r.Plate, SIMID: r.SIMID,
 		MSISDN: r.MSISDN, AuthCode: r.AuthCode, Status: r.Status, Remark: r.Remark, CreatedAt: httpx.Time(r.CreatedAt), Firmware: r.Firmware}
+	if r.Attrs.At > 0 {
+		a := r.Attrs
+		v.Attrs = &a
+	}
+	return v
 }
 
 func (s *Service) terminalSelect() *bun.SelectQuery {

@@ -108,7 +108,7 @@ func (s *Service) Principal(ctx context.Context, userID int64) (*httpx.Principal
 		return nil, err
 	}
 	return &httpx.Principal{UserID: row.ID, UserName: row.Name, GroupID: row.GroupID, GroupPath: row.GroupPath,
-		Codes: EffectiveCodes(codes), Platform: row.GroupID == row.PlatformGroup}, nil
+		Codes: EffectiveCodes(codes), Platform: row.GroupID == row.PlatformGroup, TimeZone: row.Timezone}, nil
 }
 
 // platformGroupSQL selects the platform group's id: the first top-level group, the one the first

@@ -708,6 +708,8 @@ func (t *terminal) command(h jt808.Header, body []byte, now time.Time) {
 		t.send(&r, now)
 	case jt808.MsgQueryParams:
 		t.queryParams(h, now) // params.go
+	case jt808.MsgQueryAttributes:
+		t.send(t.attributes(), now) // upgrade.go
 	case jt808.MsgSetParams:
 		t.setParams(h, body, now)
 	case msgTextMessage:

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"tankwatch/internal/fleet"
 	"tankwatch/internal/jt808"
 )
 
@@ -25,6 +26,16 @@ func (t *terminal) fwVersion() string {
 		return v
 	}
 	return SimFirmware
+}
+
+// SimHardware is the hardware version a simulated terminal reports in 0x0107.
+const SimHardware = "TW-808T HW 2.0"
+
+// attributes is the 0x0107 answering 0x8107: a dangerous-goods terminal with video, the model of its
+// 0x0100, its SIM card's ICCID, and the firmware it runs (the version of its last upgrade).
+func (t *terminal) attributes() *jt808.Attributes {
+	return &jt808.Attributes{Type: 1<<1 | 1<<6, Manufacturer: "70111", Model: "TW-808T", TerminalID: t.tid, ICCID: fleet.DemoICCID(t.idx),
+		Hardware: SimHardware, Firmware: t.fwVersion(), GNSS: 1<<0 | 1<<1, Comm: 1 << 5}
 }
 
 // authVersion is the software version of a 2019 0x0102 (BYTE[20]): a longer version is not sent.

@@ -151,7 +151,8 @@ func (s *Service) SeedDemo(ctx context.Context, userID int64) error {
 		}
 		leaves := []struct {
 			name         string
-			kind, state  int
+			kind         string
+			state        int
 			from, to     int
 			reason, note string
 		}{

@@ -156,7 +156,7 @@ func TestLeaveAndWaybillCrew(t *testing.T) {
 		if r := e.Call("POST", leaveP+"save", admin, over); r.Message != "陈志明 在 2026-03-02 至 2026-03-03 已有请假，日期不能重叠" {
 			t.Errorf("overlap: %s", r.Body)
 		}
-		if r := e.Call("POST", leaveP+"save", admin, map[string]any{"employeeId": drv.ID, "kind": 1, "from": "2026-03-05", "to": "2026-03-04"}); r.Message != "结束日期不能早于开始日期" {
+		if r := e.Call("POST", leaveP+"save", admin, map[string]any{"employeeId": drv.ID, "kind": staff.LeaveSick, "from": "2026-03-05", "to": "2026-03-04"}); r.Message != "结束日期不能早于开始日期" {
 			t.Errorf("order: %s", r.Body)
 		}
 		if r := e.Call("POST", leaveP+"approve", admin, map[string]any{"id": l.ID, "approve": false}); r.Message != "驳回时请填写审批意见" {

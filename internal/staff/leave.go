@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -15,13 +16,19 @@ import (
 	"tankwatch/internal/platform/xlsx"
 )
 
-// Leave kinds and states.
+// Leave kinds: codes of the leaveKind code list (D9F), these four seeded with the numbers the records
+// held before (1–4, migration 00040).
 const (
-	LeaveAnnual   = 1
-	LeaveSick     = 2
-	LeavePersonal = 3
-	LeaveOther    = 4
+	LeaveKindList = "leaveKind"
 
+	LeaveAnnual   = "annual"
+	LeaveSick     = "sick"
+	LeavePersonal = "personal"
+	LeaveOther    = "other"
+)
+
+// Leave states.
+const (
 	LeavePending  = 1
 	LeaveApproved = 2
 	LeaveRejected = 3
@@ -37,7 +44,7 @@ type LeaveRow struct {
 	ID         int64  `bun:"id,pk,autoincrement"`
 	GroupID    int64  `bun:"group_id"`
 	EmployeeID int64  `bun:"employee_id"`
-	Kind       int    `bun:"kind"`
+	Kind       string `bun:"kind"`
 	StartDay   int    `bun:"start_day"`
 	EndDay     int    `bun:"end_day"`
 	Reason     string `bun:"reason"`
@@ -54,7 +61,7 @@ type LeaveRow struct {
 type LeaveInput struct {
 	ID         int64  `json:"id"`
 	EmployeeID int64  `json:"employeeId"`
-	Kind       int    `json:"kind"`
+	Kind       string `json:"kind"` // a code of the leaveKind list
 	From       string `json:"from"` // YYYY-MM-DD
 	To         string `json:"to"`
 	Reason     string `json:"reason"`
@@ -62,14 +69,18 @@ type LeaveInput struct {
 	from, to int
 }
 
-// Clean checks the request: an employee, a kind, real days in order and at most a year long.
-func (in *LeaveInput) Clean() error {
-	in.Reason = strings.TrimSpace(in.Reason)
+// Clean checks the request: an employee, a kind of kinds (the codes a save accepts, Service.leaveKinds;
+// nil: the four seeded ones), real days in order and at most a year long.
+func (in *LeaveInput) Clean(kinds []string) error {
+	in.Reason, in.Kind = strings.TrimSpace(in.Reason), strings.TrimSpace(in.Kind)
 	if in.EmployeeID <= 0 {
 		return httpx.Required("staff.employee")
 	}
-	if in.Kind < LeaveAnnual || in.Kind > LeaveOther {
-		if in.Kind == 0 {
+	if kinds == nil {
+		kinds = []string{LeaveAnnual, LeaveSick, LeavePersonal, LeaveOther}
+	}
+	if !slices.Contains(kinds, in.Kind) {
+		if in.Kind == "" {
 			return httpx.Required("staff.leaveKind")
 		}
 		return httpx.Invalid("staff.leaveKind")
@@ -103,7 +114,7 @@ type LeaveView struct {
 	EmployeeName string `json:"employeeName"`
 	Phone        string `json:"phone"`
 	GroupName    string `json:"groupName"`
-	Kind         int    `json:"kind"`
+	Kind         string `json:"kind"`
 	From         string `json:"from"`
 	To           string `json:"to"`
 	Days         int    `json:"days"`
@@ -165,7 +176,7 @@ type LeaveQuery struct {
 	Keyword    string `json:"keyword"` // employee name or phone contains
 	EmployeeID int64  `json:"employeeId"`
 	GroupID    int64  `json:"groupId"`
-	Kind       int    `json:"kind"`
+	Kind       string `json:"kind"`
 	State      int    `json:"state"`
 	From       string `json:"from"` // leave touching [from, to]
 	To         string `json:"to"`
@@ -191,7 +202,10 @@ func (s *Service) leaveWhere(ctx context.Context, p *httpx.Principal, q LeaveQue
 		b, bv := db.Contains("e.phone", v)
 		sel = sel.Where("("+a+" OR "+b+")", av, bv)
 	}
-	if q.Kind != 0 {
+	if q.Kind != "" {
+		if len(q.Kind) > 64 {
+			return nil, httpx.Invalid("staff.leaveKind")
+		}
 		sel = sel.Where("l.kind = ?", q.Kind)
 	}
 	if q.State != 0 {
@@ -250,13 +264,21 @@ func overlap(ctx context.Context, idb bun.IDB, in *LeaveInput, name string) erro
 // SaveLeave adds (in.ID 0) or changes a pending leave request of an employee of the caller's scope.
 func (s *Service) SaveLeave(r *http.Request, in LeaveInput) (*LeaveView, error) {
 	ctx, p := r.Context(), httpx.Caller(r)
-	if err := in.Clean(); err != nil {
+	held := ""
+	if in.ID > 0 {
+		_ = s.db.NewSelect().Table("leave_records").Column("kind").Where("id = ?", in.ID).Scan(ctx, &held)
+	}
+	kinds, err := s.leaveKinds(ctx, held)
+	if err != nil {
+		return nil, err
+	}
+	if err := in.Clean(kinds); err != nil {
 		return nil, err
 	}
 	insert := in.ID == 0
 	m := new(LeaveRow)
 	var emp *empRow
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		now := s.nowMS()
 		if insert {
 			*m = LeaveRow{State: LeavePending, CreatedBy: p.UserID, CreatedAt: now}
@@ -392,7 +414,7 @@ func (s *Service) LeaveExport(r *http.Request, q LeaveQuery) (*xlsx.Sheet, xlsx.
 			}
 			for i := range rs {
 				v := rs[i].view(td)
-				if err := emit([]any{v.EmployeeName, v.Phone, v.GroupName, i18n.T(lang, fmt.Sprintf("field.staff.leaveKind.%d", v.Kind)), v.From, v.To, v.Days,
+				if err := emit([]any{v.EmployeeName, v.Phone, v.GroupName, s.leaveKindLabel(ctx, lang, v.Kind), v.From, v.To, v.Days,
 					v.Reason, i18n.T(lang, fmt.Sprintf("field.staff.leaveState.%d", v.State)), v.DecidedBy, v.DecidedAt, v.Comment}); err != nil {
 					return err
 				}

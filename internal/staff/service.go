@@ -13,6 +13,7 @@ import (
 	"tankwatch/internal/audit"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/i18n"
 	"tankwatch/internal/settings/codes"
 )
 
@@ -48,6 +49,46 @@ func (s *Service) licences(ctx context.Context, held string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// leaveKinds are the leave kinds a save accepts: the list's enabled items and held (the record's stored
+// kind, which stays valid when disabled since); nil without a code list service (LeaveInput.Clean's
+// seeded four).
+func (s *Service) leaveKinds(ctx context.Context, held string) ([]string, error) {
+	if s.Codes == nil {
+		return nil, nil
+	}
+	items, err := s.Codes.Items(ctx, LeaveKindList)
+	if err != nil {
+		return nil, err
+	}
+	out := []string{}
+	for _, it := range items {
+		if it.Enabled || it.Code == held {
+			out = append(out, it.Code)
+		}
+	}
+	return out, nil
+}
+
+// leaveKindLabel is a leave kind's label in lang (its code when the list no longer has it).
+func (s *Service) leaveKindLabel(ctx context.Context, lang i18n.Lang, code string) string {
+	items := codes.Defaults(LeaveKindList)
+	if s.Codes != nil {
+		items, _ = s.Codes.Items(ctx, LeaveKindList)
+	}
+	for _, it := range items {
+		if it.Code == code {
+			return it.Label(lang.String())
+		}
+	}
+	return code
+}
+
+// CountByLeaveKind counts the leave records of a kind (the code list's usage check).
+func (s *Service) CountByLeaveKind(ctx context.Context, code string) (int, error) {
+	n, err := s.db.NewSelect().Table("leave_records").Where("kind = ?", code).Count(ctx)
+	return int(n), err
 }
 
 // CountByLicence counts the employees holding a licence class (the code list's usage check).

@@ -45,6 +45,8 @@ func (s *session) message(now time.Time, f jt808.Frame, frames []telemetry.Frame
 		return s.upgradeResend(f, frames)
 	case jt808.MsgUpgradeResult:
 		return s.upgradeResult(now, f, frames)
+	case jt808.MsgAttributes:
+		return s.attributes(now, f, frames)
 	}
 	// Kept for the raw-data pages, but the gateway does nothing with it: say so.
 	if !s.submit(nil, frames, nil) {

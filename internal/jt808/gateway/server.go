@@ -27,6 +27,7 @@ type Server struct {
 	onAuth     atomic.Pointer[func(Terminal)]
 	onConflict atomic.Pointer[func(Conflict)]
 	onUpgrade  atomic.Pointer[func(UpgradeReport)]
+	onAttrs    atomic.Pointer[func(AttributesReport)]
 	fails      *failLimiter
 	cluster    Cluster // the other nodes (cluster.go); nil: this node is alone
 

@@ -17,6 +17,8 @@ type Principal struct {
 	// Platform: the caller's group is the platform group, the first top-level group (the one the first
 	// administrator is created in). Platform-wide settings are changed only from there (D29).
 	Platform bool
+	// TimeZone is the user's own zone (userSetting/edit; "" the platform's): exports write times in it (D9F).
+	TimeZone string
 }
 
 // Has reports whether the caller holds code.

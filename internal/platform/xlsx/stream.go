@@ -17,7 +17,8 @@ type Rows func(emit func(row []any) error) error
 // stream writer keeps a bounded buffer and spills the sheet to a temporary file beyond it, so a long
 // export's memory stays flat (docs/PERFORMANCE.md). s.Rows is not used. An error before the first
 // byte is answered as the usual envelope by StreamHandler.
-func Stream(w http.ResponseWriter, lang i18n.Lang, s *Sheet, each Rows) error {
+func Stream(w http.ResponseWriter, r *http.Request, s *Sheet, each Rows) error {
+	lang, zs := httpx.Lang(r), zoneShift(r)
 	x := excelize.NewFile()
 	defer x.Close()
 	sw, err := x.NewStreamWriter(x.GetSheetName(0))
@@ -47,6 +48,7 @@ func Stream(w http.ResponseWriter, lang i18n.Lang, s *Sheet, each Rows) error {
 		if err != nil {
 			return err
 		}
+		zs.row(row)
 		return sw.SetRow(cell, row)
 	})
 	if err != nil {
@@ -55,7 +57,7 @@ func Stream(w http.ResponseWriter, lang i18n.Lang, s *Sheet, each Rows) error {
 	if err := sw.Flush(); err != nil {
 		return err
 	}
-	headers(w, lang, s)
+	headers(w, lang, s, zs.day())
 	return x.Write(w)
 }
 
@@ -73,7 +75,7 @@ func StreamHandler[T any](fn func(r *http.Request, in T) (*Sheet, Rows, error)) 
 			httpx.Fail(w, r, err)
 			return
 		}
-		if err := Stream(w, httpx.Lang(r), sh, rows); err != nil {
+		if err := Stream(w, r, sh, rows); err != nil {
 			httpx.Fail(w, r, err)
 		}
 	}

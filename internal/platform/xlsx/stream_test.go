@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/xuri/excelize/v2"
-
-	"tankwatch/internal/platform/i18n"
 )
 
 type discard struct{ h http.Header }
@@ -42,7 +40,9 @@ func rowsOf(n int) Rows {
 func TestStreamWritesTheRows(t *testing.T) {
 	w := &buffer{discard: discard{h: http.Header{}}}
 	s := &Sheet{Name: "export.x", ASCII: "x", Head: []string{"a", "b", "c", "d"}}
-	if err := Stream(w, i18n.EnUS, s, rowsOf(3)); err != nil {
+	r, _ := http.NewRequest("POST", "/", nil)
+	r.Header.Set("Accept-Language", "en-US")
+	if err := Stream(w, r, s, rowsOf(3)); err != nil {
 		t.Fatal(err)
 	}
 	f, err := excelize.OpenReader(bytes.NewReader(w.Bytes()))
@@ -119,7 +119,8 @@ func TestExportHeap(t *testing.T) {
 			})
 		}
 		streamed := peakHeap(func() {
-			err := Stream(&discard{h: http.Header{}}, i18n.ZhCN, s, func(emit func([]any) error) error {
+			r, _ := http.NewRequest("GET", "/", nil)
+			err := Stream(&discard{h: http.Header{}}, r, s, func(emit func([]any) error) error {
 				for i := 0; i < n; i++ {
 					if err := emit(row(i)); err != nil {
 						return err

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"time"
 
 	"github.com/xuri/excelize/v2"
 
@@ -26,9 +25,10 @@ type Sheet struct {
 	Width float64 // column width (0 → 18)
 }
 
-// Write sends s as "<ASCII>-YYYYMMDD.xlsx" (date in the platform zone, httpx.Zone) with the translated name as filename*.
+// Write sends s as "<ASCII>-YYYYMMDD.xlsx" (date and times in the user's zone, else the platform's) with
+// the translated name as filename*.
 func Write(w http.ResponseWriter, r *http.Request, s *Sheet) error {
-	lang := httpx.Lang(r)
+	lang, zs := httpx.Lang(r), zoneShift(r)
 	x := excelize.NewFile()
 	defer x.Close()
 	sheet := x.GetSheetName(0)
@@ -37,6 +37,7 @@ func Write(w http.ResponseWriter, r *http.Request, s *Sheet) error {
 		_ = x.SetCellValue(sheet, cell, i18n.T(lang, k))
 	}
 	for i, row := range s.Rows {
+		zs.row(row)
 		for j, v := range row {
 			cell, _ := excelize.CoordinatesToCellName(j+1, i+2)
 			_ = x.SetCellValue(sheet, cell, v)
@@ -50,13 +51,12 @@ func Write(w http.ResponseWriter, r *http.Request, s *Sheet) error {
 		last, _ := excelize.ColumnNumberToName(n)
 		_ = x.SetColWidth(sheet, "A", last, width)
 	}
-	headers(w, lang, s)
+	headers(w, lang, s, zs.day())
 	return x.Write(w)
 }
 
 // headers are the download's: the type and "<ASCII>-YYYYMMDD.xlsx" with the translated name as filename*.
-func headers(w http.ResponseWriter, lang i18n.Lang, s *Sheet) {
-	day := time.Now().In(httpx.Zone()).Format("20060102")
+func headers(w http.ResponseWriter, lang i18n.Lang, s *Sheet, day string) {
 	name := fmt.Sprintf("%s-%s.xlsx", i18n.T(lang, s.Name), day)
 	w.Header().Set("Content-Type", ContentType)
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.xlsx"; filename*=UTF-8''%s`, s.ASCII, day, url.PathEscape(name)))

@@ -90,11 +90,13 @@ var defaults = map[string][]seed{
 		{"N", "N 无轨电车", "N 無軌電車", "N trolleybus"},
 		{"P", "P 有轨电车", "P 有軌電車", "P tram"},
 	},
+	// staff.Leave*: the four kinds records held as numbers 1–4 before (migration 00040) and two more
 	"leaveKind": {
 		{"annual", "年假", "年假", "Annual leave"},
 		{"sick", "病假", "病假", "Sick leave"},
 		{"personal", "事假", "事假", "Personal leave"},
 		{"marriage", "婚假", "婚假", "Marriage leave"},
 		{"bereavement", "丧假", "喪假", "Bereavement leave"},
+		{"other", "其他", "其他", "Other"},
 	},
 }

@@ -104,3 +104,25 @@ describe('403 bursts', () => {
     expect(screen.getAllByText('没有权限执行此操作')).toHaveLength(1);
   });
 });
+
+describe('the user\'s own zone at the boundary (D9F)', () => {
+  beforeEach(() => {
+    http.defaults.adapter = adapter;
+    replies = {};
+    seen = [];
+  });
+  afterEach(() => useAppStore.setState({ session: null }));
+
+  it('sends times on the platform zone and shows answers on the user\'s, following the session', async () => {
+    replies['/t'] = { status: 200, data: { code: 1, success: 1, message: '', data: { at: '2026-03-01 08:00:00', day: '2026-03-01' } } };
+    const session = { userId: 1, userName: 'admin', timezone: 'Asia/Tokyo' } as unknown as NonNullable<ReturnType<typeof useAppStore.getState>['session']>;
+    useAppStore.setState({ session });
+    await expect(call({ url: '/t', method: 'POST', data: { startTime: '2026-03-01 09:00:00', n: 1 }, params: { endTime: '2026-03-02 09:00:00' } }))
+      .resolves.toEqual({ at: '2026-03-01 09:00:00', day: '2026-03-01' });
+    expect(JSON.parse(String(seen[0].data))).toEqual({ startTime: '2026-03-01 08:00:00', n: 1 });
+    expect(seen[0].params).toEqual({ endTime: '2026-03-02 08:00:00' });
+    useAppStore.setState({ session: { ...session, timezone: '' } });
+    await expect(call({ url: '/t', method: 'POST', data: { startTime: '2026-03-01 09:00:00' } })).resolves.toEqual({ at: '2026-03-01 08:00:00', day: '2026-03-01' });
+    expect(JSON.parse(String(seen[1].data))).toEqual({ startTime: '2026-03-01 09:00:00' });
+  });
+});

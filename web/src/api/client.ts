@@ -2,6 +2,7 @@ import axios, { AxiosError, type AxiosRequestConfig, type AxiosResponse, type In
 import { config } from '../config';
 import i18n from '../i18n';
 import { STORAGE, useAppStore } from '../app/store';
+import { displayZoneName, platformZoneName, shiftWalls } from '../lib/zone';
 import { feedback, warn, warnOnce } from './feedback';
 import type { Envelope } from './types';
 
@@ -21,6 +22,25 @@ http.interceptors.request.use((req: InternalAxiosRequestConfig) => {
   req.headers.set('Accept-Language', i18n.language || 'zh-CN');
   if (!req.silent) useAppStore.getState().requestStarted();
   return req;
+});
+
+// The user's own zone (D9F): the server reads and writes times on the platform's zone, the console shows
+// and takes them on the user's, so times cross here — into the platform's zone on the way out, back on
+// the way in. Nothing changes for a user without a zone of their own.
+http.interceptors.request.use((req: InternalAxiosRequestConfig) => {
+  const from = displayZoneName();
+  const to = platformZoneName();
+  if (from !== to) {
+    if (req.params) req.params = shiftWalls(req.params, from, to);
+    if (req.data && typeof req.data === 'object' && Object.getPrototypeOf(req.data) === Object.prototype) req.data = shiftWalls(req.data, from, to);
+  }
+  return req;
+});
+http.interceptors.response.use((res: AxiosResponse) => {
+  if (res.data && typeof res.data === 'object' && !(res.data instanceof Blob) && !(res.data instanceof ArrayBuffer)) {
+    res.data = shiftWalls(res.data, platformZoneName(), displayZoneName());
+  }
+  return res;
 });
 
 let invalidTokenHandled = false;

@@ -120,6 +120,23 @@ export interface Terminal extends TerminalInput {
   createdAt: string;
   /** the version of the last successful terminal upgrade through the platform ('' none) */
   firmware: string;
+  /** what the terminal said of itself in its last 0x0107 (null: it never answered 0x8107) */
+  attrs: TerminalAttrs | null;
+}
+
+/** A terminal's own report (0x0107, D9F); `at` and `askedAt` are epoch milliseconds. */
+export interface TerminalAttrs {
+  type: number;
+  maker: string;
+  model: string;
+  device: string;
+  iccid: string;
+  hardware: string;
+  firmware: string;
+  gnss: number;
+  comm: number;
+  at: number;
+  askedAt: number;
 }
 
 export interface TerminalQuery extends PageQuery {
@@ -151,4 +168,6 @@ export const updateTerminal = (body: TerminalInput & { id: number }) => post<Ter
 export const deleteTerminals = (ids: number[]) => post<number>('/base-info-app/terminal/deleteByIds', { ids }, false);
 export const bindTerminal = (id: number, carId: number | null, simId: number | null) =>
   post<Terminal>('/base-info-app/terminal/bind', { id, carId, simId });
+/** Asks the terminal for its attributes now (0x8107) and returns it as stored after its answer. */
+export const queryTerminalAttributes = (id: number) => post<Terminal>('/base-info-app/terminal/queryAttributes', { id });
 export const terminalBindings = (id: number) => get<Binding[]>('/base-info-app/terminal/bindings', { id });

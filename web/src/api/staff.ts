@@ -9,7 +9,6 @@ export const ROLE_NAMES: Record<number, string> = { 1: 'driver', 2: 'escort', 4:
 export const LICENCE_CLASSES = ['A1', 'A2', 'A3', 'B1', 'B2', 'C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'D', 'E', 'F', 'M', 'N', 'P'] as const;
 export const EXPIRY_STATES = ['valid', 'expiring', 'expired'] as const;
 export type Expiry = 'none' | (typeof EXPIRY_STATES)[number];
-export const LEAVE_KINDS = [1, 2, 3, 4] as const; // annual, sick, personal, other
 export const LEAVE_STATES = [1, 2, 3] as const; // pending, approved, rejected
 export const FLOW_KINDS = [1, 2] as const; // loading, unloading
 
@@ -113,7 +112,7 @@ export interface Leave {
   employeeName: string;
   phone: string;
   groupName: string;
-  kind: number;
+  kind: string; // a code of the leaveKind code list
   from: string;
   to: string;
   days: number;
@@ -129,7 +128,7 @@ export interface Leave {
 export interface LeaveQuery extends PageQuery {
   keyword?: string;
   groupId?: number;
-  kind?: number;
+  kind?: string;
   state?: number;
   from?: string;
   to?: string;
@@ -138,7 +137,7 @@ export interface LeaveQuery extends PageQuery {
 export interface LeaveInput {
   id?: number;
   employeeId: number;
-  kind: number;
+  kind: string;
   from: string;
   to: string;
   reason: string;

@@ -2,6 +2,7 @@ import type { MappingAlgorithm } from 'antd';
 import { create } from 'zustand';
 import type { MenuNode, PlatformInfo, Session, UserPrefs } from '../api/types';
 import { currentLang, type Lang } from '../i18n';
+import { setUserZone } from '../lib/zone';
 
 /** Browser storage keys (spec §3). Logout clears all of local storage. */
 export const STORAGE = {
@@ -160,3 +161,9 @@ export const useAppStore = create<AppState>((set, get) => ({
   requestStarted: () => set({ pending: get().pending + 1 }),
   requestFinished: () => set({ pending: Math.max(0, get().pending - 1) }),
 }));
+
+// the user's own zone (D9F) follows the session: at load, sign-in, sign-out and a saved preference
+setUserZone(useAppStore.getState().session?.timezone);
+useAppStore.subscribe((s, prev) => {
+  if (s.session?.timezone !== prev.session?.timezone) setUserZone(s.session?.timezone);
+});

@@ -7,6 +7,7 @@ import { FormModal } from '../../components/FormModal';
 import { applyLang, currentLang, LANG_LABELS, LANGS } from '../../i18n';
 import { platformZoneName, zoneOptions } from '../../lib/zone';
 import { PAGE_SIZES, pageSizeOf, prefsOf, sessionLang } from '../prefs';
+import { queryClient } from '../Providers';
 import { useAppStore } from '../store';
 
 /** The dialog's fields: '' is "unset" for language and time zone (the browser's, the platform's). */
@@ -42,7 +43,10 @@ export function prefsBody(v: PrefsValues): UserSetting {
 /** Puts saved settings in force without a reload: the session (theme, lists, maps) and the language. */
 export async function applySettings(saved: UserSettingResult): Promise<void> {
   const store = useAppStore.getState();
+  const zoneBefore = store.session?.timezone ?? '';
   store.setSettings(saved);
+  // what the lists hold was read on the old zone (D9F): read it again on the new one
+  if ((saved.timezone ?? '') !== zoneBefore) void queryClient.invalidateQueries();
   const lang = sessionLang(saved);
   if (lang && lang !== currentLang()) {
     await applyLang(lang);

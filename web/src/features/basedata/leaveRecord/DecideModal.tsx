@@ -1,11 +1,13 @@
 import { App, Button, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCodes } from '../../../api/useCodes';
 import { leaveDecide, type Leave } from '../../../api/staff';
 
 /** Approve or reject a pending request with a comment (a rejection needs one). */
 export function DecideModal({ leave, onClose, onDone }: { leave: Leave; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation();
+  const kinds = useCodes('leaveKind');
   const { message } = App.useApp();
   const [comment, setComment] = useState('');
   const [busy, setBusy] = useState(false);
@@ -40,7 +42,7 @@ export function DecideModal({ leave, onClose, onDone }: { leave: Leave; onClose:
       }
     >
       <p>
-        {t(`staff.leaveKindName.${leave.kind}`)} · {leave.from} — {leave.to} ({t('staff.daysN', { n: leave.days })})
+        {kinds.label(leave.kind)} · {leave.from} — {leave.to} ({t('staff.daysN', { n: leave.days })})
       </p>
       {leave.reason && <p className="tw-muted">{leave.reason}</p>}
       <Input.TextArea rows={3} maxLength={200} placeholder={t('staff.commentHint')} value={comment} onChange={(e) => setComment(e.target.value)} data-testid="leave-comment" />

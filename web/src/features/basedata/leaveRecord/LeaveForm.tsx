@@ -3,11 +3,12 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/FormModal';
-import { employeePage, LEAVE_KINDS, leaveSave, type Leave } from '../../../api/staff';
+import { useCodes } from '../../../api/useCodes';
+import { employeePage, leaveSave, type Leave } from '../../../api/staff';
 
 interface Values {
   employeeId: number;
-  kind: number;
+  kind: string;
   range: [Dayjs, Dayjs];
   reason?: string;
 }
@@ -43,9 +44,10 @@ export function EmployeeSelect(props: { value?: number; onChange?: (v: number) =
 /** Add or edit a pending leave request. */
 export function LeaveForm({ leave, onClose, onSaved }: { leave: Leave | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
+  const kinds = useCodes('leaveKind');
   const [form] = Form.useForm<Values>();
   useEffect(() => {
-    form.setFieldsValue(leave ? { employeeId: leave.employeeId, kind: leave.kind, range: [dayjs(leave.from), dayjs(leave.to)], reason: leave.reason } : { kind: 1 });
+    form.setFieldsValue(leave ? { employeeId: leave.employeeId, kind: leave.kind, range: [dayjs(leave.from), dayjs(leave.to)], reason: leave.reason } : { kind: 'annual' });
   }, [leave, form]);
   return (
     <FormModal<Values>
@@ -65,7 +67,7 @@ export function LeaveForm({ leave, onClose, onSaved }: { leave: Leave | null; on
         <EmployeeSelect initial={leave ? { id: leave.employeeId, name: leave.employeeName } : undefined} />
       </Form.Item>
       <Form.Item name="kind" label={t('staff.leaveKind')} rules={[{ required: true }]}>
-        <Select options={LEAVE_KINDS.map((k) => ({ value: k, label: t(`staff.leaveKindName.${k}`) }))} />
+        <Select options={kinds.options(leave?.kind)} loading={kinds.loading} data-testid="leave-kind" />
       </Form.Item>
       <Form.Item name="range" label={t('staff.leaveDates')} rules={[{ required: true, message: t('staff.leaveDatesRequired') }]}>
         <DatePicker.RangePicker style={{ width: '100%' }} />

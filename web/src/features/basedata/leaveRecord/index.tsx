@@ -2,11 +2,12 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, Form, Input, Select, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCodes } from '../../../api/useCodes';
 import { AuthButton } from '../../../components/AuthButton';
 import { ConfirmDelete } from '../../../components/ConfirmDelete';
 import { GroupSelect } from '../../../components/GroupSelect';
 import { ListPage } from '../../../components/ListPage';
-import { LEAVE_KINDS, LEAVE_STATES, leaveColour, leaveDelete, leaveExport, leavePage, type Leave, type LeaveQuery } from '../../../api/staff';
+import { LEAVE_STATES, leaveColour, leaveDelete, leaveExport, leavePage, type Leave, type LeaveQuery } from '../../../api/staff';
 import { DecideModal } from './DecideModal';
 import { LeaveForm } from './LeaveForm';
 
@@ -16,6 +17,7 @@ type Dialog = { kind: 'edit'; leave: Leave | null } | { kind: 'decide'; leave: L
 /** 请假记录 (basedata/leaveRecord, 03-18): leave requests and their approval; approved leave keeps a person off waybills. */
 export default function LeaveRecordPage() {
   const { t } = useTranslation();
+  const kinds = useCodes('leaveKind');
   const [dialog, setDialog] = useState<Dialog | null>(null);
   return (
     <ListPage<Leave, Filters>
@@ -30,7 +32,7 @@ export default function LeaveRecordPage() {
             <Input allowClear style={{ width: 160 }} placeholder={t('staff.keywordHint2')} />
           </Form.Item>
           <Form.Item name="kind" label={t('staff.leaveKind')}>
-            <Select allowClear style={{ width: 110 }} placeholder={t('common.all')} options={LEAVE_KINDS.map((k) => ({ value: k, label: t(`staff.leaveKindName.${k}`) }))} />
+            <Select allowClear style={{ width: 130 }} placeholder={t('common.all')} options={kinds.all()} loading={kinds.loading} data-testid="leave-kind-filter" />
           </Form.Item>
           <Form.Item name="state" label={t('staff.leaveState')}>
             <Select allowClear style={{ width: 110 }} placeholder={t('common.all')} options={LEAVE_STATES.map((s) => ({ value: s, label: t(`staff.leaveStateName.${s}`) }))} />
@@ -55,7 +57,7 @@ export default function LeaveRecordPage() {
       columns={({ reload }) => [
         { title: t('staff.name'), dataIndex: 'employeeName', key: 'employeeName', sorter: true, width: 100, fixed: 'left' },
         { title: t('staff.phone'), dataIndex: 'phone', key: 'phone', width: 120 },
-        { title: t('staff.leaveKind'), dataIndex: 'kind', key: 'kind', sorter: true, width: 90, render: (k: number) => t(`staff.leaveKindName.${k}`) },
+        { title: t('staff.leaveKind'), dataIndex: 'kind', key: 'kind', sorter: true, width: 120, render: (k: string) => kinds.label(k) },
         { title: t('staff.leaveFrom'), dataIndex: 'from', key: 'from', sorter: true, width: 110 },
         { title: t('staff.leaveTo'), dataIndex: 'to', key: 'to', sorter: true, width: 110 },
         { title: t('staff.leaveDays'), dataIndex: 'days', key: 'days', width: 70, align: 'right' },

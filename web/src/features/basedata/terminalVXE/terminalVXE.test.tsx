@@ -7,8 +7,9 @@ import TerminalPage from '.';
 
 const base = { groupId: 2, groupName: 'East', manufacturer: 'Acme', model: 'T1', protocol: 2019, authCode: '', status: 1, remark: '', createdAt: '2026-01-02 03:04:05' };
 const terminals: Terminal[] = [
-  { ...base, id: 9, phone: '013800001111', deviceId: 'DEV1', carId: 5, plate: 'HU-A12345', simId: 3, msisdn: '14400001111', firmware: 'TW-808T 2.1.0' },
-  { ...base, id: 10, phone: '013800002222', deviceId: 'DEV2', carId: null, plate: null, simId: null, msisdn: null, firmware: '' },
+  { ...base, id: 9, phone: '013800001111', deviceId: 'DEV1', carId: 5, plate: 'HU-A12345', simId: 3, msisdn: '14400001111', firmware: 'TW-808T 2.1.0',
+    attrs: { type: 0x42, maker: '70111', model: 'TW-808T', device: 'DEV1', iccid: '89860400000024011000', hardware: 'HW 2.0', firmware: 'TW-808T 2.1.1', gnss: 3, comm: 32, at: Date.UTC(2026, 0, 2, 0, 0, 0), askedAt: 0 } },
+  { ...base, id: 10, phone: '013800002222', deviceId: 'DEV2', carId: null, plate: null, simId: null, msisdn: null, firmware: '', attrs: null },
 ];
 
 const api = vi.hoisted(() => ({
@@ -20,6 +21,7 @@ const api = vi.hoisted(() => ({
   terminalBindings: vi.fn(),
   pageCars: vi.fn(),
   pageSims: vi.fn(),
+  queryTerminalAttributes: vi.fn(),
 }));
 vi.mock('../../../api/fleet', async (orig) => ({ ...(await orig<typeof import('../../../api/fleet')>()), ...api }));
 vi.mock('../../../api/group', () => ({
@@ -47,7 +49,7 @@ describe('terminalVXE page', { timeout: 60_000 }, () => {
     fireEvent.change(screen.getByTestId('firmware-filter'), { target: { value: '2.1' } });
     fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
     await waitFor(() => expect(api.pageTerminals).toHaveBeenLastCalledWith(expect.objectContaining({ firmware: '2.1' })));
-    fireEvent.click(screen.getByRole('columnheader', { name: /固件版本/ }));
+    fireEvent.click(screen.getByRole('columnheader', { name: /升级固件版本/ }));
     await waitFor(() => expect(api.pageTerminals).toHaveBeenLastCalledWith(expect.objectContaining({ sortField: 'firmware' })));
   });
 
@@ -122,5 +124,31 @@ describe('terminalVXE page', { timeout: 60_000 }, () => {
     fireEvent.click(within(row).getByRole('button', { name: '绑定记录' }));
     expect(await screen.findByText('当前')).toBeTruthy();
     expect(api.terminalBindings).toHaveBeenCalledWith(9);
+  });
+});
+
+describe('terminalVXE: the terminal\'s own attributes (0x0107, D9F)', { timeout: 60_000 }, () => {
+  it('shows the reported firmware beside the upgraded one, hardware, model and ICCID; 未上报 before any answer', async () => {
+    renderPage(<TerminalPage />, 'terminalVXE', []);
+    const row = (await screen.findByText('013800001111')).closest('tr')!;
+    expect(within(row).getByText('TW-808T 2.1.0')).toBeTruthy(); // upgraded through the platform
+    expect(within(row).getByTestId('reported-firmware').textContent).toBe('TW-808T 2.1.1'); // what the terminal says
+    expect(within(row).getByText('HW 2.0')).toBeTruthy();
+    expect(within(row).getByText('89860400000024011000')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: /自报固件版本/ })).toBeTruthy();
+    const never = screen.getByText('013800002222').closest('tr')!;
+    expect(within(never).getAllByText('未上报')).toHaveLength(4);
+    expect(within(row).queryByTestId('query-attrs')).toBeNull(); // no edit code, no query
+  });
+
+  it('asks the terminal now and reloads the list', async () => {
+    api.queryTerminalAttributes.mockResolvedValue(terminals[0]);
+    renderPage(<TerminalPage />, 'terminalVXE', ALL);
+    const row = (await screen.findByText('013800002222')).closest('tr')!;
+    const calls = api.pageTerminals.mock.calls.length;
+    fireEvent.click(within(row).getByTestId('query-attrs'));
+    await waitFor(() => expect(api.queryTerminalAttributes).toHaveBeenCalledWith(10));
+    expect(await screen.findByText('终端已应答：固件 TW-808T 2.1.1，硬件 HW 2.0')).toBeTruthy();
+    await waitFor(() => expect(api.pageTerminals.mock.calls.length).toBeGreaterThan(calls));
   });
 });

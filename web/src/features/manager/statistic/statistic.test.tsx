@@ -72,3 +72,11 @@ describe('statistic page', { timeout: 150_000 }, () => {
     await waitFor(() => expect(api.overviewTrips.mock.calls.some((c) => c[0].groupId === 7)).toBe(true), SLOW);
   });
 });
+
+describe('statistic page styles in the dark', () => {
+  it('draws no text in a fixed black that vanishes on the dark background', async () => {
+    const css = (await import('./statistic.css?raw')).default as string;
+    const fixed = css.split('\n').filter((l) => /(^|[\s;{])color:\s*rgba\(0, 0, 0/.test(l));
+    expect(fixed).toEqual([]);
+  });
+});
