@@ -299,7 +299,7 @@ func TestHelpDealReachesTheTerminal(t *testing.T) {
 			e.MustOK("POST", "/base-info-app/terminalCommand/page", admin, map[string]any{"carId": carID,
 				"startTime": e.Clock.Now().Add(-time.Hour).In(httpx.Shanghai).Format(time.DateTime),
 				"endTime":   e.Clock.Now().Add(time.Hour).In(httpx.Shanghai).Format(time.DateTime)}).Decode(&cmds)
-			ops := cmds.List[:0:0] // beside the gateway's own attribute query at login (D9F)
+			ops := cmds.List[:0:0] // beside the gateway's own attribute query at login (D90)
 			for _, c := range cmds.List {
 				if c.Kind != "queryAttributes" {
 					ops = append(ops, c)

@@ -14,7 +14,7 @@ import (
 // KindQueryAttributes is the command log's kind of a 0x8107.
 const KindQueryAttributes = "queryAttributes"
 
-// buildAttributes wires the terminals' own attributes (0x8107 → 0x0107, D9F): every 0x0107 is stored on
+// buildAttributes wires the terminals' own attributes (0x8107 → 0x0107, D90): every 0x0107 is stored on
 // the terminal's record, and terminalVXE's action asks through the gateway.
 func (a *App) buildAttributes() {
 	gw := a.Devices.Gateway

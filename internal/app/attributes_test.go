@@ -12,7 +12,7 @@ import (
 	"tankwatch/internal/sim"
 )
 
-// TestTerminalAttributes (D9F): a terminal that authenticates with no fresh attributes is asked 0x8107
+// TestTerminalAttributes (D90): a terminal that authenticates with no fresh attributes is asked 0x8107
 // and its 0x0107 lands on its record (the simulator's model, ICCID and versions); a terminal answered
 // within the day is not asked again on login, one not asked within the hour is; terminalVXE's action
 // asks now, and says in the user's language when the terminal is offline.

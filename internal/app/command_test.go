@@ -59,7 +59,7 @@ func TestOperatorCommandsReachTerminals(t *testing.T) {
 	var page httpx.Page[telemetry.CommandView]
 	e.MustOK("POST", "/base-info-app/terminalCommand/page", admin, map[string]any{"carId": car.ID,
 		"startTime": shanghai(e.Clock.Now().Add(-time.Hour)), "endTime": shanghai(e.Clock.Now().Add(time.Hour))}).Decode(&page)
-	// the operator's five; the gateway's own attribute query at login (D9F) is listed too
+	// the operator's five; the gateway's own attribute query at login (D90) is listed too
 	sent := 0
 	for _, c := range page.List {
 		if c.Kind != "queryAttributes" {

@@ -47,7 +47,7 @@ func TestPasswordReachesTheTerminal(t *testing.T) {
 			var cmds httpx.Page[telemetry.CommandView]
 			e.MustOK("POST", "/base-info-app/terminalCommand/page", admin, map[string]any{"carId": carID, "startTime": day(-time.Hour),
 				"endTime": day(time.Hour)}).Decode(&cmds)
-			ops := cmds.List[:0:0] // beside the gateway's own attribute query at login (D9F)
+			ops := cmds.List[:0:0] // beside the gateway's own attribute query at login (D90)
 			for _, c := range cmds.List {
 				if c.Kind != "queryAttributes" {
 					ops = append(ops, c)

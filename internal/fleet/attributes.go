@@ -8,7 +8,7 @@ import (
 	"tankwatch/internal/platform/httpx"
 )
 
-// The terminal's own attributes (0x8107 → 0x0107, D9F): asked once a terminal authenticates when the
+// The terminal's own attributes (0x8107 → 0x0107, D90): asked once a terminal authenticates when the
 // stored answer is older than AttrsFresh, and at most once per AttrsRetry whatever the terminal does
 // (a terminal that never answers, or reconnects in a loop, is not asked on every login).
 const (

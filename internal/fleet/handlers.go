@@ -65,7 +65,7 @@ func (s *Service) Routes() []httpx.Route {
 			Handler: httpx.ByID("id", func(r *http.Request, id int64) (any, error) { return s.Bindings(r.Context(), caller(r), id) })},
 		{Method: "POST", Path: "/base-info-app/terminal/export", Access: httpx.Needs("03-02-05"), Scoped: true,
 			Handler: exporter(s.ExportTerminals)},
-		// asks the terminal now (0x8107) and stores its answer on the record: an edit's code (D9F)
+		// asks the terminal now (0x8107) and stores its answer on the record: an edit's code (D90)
 		{Method: "POST", Path: "/base-info-app/terminal/queryAttributes", Access: httpx.Needs("03-02-02"), Scoped: true,
 			Handler: httpx.JSON(func(r *http.Request, in struct {
 				ID int64 `json:"id"`

@@ -140,7 +140,7 @@ type Terminal struct {
 	Status       int    `bun:"status"`
 	Remark       string `bun:"remark"`
 	CreatedAt    int64  `bun:"created_at"`
-	// what the terminal said of itself in 0x0107 (D9F); written by SaveAttributes only, never by the
+	// what the terminal said of itself in 0x0107 (D90); written by SaveAttributes only, never by the
 	// registry's forms
 	Attrs TerminalAttrs `bun:"embed:attr_"`
 }
@@ -182,7 +182,7 @@ type TerminalView struct {
 	// upgrade type 0 job, D64); "" when it was never upgraded through the platform.
 	Firmware string `json:"firmware"`
 	// Attrs is what the terminal said of itself in its last 0x0107 (its own firmware version beside the
-	// upgrade-derived Firmware, D9F); nil until it first answers.
+	// upgrade-derived Firmware, D90); nil until it first answers.
 	Attrs *TerminalAttrs `json:"attrs"`
 }
 

@@ -308,7 +308,7 @@ type TerminalQuery struct {
 // firmwareExpr is a terminal's firmware version: the version pushed by its newest firmware job that
 // the terminal answered with success (0x0108 result 0) for upgrade type 0, the terminal itself (D64;
 // the push keeps the version when its package is deleted). What the terminal itself reports (0x0107) is
-// TerminalView.Attrs, shown beside it (D9F).
+// TerminalView.Attrs, shown beside it (D90).
 const firmwareExpr = `COALESCE((SELECT pu.version FROM firmware_jobs AS j JOIN firmware_pushes AS pu ON pu.id = j.push_id
 	WHERE j.terminal_id = t.id AND j.status = 4 AND j.result = 0 AND pu.kind = 0 ORDER BY j.updated_at DESC, j.id DESC LIMIT 1), '')`
 

@@ -16,7 +16,7 @@ import (
 	"tankwatch/internal/platform/xlsx"
 )
 
-// Leave kinds: codes of the leaveKind code list (D9F), these four seeded with the numbers the records
+// Leave kinds: codes of the leaveKind code list (D90), these four seeded with the numbers the records
 // held before (1–4, migration 00040).
 const (
 	LeaveKindList = "leaveKind"

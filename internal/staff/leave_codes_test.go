@@ -19,7 +19,7 @@ import (
 	"tankwatch/migrations"
 )
 
-// TestLeaveKindsFromCodeList (D9F): leave kinds are the leaveKind code list's: the demo's records hold
+// TestLeaveKindsFromCodeList (D90): leave kinds are the leaveKind code list's: the demo's records hold
 // the seeded codes, an added kind is accepted and filtered on, a disabled one is refused for a new
 // request but stays valid on the request holding it, an unknown one is refused in three languages with
 // nothing stored, and a kind in use is not deleted.
@@ -85,7 +85,7 @@ func TestLeaveKindsFromCodeList(t *testing.T) {
 			t.Errorf("export %d: %s", x.Status, xlsxText(t, x.Body))
 		}
 
-		// a user with a zone of their own gets the export's times in it (D9F): the request's creation
+		// a user with a zone of their own gets the export's times in it (D90): the request's creation
 		// approval time, 16:00 in Shanghai (the test clock), is 17:00 in Tokyo
 		created := "2026-03-01 16:00:00"
 		if !strings.Contains(xlsxText(t, x.Body), created) {

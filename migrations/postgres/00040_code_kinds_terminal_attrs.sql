@@ -1,11 +1,11 @@
 -- +goose Up
--- Leave kinds are codes of the leaveKind code list (D9F): the numbers records held (1 annual, 2 sick,
+-- Leave kinds are codes of the leaveKind code list (D90): the numbers records held (1 annual, 2 sick,
 -- 3 personal, 4 other) become the seeded codes, so that every record keeps its meaning.
 ALTER TABLE leave_records ALTER COLUMN kind TYPE TEXT
     USING CASE kind WHEN 1 THEN 'annual' WHEN 2 THEN 'sick' WHEN 3 THEN 'personal' ELSE 'other' END;
 CREATE INDEX leave_records_kind ON leave_records (kind);
 
--- What a terminal says of itself in 0x0107 (answer to 0x8107, D9F): empty until it first answers;
+-- What a terminal says of itself in 0x0107 (answer to 0x8107, D90): empty until it first answers;
 -- attr_at is when it answered (ms), attr_asked_at when the platform last asked (ms).
 ALTER TABLE terminals
     ADD COLUMN attr_type     INTEGER NOT NULL DEFAULT 0,

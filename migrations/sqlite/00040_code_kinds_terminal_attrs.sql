@@ -1,5 +1,5 @@
 -- +goose Up
--- Leave kinds are codes of the leaveKind code list (D9F): the numbers records held (1 annual, 2 sick,
+-- Leave kinds are codes of the leaveKind code list (D90): the numbers records held (1 annual, 2 sick,
 -- 3 personal, 4 other) become the seeded codes, so that every record keeps its meaning.
 ALTER TABLE leave_records ADD COLUMN kind_code TEXT NOT NULL DEFAULT '';
 UPDATE leave_records SET kind_code = CASE kind WHEN 1 THEN 'annual' WHEN 2 THEN 'sick' WHEN 3 THEN 'personal' ELSE 'other' END;
@@ -7,7 +7,7 @@ ALTER TABLE leave_records DROP COLUMN kind;
 ALTER TABLE leave_records RENAME COLUMN kind_code TO kind;
 CREATE INDEX leave_records_kind ON leave_records (kind);
 
--- What a terminal says of itself in 0x0107 (answer to 0x8107, D9F): empty until it first answers;
+-- What a terminal says of itself in 0x0107 (answer to 0x8107, D90): empty until it first answers;
 -- attr_at is when it answered (ms), attr_asked_at when the platform last asked (ms).
 ALTER TABLE terminals ADD COLUMN attr_type     INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE terminals ADD COLUMN attr_maker    TEXT    NOT NULL DEFAULT '';

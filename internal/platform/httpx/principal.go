@@ -17,7 +17,7 @@ type Principal struct {
 	// Platform: the caller's group is the platform group, the first top-level group (the one the first
 	// administrator is created in). Platform-wide settings are changed only from there (D29).
 	Platform bool
-	// TimeZone is the user's own zone (userSetting/edit; "" the platform's): exports write times in it (D9F).
+	// TimeZone is the user's own zone (userSetting/edit; "" the platform's): exports write times in it (D90).
 	TimeZone string
 }
 

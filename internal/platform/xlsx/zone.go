@@ -9,7 +9,7 @@ import (
 )
 
 // ZoneOf is the zone an export's times are written in for the request: the caller's own time zone
-// (userSetting/edit, D9F), nil for the platform's (httpx.Zone). A variable for the tests.
+// (userSetting/edit, D90), nil for the platform's (httpx.Zone). A variable for the tests.
 var ZoneOf = callerZone
 
 // zones caches loaded time zones by name (time.LoadLocation reads the zone database each time).

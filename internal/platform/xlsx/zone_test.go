@@ -10,7 +10,7 @@ import (
 	"github.com/xuri/excelize/v2"
 )
 
-// TestExportInUserZone (D9F): with a user zone, instants written as platform wall-clock text move to
+// TestExportInUserZone (D90): with a user zone, instants written as platform wall-clock text move to
 // it, in both writers and in the file name's date; days and other text stay.
 func TestExportInUserZone(t *testing.T) {
 	tokyo, err := time.LoadLocation("Asia/Tokyo")

@@ -105,7 +105,7 @@ describe('403 bursts', () => {
   });
 });
 
-describe('the user\'s own zone at the boundary (D9F)', () => {
+describe('the user\'s own zone at the boundary (D90)', () => {
   beforeEach(() => {
     http.defaults.adapter = adapter;
     replies = {};

@@ -24,7 +24,7 @@ http.interceptors.request.use((req: InternalAxiosRequestConfig) => {
   return req;
 });
 
-// The user's own zone (D9F): the server reads and writes times on the platform's zone, the console shows
+// The user's own zone (D90): the server reads and writes times on the platform's zone, the console shows
 // and takes them on the user's, so times cross here — into the platform's zone on the way out, back on
 // the way in. Nothing changes for a user without a zone of their own.
 http.interceptors.request.use((req: InternalAxiosRequestConfig) => {

@@ -124,7 +124,7 @@ export interface Terminal extends TerminalInput {
   attrs: TerminalAttrs | null;
 }
 
-/** A terminal's own report (0x0107, D9F); `at` and `askedAt` are epoch milliseconds. */
+/** A terminal's own report (0x0107, D90); `at` and `askedAt` are epoch milliseconds. */
 export interface TerminalAttrs {
   type: number;
   maker: string;

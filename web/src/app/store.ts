@@ -162,7 +162,7 @@ export const useAppStore = create<AppState>((set, get) => ({
   requestFinished: () => set({ pending: Math.max(0, get().pending - 1) }),
 }));
 
-// the user's own zone (D9F) follows the session: at load, sign-in, sign-out and a saved preference
+// the user's own zone (D90) follows the session: at load, sign-in, sign-out and a saved preference
 setUserZone(useAppStore.getState().session?.timezone);
 useAppStore.subscribe((s, prev) => {
   if (s.session?.timezone !== prev.session?.timezone) setUserZone(s.session?.timezone);

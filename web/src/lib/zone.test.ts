@@ -15,7 +15,7 @@ describe('zoneTime', () => {
   });
 });
 
-describe('the user\'s own zone (D9F)', () => {
+describe('the user\'s own zone (D90)', () => {
   afterEach(() => {
     setUserZone(null);
     setPlatformZone(undefined);

@@ -21,7 +21,7 @@ export function platformZoneName(): string {
   return platformZone;
 }
 
-/** The signed-in user's own zone (userSetting/edit `timezone`, D9F); null: the platform's. */
+/** The signed-in user's own zone (userSetting/edit `timezone`, D90); null: the platform's. */
 let userZone: string | null = null;
 
 /** Sets the user's zone from the session (on sign-in, reload and a saved preference); ''/unknown: none. */

@@ -45,7 +45,7 @@ export async function applySettings(saved: UserSettingResult): Promise<void> {
   const store = useAppStore.getState();
   const zoneBefore = store.session?.timezone ?? '';
   store.setSettings(saved);
-  // what the lists hold was read on the old zone (D9F): read it again on the new one
+  // what the lists hold was read on the old zone (D90): read it again on the new one
   if ((saved.timezone ?? '') !== zoneBefore) void queryClient.invalidateQueries();
   const lang = sessionLang(saved);
   if (lang && lang !== currentLang()) {

@@ -32,7 +32,7 @@ beforeEach(() => {
   settings.useCodeList.mockReturnValue({ data: [item('annual', '年假'), item('sick', '病假', false), item('marriage', '婚假', false), item('study', '学习假')], isLoading: false });
 });
 
-describe('leaveRecord page: kinds from the code list (D9F)', { timeout: 180_000 }, () => {
+describe('leaveRecord page: kinds from the code list (D90)', { timeout: 180_000 }, () => {
   it('labels kinds from the list, the code itself when the list no longer has it, and filters by a code', async () => {
     renderPage(<LeaveRecordPage />, 'leaveRecord', []);
     const study = (await screen.findByText('陈志明', {}, SLOW)).closest('tr')!;

@@ -127,7 +127,7 @@ describe('terminalVXE page', { timeout: 60_000 }, () => {
   });
 });
 
-describe('terminalVXE: the terminal\'s own attributes (0x0107, D9F)', { timeout: 60_000 }, () => {
+describe('terminalVXE: the terminal\'s own attributes (0x0107, D90)', { timeout: 60_000 }, () => {
   it('shows the reported firmware beside the upgraded one, hardware, model and ICCID; 未上报 before any answer', async () => {
     renderPage(<TerminalPage />, 'terminalVXE', []);
     const row = (await screen.findByText('013800001111')).closest('tr')!;
