@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,7 +22,12 @@ import (
 
 // Config sets up a simulated fleet.
 type Config struct {
-	Gateway   string        // host:port of a JT/T 808 gateway
+	// Gateway is the host:port of a JT/T 808 gateway, or several separated by commas: terminal i
+	// starts on address i mod n, and one whose connection is refused, drops or gets no reply moves on
+	// to the next address (round robin, after its back-off), as a field terminal configured with a
+	// backup server does. Unacknowledged reports go up again, as a blind-area batch, wherever it
+	// authenticates next.
+	Gateway   string
 	Vehicles  int           // number of terminals
 	Interval  time.Duration // report interval while driving (default 10s); parked vehicles report every 3×Interval
 	Seed      int64         // all randomness of routes and misbehaviour comes from it
@@ -133,9 +139,30 @@ type counters struct {
 	incidents                                    [nIncidents]atomic.Int64
 }
 
+// Gateways splits a Gateway list ("a:1,b:2") into its addresses.
+func Gateways(list string) []string {
+	var out []string
+	for _, a := range strings.Split(list, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func gatewayErr(list string) error {
+	for _, a := range Gateways(list) {
+		if _, port, err := net.SplitHostPort(a); err != nil || port == "" {
+			return fmt.Errorf("sim: gateway %q is not host:port", a)
+		}
+	}
+	return nil
+}
+
 // Fleet is a running simulated fleet.
 type Fleet struct {
 	cfg       Config
+	gateways  []string // cfg.Gateway's addresses
 	log       *slog.Logger
 	epoch     time.Time
 	wallStart time.Time
@@ -152,8 +179,10 @@ const MaxVehicles = 100000
 
 func (c *Config) check() error {
 	switch {
-	case strings.TrimSpace(c.Gateway) == "":
+	case len(Gateways(c.Gateway)) == 0:
 		return errors.New("sim: the gateway address (host:port) is required")
+	case gatewayErr(c.Gateway) != nil:
+		return gatewayErr(c.Gateway)
 	case c.Vehicles < 0 || c.Vehicles > MaxVehicles:
 		return fmt.Errorf("sim: vehicles must be between 0 and %d, not %d", MaxVehicles, c.Vehicles)
 	case c.First < 0 || c.First > 10*MaxVehicles:
@@ -204,7 +233,7 @@ func Start(ctx context.Context, cfg Config) (*Fleet, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	f := &Fleet{cfg: cfg, log: cfg.Log, wallStart: time.Now()}
+	f := &Fleet{cfg: cfg, gateways: Gateways(cfg.Gateway), log: cfg.Log, wallStart: time.Now()}
 	if f.log == nil {
 		f.log = slog.New(slog.DiscardHandler)
 	}

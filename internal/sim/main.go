@@ -21,7 +21,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg := Config{}
-	fs.StringVar(&cfg.Gateway, "gateway", "127.0.0.1:8808", "JT/T 808 gateway address (host:port)")
+	fs.StringVar(&cfg.Gateway, "gateway", "127.0.0.1:8808", "JT/T 808 gateway address (host:port), or several separated by commas: a terminal whose gateway refuses, drops or stops answering moves on to the next")
 	fs.IntVar(&cfg.Vehicles, "vehicles", 100, "number of simulated terminals")
 	fs.DurationVar(&cfg.Interval, "interval", 10*time.Second, "report interval while driving (simulated time; parked vehicles report every 3×interval)")
 	fs.Int64Var(&cfg.Seed, "seed", 1, "random seed: the same seed drives the same fleet")

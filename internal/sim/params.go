@@ -22,7 +22,7 @@ type params struct {
 func (t *terminal) defaultParams() map[uint32]calib.Value {
 	num := func(n int64) calib.Value { return calib.Value{Num: n} }
 	host, port := "platform.local", int64(7611)
-	if h, p, err := net.SplitHostPort(t.f.cfg.Gateway); err == nil {
+	if h, p, err := net.SplitHostPort(t.f.gateways[t.idx%len(t.f.gateways)]); err == nil { // its main server
 		if len(h) >= 5 {
 			host = h
 		}

@@ -380,7 +380,7 @@ func TestNightHeartbeats(t *testing.T) {
 }
 
 func TestBacklogBounded(t *testing.T) {
-	f := &Fleet{cfg: Config{MaxBacklog: 5, Interval: 10 * time.Second, Speedup: 1}, epoch: workEpoch}
+	f := &Fleet{cfg: Config{MaxBacklog: 5, Interval: 10 * time.Second, Speedup: 1}, gateways: []string{"127.0.0.1:1"}, epoch: workEpoch}
 	term, err := newTerminal(f, 0, "冀A·3K281", fleet.DemoTerminalID(0))
 	if err != nil {
 		t.Fatal(err)

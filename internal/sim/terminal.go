@@ -94,6 +94,7 @@ type terminal struct {
 	lastSend   time.Time
 	retryAt    time.Time
 	failures   int
+	gw         int // index of the gateway address dialled next (Fleet.gateways)
 	wantOnline bool
 	refusals   int
 	buf        []byte
@@ -118,7 +119,7 @@ func newTerminal(f *Fleet, idx int, plate, tid string) (*terminal, error) {
 	t := &terminal{f: f, idx: idx, phone: phone, hp: hp, plate: plate, tid: tid,
 		v:     newVehicle(idx, f.cfg.Seed, f.epoch, f.cfg.Interval, f.cfg.Misbehave, workShift(f.cfg.DayAtStart, f.epoch)),
 		jit:   rand.New(rand.NewPCG(uint64(f.cfg.Seed)^0x5eed, uint64(idx))),
-		inbox: make(chan event, 16)}
+		inbox: make(chan event, 16), gw: idx % len(f.gateways)}
 	t.v.onUnload, t.v.onDeliver = f.cfg.OnUnload, f.cfg.OnDeliver
 	if f.cfg.OnLoaded != nil {
 		t.v.onLoaded = func(comps []LoadedCompartment, start, end time.Time) { f.cfg.OnLoaded(phone, comps, start, end) }
@@ -453,7 +454,7 @@ func (t *terminal) ack(serial, msg uint16) {
 func (t *terminal) dial(ctx context.Context) {
 	t.gen++
 	t.state, t.since = dialing, time.Now()
-	gen, addr := t.gen, t.f.cfg.Gateway
+	gen, addr := t.gen, t.f.gateways[t.gw]
 	t.f.wg.Add(1)
 	go func() {
 		defer t.f.wg.Done()
@@ -475,7 +476,8 @@ func (t *terminal) post(ctx context.Context, ev event) bool {
 }
 
 // drop closes the connection. The reports in flight stay in the backlog and go up as a blind-area
-// batch after the next authentication. A failure delays the next attempt with exponential backoff.
+// batch after the next authentication. A failure delays the next attempt with exponential backoff
+// and moves it to the next gateway address, if there are several.
 func (t *terminal) drop(why string, failure bool) {
 	if t.conn != nil {
 		t.conn.Close()
@@ -493,6 +495,7 @@ func (t *terminal) drop(why string, failure bool) {
 	t.flights = nil
 	if failure {
 		t.failures++
+		t.gw = (t.gw + 1) % len(t.f.gateways)
 		d := t.f.cfg.Backoff << min(t.failures-1, 6)
 		d = time.Duration(float64(d) * (0.75 + 0.5*t.jit.Float64()))
 		t.retryAt = time.Now().Add(d)

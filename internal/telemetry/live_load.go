@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/uptrace/bun/dialect/pgdialect"
 
@@ -41,6 +42,8 @@ type livePositionRow struct {
 	Mileage    *int64 `bun:"mileage"`
 }
 
+func liveTankCar(r *liveTankRow) int64 { return r.CarID }
+
 type liveTankRow struct {
 	CarID      int64  `bun:"car_id"`
 	T          int64  `bun:"t"`
@@ -50,10 +53,42 @@ type liveTankRow struct {
 	Levels     string `bun:"levels"`
 }
 
-// liveNewest scans the newest row per car of table (optionally among rows matching cond, written
-// with the alias q) into dst.
-func (l *Live) liveNewest(ctx context.Context, ids []int64, cols, table, cond string, dst any) error {
-	return seekEach(ctx, l.d, ids, cols, table, cond, true, dst)
+// liveRecent is how far back the first pass of liveNewest looks on PostgreSQL. Its history is
+// partitioned by day (D9B) and a seek with no time bound visits every day's index; most cars have
+// reported within two days, so they are found in the newest partitions (and the default one), and
+// only the others are sought through all of them.
+const liveRecent = 2 * 24 * time.Hour
+
+// liveNewest returns the newest row per car of table (optionally among rows matching cond, written
+// with the alias q); carOf names a row's car.
+func liveNewest[T any](ctx context.Context, l *Live, ids []int64, cols, table, cond string, carOf func(*T) int64) ([]T, error) {
+	var rows []T
+	if !l.d.IsPostgres() || len(ids) == 0 {
+		err := seekEach(ctx, l.d, ids, cols, table, cond, true, &rows)
+		return rows, err
+	}
+	recent := fmt.Sprintf("q.t >= %d", l.now().Add(-liveRecent).UnixMilli())
+	if cond != "" {
+		recent = cond + " AND " + recent
+	}
+	if err := seekEach(ctx, l.d, ids, cols, table, recent, true, &rows); err != nil {
+		return nil, err
+	}
+	found := make(map[int64]bool, len(rows))
+	for i := range rows {
+		found[carOf(&rows[i])] = true
+	}
+	var rest []int64
+	for _, id := range ids {
+		if !found[id] {
+			rest = append(rest, id)
+		}
+	}
+	var older []T
+	if err := seekEach(ctx, l.d, rest, cols, table, cond, true, &older); err != nil {
+		return nil, err
+	}
+	return append(rows, older...), nil
 }
 
 // seekEach scans the newest (or, newest false, the oldest) row per car of table among rows matching
@@ -113,8 +148,8 @@ func (l *Live) Load(ctx context.Context) error {
 		return e
 	}
 
-	var pos []livePositionRow
-	if err := l.liveNewest(ctx, ids, livePositionCols, "positions", "", &pos); err != nil {
+	pos, err := liveNewest(ctx, l, ids, livePositionCols, "positions", "", func(r *livePositionRow) int64 { return r.CarID })
+	if err != nil {
 		return fmt.Errorf("live state: positions: %w", err)
 	}
 	for _, r := range pos {
@@ -132,8 +167,8 @@ func (l *Live) Load(ctx context.Context) error {
 
 	// Lock state and levels are kept apart: a report carrying only one of them (or only a help
 	// request) does not erase the other.
-	var locks []liveTankRow
-	if err := l.liveNewest(ctx, ids, liveTankCols, "tank_states", "q.lock_state <> ''", &locks); err != nil {
+	locks, err := liveNewest(ctx, l, ids, liveTankCols, "tank_states", "q.lock_state <> ''", liveTankCar)
+	if err != nil {
 		return fmt.Errorf("live state: tank states: %w", err)
 	}
 	for _, r := range locks {
@@ -152,8 +187,8 @@ func (l *Live) Load(ctx context.Context) error {
 		e.hasLock = true
 	}
 
-	var levels []liveTankRow
-	if err := l.liveNewest(ctx, ids, liveTankCols, "tank_states", "q.levels <> ''", &levels); err != nil {
+	levels, err := liveNewest(ctx, l, ids, liveTankCols, "tank_states", "q.levels <> ''", liveTankCar)
+	if err != nil {
 		return fmt.Errorf("live state: levels: %w", err)
 	}
 	for _, r := range levels {

@@ -37,6 +37,15 @@ func BenchmarkWriter(b *testing.B) {
 // per report.
 func benchWriter(b *testing.B, dialect string, probes int) {
 	d := dbtest.Open(b, dialect)
+	if d.IsPostgres() { // the rows go to their days' partitions, as in production (D9B), not the default one
+		for _, p := range histPartitioned {
+			for day := range 3 {
+				if _, err := d.EnsureDayPartition(context.Background(), p.table, p.col, t0.UnixMilli()+int64(day)*db.DayMS); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
 	w := NewWriter(d, WriterConfig{}, quietLog())
 	if probes > 0 {
 		cat := tank.NewCatalog()
