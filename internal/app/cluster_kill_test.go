@@ -85,7 +85,12 @@ func TestKillNode(t *testing.T) {
 	t.Cleanup(fl.Stop)
 	waitFor(t, "the fleet to authenticate on A", func() bool { return fl.Stats().Authenticated == killFleet })
 
-	// the car with the alarm: one report with the emergency bit, acknowledged by A
+	startNode(t, bin, "b", common, b)
+	startNode(t, bin, "c", common, c)
+	waitFor(t, "nodes B and C to serve", func() bool { return b.ready() && c.ready() })
+	live := watchLive(t, b)
+	// the car with the alarm: one report with the emergency bit, acknowledged by A once B
+	// and C run (a node loads the alarms going on when it starts; this one starts after)
 	alarmTerm := alarmTerminal(t, store)
 	code := alarmTerm.register(t, a.jt808)
 	if !alarmTerm.auth(t, a.jt808, code) {
@@ -95,10 +100,6 @@ func TestKillNode(t *testing.T) {
 	alarmTerm.report(t, alarmAt, 1) // bit 0: emergency (t0)
 	waitFor(t, "A to raise the emergency alarm", func() bool { return alarmRows(t, store, alarmTerm.carID) == 1 })
 
-	startNode(t, bin, "b", common, b)
-	startNode(t, bin, "c", common, c)
-	waitFor(t, "nodes B and C to serve", func() bool { return b.ready() && c.ready() })
-	live := watchLive(t, b)
 	waitFor(t, "reports from every terminal acknowledged on A", func() bool {
 		return fl.Stats().Acked >= 2*killFleet && acks.count() >= 2*killFleet
 	})
@@ -147,6 +148,11 @@ func TestKillNode(t *testing.T) {
 	}
 	if n := alarmRows(t, store, alarmTerm.carID); n != 1 {
 		t.Errorf("the emergency alarm of the car is %d rows across the nodes, want 1", n)
+	}
+	var end *int64
+	if err := store.NewRaw("SELECT end_at FROM alarms WHERE car_id = ? AND type_code = 't0'", alarmTerm.carID).Scan(ctx, &end); err != nil ||
+		end == nil || *end != alarmAt.Add(time.Second).UnixMilli() {
+		t.Errorf("the alarm raised on A was not ended by the report B received: end %v, %v", end, err)
 	}
 }
 
