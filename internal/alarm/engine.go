@@ -322,6 +322,21 @@ func (e *Engine) apply(ctx context.Context, work []decided) {
 					if a.op == opInstant {
 						rec.EndAt = &a.at
 					}
+					// another node may have judged this episode (D9G): the car's terminal moved here,
+					// or re-sent a report that node committed but whose acknowledgement was lost
+					id, open, err := svc.sameEpisode(ctx, tx, rec)
+					if err != nil {
+						return err
+					}
+					if id != 0 {
+						if open && a.op == opOpen {
+							st.open[a.code] = id
+							if a.code == CodeAbnormalUnload {
+								st.au.id = id
+							}
+						}
+						continue
+					}
 					if err := svc.insert(ctx, tx, rec); err != nil {
 						return err
 					}

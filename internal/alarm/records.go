@@ -101,6 +101,25 @@ func (s *Service) insert(ctx context.Context, idb bun.IDB, r *Record) error {
 	return err
 }
 
+// sameEpisode finds the stored alarm that r repeats: one of the car and type starting at the same
+// time (a report judged again), or, for an alarm going on, one still open. It returns its id and
+// whether it is open; 0 when r is new.
+func (s *Service) sameEpisode(ctx context.Context, idb bun.IDB, r *Record) (int64, bool, error) {
+	var rows []Record
+	q := idb.NewSelect().Model(&rows).Column("id", "end_at").Where("car_id = ?", r.CarID).Where("type_code = ?", r.TypeCode)
+	if r.EndAt == nil {
+		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("start_at = ?", r.StartAt).WhereOr("end_at IS NULL")
+		})
+	} else {
+		q = q.Where("start_at = ?", r.StartAt)
+	}
+	if err := q.OrderExpr("id DESC").Limit(1).Scan(ctx); err != nil || len(rows) == 0 {
+		return 0, false, err
+	}
+	return rows[0].ID, rows[0].EndAt == nil, nil
+}
+
 // closeAlarm sets the end of an alarm that is still going on.
 func (s *Service) closeAlarm(ctx context.Context, idb bun.IDB, id, end int64) error {
 	_, err := idb.NewUpdate().Model((*Record)(nil)).Set("end_at = ?", end).Where("id = ?", id).Where("end_at IS NULL").Exec(ctx)

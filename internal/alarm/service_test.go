@@ -361,3 +361,35 @@ func TestEngineWarmStartAndOffline(t *testing.T) {
 		}
 	})
 }
+
+// TestEngineOtherNode: two nodes' engines, both started before the alarm (D87, D9G). The car's seal
+// breaks on A; its terminal moves to B and sends that report again (A's acknowledgement was lost),
+// then more reports with the seal broken, then resealed: one alarm, ended by B.
+func TestEngineOtherNode(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		ctx := t.Context()
+		car := carIn(t, e, "华北分公司")
+		at := e.Clock.Now().Add(-time.Hour)
+		engines := make([]*alarm.Engine, 2)
+		for i := range engines {
+			engines[i] = alarm.NewEngine(alarm.Deps{Service: e.App.Alarms.Service, Cars: e.App.Fleet}, alarm.EngineConfig{}, nil)
+			engines[i].Now = e.Clock.Now
+			if err := engines[i].Warm(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a, b := engines[0], engines[1]
+		a.Evaluate(ctx, []telemetry.Report{sealReport(car.ID, at, tank.SealBroken)})
+		b.Evaluate(ctx, []telemetry.Report{sealReport(car.ID, at, tank.SealBroken)})
+		b.Evaluate(ctx, []telemetry.Report{sealReport(car.ID, at.Add(time.Minute), tank.SealBroken)})
+		b.Evaluate(ctx, []telemetry.Report{sealReport(car.ID, at.Add(2*time.Minute), tank.SealSealed)})
+		admin := e.Login("admin", "admin123")
+		var list []alarm.View
+		e.MustOK("POST", "/alarm-app/alarmMessage/findListByCarId", admin, map[string]any{"carId": car.ID}).Decode(&list)
+		if len(list) != 1 || list[0].Type != alarm.CodeSealBroken || list[0].StartTime != httpx.TimeOf(at) ||
+			list[0].EndTime != httpx.TimeOf(at.Add(2*time.Minute)) {
+			t.Fatalf("alarms across the two nodes: %+v", list)
+		}
+	})
+}

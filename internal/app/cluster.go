@@ -37,7 +37,7 @@ func (a *App) startCluster(ctx context.Context) error {
 			_, _ = rand.Read(b[:])
 			node = "node-" + hex.EncodeToString(b[:])
 		}
-		nb, err := bus.DialNATS(ctx, bus.NATSConfig{URL: a.Cfg.Bus, Node: node, Log: a.Log})
+		nb, err := bus.DialNATS(ctx, bus.NATSConfig{URL: a.Cfg.Bus, Node: node, Prefix: a.Cfg.BusPrefix, Log: a.Log})
 		if err != nil {
 			return err
 		}

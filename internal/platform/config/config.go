@@ -60,6 +60,9 @@ type Config struct {
 	// Several nodes (issue 19, D87).
 	Bus    string // NATS JetStream URL shared by every node (nats://host:4222); empty: in-process, one node
 	NodeID string // this node's name on the bus; empty: generated at start (and logged)
+	// BusPrefix names the subjects, stream and buckets on the bus ("" = "tw"): two platforms, or two
+	// test runs, can share one NATS server without seeing each other.
+	BusPrefix string
 
 	// Demo fleet (with --demo).
 	DemoVehicles int // vehicles seeded and driven by the in-process simulator
@@ -239,6 +242,7 @@ func BindServe(b *Binder, c *Config) {
 	b.String(&c.AMapKey, "amap-key", "", "Gaode (AMap) web-service key for online reverse geocoding; empty: offline only")
 	b.String(&c.MQTTBroker, "mqtt-broker", "", "external MQTT broker shared by every node, e.g. tcp://127.0.0.1:1883 (empty: embedded broker only; browsers always connect to /mqtt)")
 	b.String(&c.Bus, "bus", "", "NATS JetStream shared by every node, e.g. nats://127.0.0.1:4222: live state, terminal sessions and commands span the nodes (empty: in-process, one node)")
+	b.String(&c.BusPrefix, "bus-prefix", "", "first token of the bus's subjects, stream and bucket names: letters and digits (empty: tw); every node of one platform uses the same")
 	b.String(&c.NodeID, "node-id", "", "this node's name on the bus: letters, digits, - and _ (empty: generated at start and logged)")
 	b.Int(&c.DemoVehicles, "demo-vehicles", 200, "with --demo: vehicles seeded and driven by the in-process simulator")
 	b.Int(&c.DemoHistoryCars, "demo-history-cars", 24, "with --demo: this many demo cars get 60 days of past trips at the first start, for the statistics pages (0: none; each car costs about 0.3 s of start-up)")
@@ -267,6 +271,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Bus != "" && !strings.HasPrefix(c.Bus, "nats://") && !strings.HasPrefix(c.Bus, "tls://") {
 		return fmt.Errorf("--bus must be empty or a URL such as nats://host:4222, not %q", c.Bus)
+	}
+	if strings.Trim(c.BusPrefix, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != "" {
+		return fmt.Errorf("--bus-prefix may hold only letters and digits, not %q", c.BusPrefix)
 	}
 	if strings.Trim(c.NodeID, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "" {
 		return fmt.Errorf("--node-id may hold only letters, digits, - and _, not %q", c.NodeID)
