@@ -322,7 +322,7 @@ func (e *Engine) apply(ctx context.Context, work []decided) {
 					if a.op == opInstant {
 						rec.EndAt = &a.at
 					}
-					// another node may have judged this episode (D9G): the car's terminal moved here,
+					// another node may have judged this episode (D91): the car's terminal moved here,
 					// or re-sent a report that node committed but whose acknowledgement was lost
 					id, open, err := svc.sameEpisode(ctx, tx, rec)
 					if err != nil {

@@ -362,7 +362,7 @@ func TestEngineWarmStartAndOffline(t *testing.T) {
 	})
 }
 
-// TestEngineOtherNode: two nodes' engines, both started before the alarm (D87, D9G). The car's seal
+// TestEngineOtherNode: two nodes' engines, both started before the alarm (D87, D91). The car's seal
 // breaks on A; its terminal moves to B and sends that report again (A's acknowledgement was lost),
 // then more reports with the seal broken, then resealed: one alarm, ended by B.
 func TestEngineOtherNode(t *testing.T) {
