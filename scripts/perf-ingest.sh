@@ -19,13 +19,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-10000}; speedup=${2:-1}; secs=${3:-60}; dsn=${4:-}
 [ -n "${PROFILE:-}" ] && mkdir -p "$PROFILE"
-data=$(mktemp -d); http=127.0.0.1:18182; gw=127.0.0.1:18809; metrics=127.0.0.1:18184
+# PORT_BASE (default 18180) moves the four listeners, so that two runs on one machine do not collide.
+b=${PORT_BASE:-18180}
+data=$(mktemp -d); http=127.0.0.1:$((b + 2)); gw=127.0.0.1:$((b + 629)); metrics=127.0.0.1:$((b + 4)); pprof=127.0.0.1:$((b + 3))
 if [ -n "$dsn" ]; then
   db=$(echo "$dsn" | sed -E 's|^[a-z]+://[^/]*/([^?]*).*$|\1|'); admin=$(echo "$dsn" | sed -E 's|^([a-z]+://[^/]*/)[^?]*(.*)$|\1postgres\2|')
   psql "$admin" -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
 fi
 ./bin/tankwatch serve --demo --demo-sim=false --demo-vehicles "$n" --data "$data" --db "$dsn" --http "$http" --jt808 "$gw" --metrics "$metrics" \
-  --log-format json ${PROFILE:+--pprof 127.0.0.1:18183} >"$data/server.log" 2>&1 &
+  --log-format json ${PROFILE:+--pprof $pprof} >"$data/server.log" 2>&1 &
 srv=$!
 cleanup() { kill -INT "$sim" 2>/dev/null || true; sleep 1; kill "$srv" 2>/dev/null || true; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] && cp "$data"/*.log "$KEEP"/ ; rm -rf "$data"; }
 trap cleanup EXIT
@@ -50,10 +52,10 @@ sleep 5
 c0=$(metric tankwatch_history_committed_reports_total); b0=$(metric tankwatch_history_batches_total)
 w0=$(metric tankwatch_history_commit_seconds_total); t0=$(date +%s.%N); u0=$(cpu)
 if [ -n "${PROFILE:-}" ]; then
-  mkdir -p "$PROFILE"; curl -fs -o "$PROFILE/server.prof" "http://127.0.0.1:18183/debug/pprof/profile?seconds=$secs"
-  curl -fs -o "$PROFILE/server.heap" "http://127.0.0.1:18183/debug/pprof/heap"
-  curl -fs "http://127.0.0.1:18183/debug/pprof/heap?debug=1" | grep "^# [A-Z]" >"$PROFILE/server.memstats"
-  curl -fs -o "$PROFILE/server.goroutine" "http://127.0.0.1:18183/debug/pprof/goroutine"
+  mkdir -p "$PROFILE"; curl -fs -o "$PROFILE/server.prof" "http://$pprof/debug/pprof/profile?seconds=$secs"
+  curl -fs -o "$PROFILE/server.heap" "http://$pprof/debug/pprof/heap"
+  curl -fs "http://$pprof/debug/pprof/heap?debug=1" | grep "^# [A-Z]" >"$PROFILE/server.memstats"
+  curl -fs -o "$PROFILE/server.goroutine" "http://$pprof/debug/pprof/goroutine"
   grep -E 'VmRSS|RssAnon|RssFile|Threads' "/proc/$srv/status" >"$PROFILE/server.status"
 else
   sleep "$secs"
