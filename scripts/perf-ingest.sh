@@ -42,9 +42,10 @@ hz=$(getconf CLK_TCK)
 # utime + stime in clock ticks: fields 14 and 15 of /proc/PID/stat, counted after the ")" that ends the
 # command name (which may hold spaces)
 cpu() { sed 's/^.*) //' "/proc/$srv/stat" | awk '{ print $12 + $13 }'; }
-# let every terminal connect and authenticate before measuring
+# let every terminal connect and authenticate before measuring (open connections are not enough: a window
+# that still holds the registration storm measures registry lookups, not reports)
 for _ in $(seq 300); do
-  s=$(metric tankwatch_jt808_sessions || echo 0)
+  s=$(metric tankwatch_jt808_terminals_online || echo 0)
   [ "${s%.*}" -ge "$n" ] 2>/dev/null && break
   sleep 1
 done
@@ -69,3 +70,19 @@ awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v s="$sessions" -v rss="$(r
     printf "sessions=%d committed/s=%.0f server_rss_mb=%d writer_queue=%d batches/s=%.1f writer_busy=%.0f%% server_cpu_us/report=%s server_cores=%.2f\n",
     s, n / (t1 - t0), rss, q, (b1 - b0) / (t1 - t0), 100 * (w1 - w0) / (t1 - t0), (n > 0 ? sprintf("%.1f", 1e6 * cpu / n) : "n/a"), cpu / (t1 - t0) }'
 tail -n 1 "$data/sim.log"
+# With PROFILE, the engines that read the committed reports (each on a goroutine of its own) get their
+# own CPU per report from the profile of the same window; "position path" is the rest of the server.
+# The statistics rollups are triggers inside the writer's transaction: BenchmarkWriterNoRollups.
+if [ -n "${PROFILE:-}" ]; then
+  n=$(awk -v a="$c0" -v b="$c1" 'BEGIN { print b - a }')
+  go tool pprof -top -cum -nodecount=100000 bin/tankwatch "$PROFILE/server.prof" 2>/dev/null | awk -v n="$n" -v u0="$u0" -v u1="$u1" -v hz="$hz" '
+    function sec(v) { if (v ~ /ms$/) return v / 1000; if (v ~ /us$/) return v / 1e6; return v + 0 }
+    $6 == "tankwatch/internal/alarm.(*Engine).run" { e["alarm"] = sec($4) }
+    $6 == "tankwatch/internal/tank/judge.(*Engine).run" { e["tank_judge"] = sec($4) }
+    $6 == "tankwatch/internal/waybill/process.(*Engine).run" { e["waybill_process"] = sec($4) }
+    $6 == "tankwatch/internal/lock/events.(*Queue).drain" { e["lock_events"] = sec($4) }
+    $6 == "tankwatch/internal/telemetry.(*Writer).Run" { e["writer(store+rollups)"] = sec($4) }
+    END { if (n <= 0) exit; all = 1e6 * (u1 - u0) / hz / n; rest = all; out = ""
+      for (k in e) { v = 1e6 * e[k] / n; out = out sprintf(" %s=%.1f", k, v); if (k != "writer(store+rollups)") rest -= v }
+      printf "cpu_us/report by part (profile):%s position_path=%.1f (of %.1f)\n", out, rest, all }'
+fi
