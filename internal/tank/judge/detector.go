@@ -623,44 +623,40 @@ func median(w []sample) sample {
 
 // nth returns the k-th smallest of a (0-based), reordering a so that a[:k] holds no larger value.
 // Selection instead of a sort: the rolling median and its noise ran four sorts of the window per
-// reading, a tenth of the server's CPU at ingest (docs/PERFORMANCE.md, D9C).
+// reading, a tenth of the server's CPU at ingest (docs/PERFORMANCE.md, D9C). The partition is three-way:
+// a parked car's window is one value repeated, which a two-way partition turns quadratic.
 func nth(a []float64, k int) float64 {
-	lo, hi := 0, len(a)-1
-	for hi > lo {
-		if hi-lo < 12 {
-			for i := lo + 1; i <= hi; i++ {
-				for j := i; j > lo && a[j] < a[j-1]; j-- {
-					a[j], a[j-1] = a[j-1], a[j]
-				}
-			}
-			break
-		}
-		mid := lo + (hi-lo)/2
-		// median of three as the pivot, moved to a[hi]
-		if a[mid] < a[lo] {
-			a[mid], a[lo] = a[lo], a[mid]
-		}
-		if a[hi] < a[lo] {
-			a[hi], a[lo] = a[lo], a[hi]
-		}
-		if a[mid] < a[hi] {
-			a[mid], a[hi] = a[hi], a[mid]
-		}
-		p, store := a[hi], lo
-		for i := lo; i < hi; i++ {
-			if a[i] < p {
-				a[i], a[store] = a[store], a[i]
-				store++
+	lo, hi := 0, len(a) // the k-th is in a[lo:hi]
+	for hi-lo > 12 {
+		x, y, z := a[lo], a[lo+(hi-lo)/2], a[hi-1]
+		p := max(min(x, y), min(max(x, y), z)) // median of three
+		// a[lo:lt] < p, a[lt:i] == p, a[gt:hi] > p
+		lt, i, gt := lo, lo, hi
+		for i < gt {
+			switch {
+			case a[i] < p:
+				a[i], a[lt] = a[lt], a[i]
+				lt++
+				i++
+			case a[i] > p:
+				gt--
+				a[i], a[gt] = a[gt], a[i]
+			default:
+				i++
 			}
 		}
-		a[store], a[hi] = a[hi], a[store]
 		switch {
-		case k == store:
-			return a[k]
-		case k < store:
-			hi = store - 1
+		case k < lt:
+			hi = lt
+		case k >= gt:
+			lo = gt
 		default:
-			lo = store + 1
+			return p
+		}
+	}
+	for i := lo + 1; i < hi; i++ {
+		for j := i; j > lo && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
 		}
 	}
 	return a[k]
