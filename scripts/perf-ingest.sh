@@ -7,6 +7,7 @@
 #   INTERVAL (default 1s) sets the simulated report interval, e.g. INTERVAL=10s for a realistic fleet.
 #   e.g. scripts/perf-ingest.sh 5000 5 60            (SQLite)
 #        scripts/perf-ingest.sh 5000 5 60 postgres://postgres@127.0.0.1:5432/twperf?sslmode=disable
+#   BIN=path runs another build (e.g. a baseline) instead of bin/tankwatch.
 #   A PostgreSQL database named in DB_DSN is dropped and created afresh with psql: use a throwaway name.
 #   PROFILE=DIR writes CPU profiles of the measured window (DIR/server.prof, DIR/sim.prof) and the
 #   server's heap and goroutine profiles and memory status at its end.
@@ -26,13 +27,13 @@ if [ -n "$dsn" ]; then
   db=$(echo "$dsn" | sed -E 's|^[a-z]+://[^/]*/([^?]*).*$|\1|'); admin=$(echo "$dsn" | sed -E 's|^([a-z]+://[^/]*/)[^?]*(.*)$|\1postgres\2|')
   psql "$admin" -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
 fi
-./bin/tankwatch serve --demo --demo-sim=false --demo-vehicles "$n" --data "$data" --db "$dsn" --http "$http" --jt808 "$gw" --metrics "$metrics" \
+"${BIN:-./bin/tankwatch}" serve --demo --demo-sim=false --demo-vehicles "$n" --data "$data" --db "$dsn" --http "$http" --jt808 "$gw" --metrics "$metrics" \
   --log-format json ${PROFILE:+--pprof $pprof} >"$data/server.log" 2>&1 &
 srv=$!
 cleanup() { kill -INT "$sim" 2>/dev/null || true; sleep 1; kill "$srv" 2>/dev/null || true; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] && cp "$data"/*.log "$KEEP"/ ; rm -rf "$data"; }
 trap cleanup EXIT
 for _ in $(seq 600); do curl -fs "http://$http/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
-./bin/tankwatch sim --gateway "$gw" --vehicles "$n" --interval "${INTERVAL:-1s}" --speedup "$speedup" --misbehave 0 --day-at-start \
+"${BIN:-./bin/tankwatch}" sim --gateway "$gw" --vehicles "$n" --interval "${INTERVAL:-1s}" --speedup "$speedup" --misbehave 0 --day-at-start \
   ${PROFILE:+--cpuprofile "$PROFILE/sim.prof"} >"$data/sim.log" 2>&1 &
 sim=$!
 sleep 1; kill -0 "$sim" 2>/dev/null || { cat "$data/sim.log" >&2; exit 1; }
@@ -75,7 +76,7 @@ tail -n 1 "$data/sim.log"
 # The statistics rollups are triggers inside the writer's transaction: BenchmarkWriterNoRollups.
 if [ -n "${PROFILE:-}" ]; then
   n=$(awk -v a="$c0" -v b="$c1" 'BEGIN { print b - a }')
-  go tool pprof -top -cum -nodecount=100000 bin/tankwatch "$PROFILE/server.prof" 2>/dev/null | awk -v n="$n" -v u0="$u0" -v u1="$u1" -v hz="$hz" '
+  go tool pprof -top -cum -nodecount=100000 "${BIN:-./bin/tankwatch}" "$PROFILE/server.prof" 2>/dev/null | awk -v n="$n" -v u0="$u0" -v u1="$u1" -v hz="$hz" '
     function sec(v) { if (v ~ /ms$/) return v / 1000; if (v ~ /us$/) return v / 1e6; return v + 0 }
     $6 == "tankwatch/internal/alarm.(*Engine).run" { e["alarm"] = sec($4) }
     $6 == "tankwatch/internal/tank/judge.(*Engine).run" { e["tank_judge"] = sec($4) }
