@@ -7,6 +7,7 @@
 #   INTERVAL (default 1s) sets the simulated report interval, e.g. INTERVAL=10s for a realistic fleet.
 #   e.g. scripts/perf-ingest.sh 5000 5 60            (SQLite)
 #        scripts/perf-ingest.sh 5000 5 60 postgres://postgres@127.0.0.1:5432/twperf?sslmode=disable
+#   BIN=path runs another build (e.g. a baseline) instead of bin/tankwatch.
 #   A PostgreSQL database named in DB_DSN is dropped and created afresh with psql: use a throwaway name.
 #   PROFILE=DIR writes CPU profiles of the measured window (DIR/server.prof, DIR/sim.prof) and the
 #   server's heap and goroutine profiles and memory status at its end.
@@ -19,18 +20,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-10000}; speedup=${2:-1}; secs=${3:-60}; dsn=${4:-}
 [ -n "${PROFILE:-}" ] && mkdir -p "$PROFILE"
-data=$(mktemp -d); http=127.0.0.1:18182; gw=127.0.0.1:18809; metrics=127.0.0.1:18184
+# PORT_BASE (default 18180) moves the four listeners, so that two runs on one machine do not collide.
+b=${PORT_BASE:-18180}
+data=$(mktemp -d); http=127.0.0.1:$((b + 2)); gw=127.0.0.1:$((b + 629)); metrics=127.0.0.1:$((b + 4)); pprof=127.0.0.1:$((b + 3))
 if [ -n "$dsn" ]; then
   db=$(echo "$dsn" | sed -E 's|^[a-z]+://[^/]*/([^?]*).*$|\1|'); admin=$(echo "$dsn" | sed -E 's|^([a-z]+://[^/]*/)[^?]*(.*)$|\1postgres\2|')
   psql "$admin" -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
 fi
-./bin/tankwatch serve --demo --demo-sim=false --demo-vehicles "$n" --data "$data" --db "$dsn" --http "$http" --jt808 "$gw" --metrics "$metrics" \
-  --log-format json ${PROFILE:+--pprof 127.0.0.1:18183} >"$data/server.log" 2>&1 &
+"${BIN:-./bin/tankwatch}" serve --demo --demo-sim=false --demo-vehicles "$n" --data "$data" --db "$dsn" --http "$http" --jt808 "$gw" --metrics "$metrics" \
+  --log-format json ${PROFILE:+--pprof $pprof} >"$data/server.log" 2>&1 &
 srv=$!
 cleanup() { kill -INT "$sim" 2>/dev/null || true; sleep 1; kill "$srv" 2>/dev/null || true; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] && cp "$data"/*.log "$KEEP"/ ; rm -rf "$data"; }
 trap cleanup EXIT
 for _ in $(seq 600); do curl -fs "http://$http/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
-./bin/tankwatch sim --gateway "$gw" --vehicles "$n" --interval "${INTERVAL:-1s}" --speedup "$speedup" --misbehave 0 --day-at-start \
+"${BIN:-./bin/tankwatch}" sim --gateway "$gw" --vehicles "$n" --interval "${INTERVAL:-1s}" --speedup "$speedup" --misbehave 0 --day-at-start \
   ${PROFILE:+--cpuprofile "$PROFILE/sim.prof"} >"$data/sim.log" 2>&1 &
 sim=$!
 sleep 1; kill -0 "$sim" 2>/dev/null || { cat "$data/sim.log" >&2; exit 1; }
@@ -40,20 +43,22 @@ hz=$(getconf CLK_TCK)
 # utime + stime in clock ticks: fields 14 and 15 of /proc/PID/stat, counted after the ")" that ends the
 # command name (which may hold spaces)
 cpu() { sed 's/^.*) //' "/proc/$srv/stat" | awk '{ print $12 + $13 }'; }
-# let every terminal connect and authenticate before measuring
+# let every terminal connect and authenticate before measuring (open connections are not enough: a window
+# that still holds the registration storm measures registry lookups, not reports)
 for _ in $(seq 300); do
-  s=$(metric tankwatch_jt808_sessions || echo 0)
+  s=$(metric tankwatch_jt808_terminals_online || echo 0)
   [ "${s%.*}" -ge "$n" ] 2>/dev/null && break
   sleep 1
 done
+[ "${s%.*}" -ge "$n" ] 2>/dev/null || echo "warning: $s of $n terminals authenticated when the window started (a registration storm is being measured)"
 sleep 5
 c0=$(metric tankwatch_history_committed_reports_total); b0=$(metric tankwatch_history_batches_total)
 w0=$(metric tankwatch_history_commit_seconds_total); t0=$(date +%s.%N); u0=$(cpu)
 if [ -n "${PROFILE:-}" ]; then
-  mkdir -p "$PROFILE"; curl -fs -o "$PROFILE/server.prof" "http://127.0.0.1:18183/debug/pprof/profile?seconds=$secs"
-  curl -fs -o "$PROFILE/server.heap" "http://127.0.0.1:18183/debug/pprof/heap"
-  curl -fs "http://127.0.0.1:18183/debug/pprof/heap?debug=1" | grep "^# [A-Z]" >"$PROFILE/server.memstats"
-  curl -fs -o "$PROFILE/server.goroutine" "http://127.0.0.1:18183/debug/pprof/goroutine"
+  mkdir -p "$PROFILE"; curl -fs -o "$PROFILE/server.prof" "http://$pprof/debug/pprof/profile?seconds=$secs"
+  curl -fs -o "$PROFILE/server.heap" "http://$pprof/debug/pprof/heap"
+  curl -fs "http://$pprof/debug/pprof/heap?debug=1" | grep "^# [A-Z]" >"$PROFILE/server.memstats"
+  curl -fs -o "$PROFILE/server.goroutine" "http://$pprof/debug/pprof/goroutine"
   grep -E 'VmRSS|RssAnon|RssFile|Threads' "/proc/$srv/status" >"$PROFILE/server.status"
 else
   sleep "$secs"
@@ -67,3 +72,23 @@ awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v s="$sessions" -v rss="$(r
     printf "sessions=%d committed/s=%.0f server_rss_mb=%d writer_queue=%d batches/s=%.1f writer_busy=%.0f%% server_cpu_us/report=%s server_cores=%.2f\n",
     s, n / (t1 - t0), rss, q, (b1 - b0) / (t1 - t0), 100 * (w1 - w0) / (t1 - t0), (n > 0 ? sprintf("%.1f", 1e6 * cpu / n) : "n/a"), cpu / (t1 - t0) }'
 tail -n 1 "$data/sim.log"
+# With PROFILE, the engines that read the committed reports (each on a goroutine of its own) get their
+# own CPU per report from the profile of the same window; "position path" is the rest of the server
+# (the writer, live state and sessions included; registry_lookups is a part of it: a window with
+# terminals still registering measures their storm as much as the reports).
+# The statistics rollups are triggers inside the writer's transaction: BenchmarkWriterNoRollups.
+if [ -n "${PROFILE:-}" ]; then
+  n=$(awk -v a="$c0" -v b="$c1" 'BEGIN { print b - a }')
+  go tool pprof -top -cum -nodecount=100000 "${BIN:-./bin/tankwatch}" "$PROFILE/server.prof" 2>/dev/null | awk -v n="$n" -v u0="$u0" -v u1="$u1" -v hz="$hz" '
+    function sec(v) { if (v ~ /ms$/) return v / 1000; if (v ~ /us$/) return v / 1e6; return v + 0 }
+    $6 == "tankwatch/internal/alarm.(*Engine).run" { e["alarm"] = sec($4) }
+    $6 == "tankwatch/internal/tank/judge.(*Engine).run" { e["tank_judge"] = sec($4) }
+    $6 == "tankwatch/internal/waybill/process.(*Engine).run" { e["waybill_process"] = sec($4) }
+    $6 == "tankwatch/internal/lock/events.(*Queue).drain" { e["lock_events"] = sec($4) }
+    $6 == "tankwatch/internal/lock/lockstats.(*Worker).Run" { e["lock_stats"] = sec($4) }
+    $6 == "tankwatch/internal/jt808/gateway.(*session).lookup.func1" { e["registry_lookups"] = sec($4) }
+    $6 == "tankwatch/internal/telemetry.(*Writer).Run" { e["writer(store+rollups)"] = sec($4) }
+    END { if (n <= 0) exit; all = 1e6 * (u1 - u0) / hz / n; rest = all; out = ""
+      for (k in e) { v = 1e6 * e[k] / n; out = out sprintf(" %s=%.1f", k, v); if (k != "writer(store+rollups)" && k != "registry_lookups") rest -= v }
+      printf "cpu_us/report by part (profile):%s position_path=%.1f (of %.1f)\n", out, rest, all }'
+fi

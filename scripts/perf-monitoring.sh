@@ -8,15 +8,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-latency}; n=${2:-10000}
-data=$(mktemp -d); http=127.0.0.1:18600; gw=127.0.0.1:18608; metrics=127.0.0.1:18601
+# PORT_BASE (default 18600) moves the listeners; BIN=path runs another build (e.g. a baseline).
+b=${PORT_BASE:-18600}
+data=$(mktemp -d); http=127.0.0.1:$b; gw=127.0.0.1:$((b + 8)); metrics=127.0.0.1:$((b + 1))
 probe=$((n - 3)) # a 2013 terminal the simulator leaves alone (it drives 0 … probe-1)
-./bin/tankwatch serve --demo --demo-sim=false --demo-vehicles "$n" --map-tiles none --data "$data" --db "${DB:-}" \
+"${BIN:-./bin/tankwatch}" serve --demo --demo-sim=false --demo-vehicles "$n" --map-tiles none --data "$data" --db "${DB:-}" \
   --http "$http" --jt808 "$gw" --metrics "$metrics" --log-format json >"$data/server.log" 2>&1 &
 srv=$!
 cleanup() { kill "${sim:-}" 2>/dev/null || true; kill "$srv" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$data"; }
 trap cleanup EXIT
 for _ in $(seq 1500); do curl -fs "http://$http/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
-./bin/tankwatch sim --gateway "$gw" --vehicles "$probe" --interval 10s --misbehave 0 --day-at-start >"$data/sim.log" 2>&1 &
+"${BIN:-./bin/tankwatch}" sim --gateway "$gw" --vehicles "$probe" --interval 10s --misbehave 0 --day-at-start >"$data/sim.log" 2>&1 &
 sim=$!
 metric() { curl -fs "http://$metrics/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
 for _ in $(seq 300); do

@@ -69,6 +69,9 @@ type Live struct {
 	seq  uint64
 	gen  uint64
 	vers []uint64
+	// changed is closed (and replaced) by every Apply or install that changed something, so that a
+	// live WebSocket sends a delta soon after a commit instead of waiting for its next tick.
+	changed chan struct{}
 
 	conv Converter // converts stored levels at Load (the tank catalogue); nil = no readings after a restart
 }
@@ -138,7 +141,20 @@ func NewLive(d *db.DB, f *fleet.Service, cfg LiveConfig, now func() time.Time) *
 	}
 	return &Live{d: d, f: f, cfg: cfg, now: now, log: slog.Default(),
 		movingDeci: int(math.Min(math.Ceil(cfg.MovingKmh*10), math.MaxUint16+1)),
-		entries:    map[int64]*liveEntry{}, slot: map[int64]int{}}
+		entries:    map[int64]*liveEntry{}, slot: map[int64]int{}, changed: make(chan struct{})}
+}
+
+// Changed returns a channel closed at the next change of the cached state.
+func (l *Live) Changed() <-chan struct{} {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.changed
+}
+
+// signal wakes the waiters of Changed; the caller holds mu.
+func (l *Live) signal() {
+	close(l.changed)
+	l.changed = make(chan struct{})
 }
 
 // liveNewer is the newest-wins order of rows with the primary key (car, t, terminal): a later device
@@ -161,6 +177,12 @@ func liveTime(r *Report) int64 {
 func (l *Live) Apply(reports []Report) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	seq := l.seq
+	defer func() {
+		if l.seq != seq {
+			l.signal()
+		}
+	}()
 	for i := range reports {
 		r := &reports[i]
 		if r.CarID == 0 {
@@ -444,6 +466,7 @@ func (l *Live) install(cars []fleet.LiveCar, stored map[int64]*liveEntry) {
 	}
 	l.entries, l.paths, l.hot, l.ids, l.slot, l.vers = entries, paths, hot, ids, slot, vers
 	l.gen++
+	l.signal()
 }
 
 // Reload re-reads the car registry: new cars appear, moved cars count in their new group, deleted

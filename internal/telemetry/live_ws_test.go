@@ -347,3 +347,28 @@ func TestLiveWSRecheckAndShutdown(t *testing.T) {
 		}
 	})
 }
+
+// TestLiveWSSendsOnCommit: a committed change goes out without waiting for the tick (here an hour),
+// and a second change inside MinGap of the first still goes out, once the gap is over.
+func TestLiveWSSendsOnCommit(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		we := wsSetup(t, e, telemetry.LiveWSConfig{Tick: time.Hour, MinGap: 200 * time.Millisecond})
+		monitorFleet(we.liveEnv)
+		hu, su := we.cars["沪A·6N337"], we.cars["苏E·71C26"]
+		c := wsDial(t, we.url, e.Login("customer", "customer123"), "")
+		wsSend(t, c, fmt.Sprintf(`{"type":"select","carIds":[%d,%d]}`, su.ID, hu.ID))
+		wsExpect(t, c, "snapshot")
+
+		e.Clock.Advance(time.Second)
+		we.live.Apply([]telemetry.Report{we.report("苏E·71C26", 0, 700)})
+		if d := wsExpect(t, c, "delta"); strings.Join(d.plates(), " ") != "苏E·71C26" {
+			t.Fatalf("first delta: %+v", d)
+		}
+		e.Clock.Advance(time.Second)
+		we.live.Apply([]telemetry.Report{we.report("沪A·6N337", 0, 100)})
+		if d := wsExpect(t, c, "delta"); strings.Join(d.plates(), " ") != "沪A·6N337" {
+			t.Fatalf("delta inside the gap: %+v", d)
+		}
+	})
+}

@@ -25,7 +25,22 @@ func BenchmarkWriter(b *testing.B) {
 	}
 	for _, dialect := range dialects {
 		for _, probes := range []int{0, 3} {
-			b.Run(fmt.Sprintf("%s/probes=%d", dialect, probes), func(b *testing.B) { benchWriter(b, dialect, probes) })
+			b.Run(fmt.Sprintf("%s/probes=%d", dialect, probes), func(b *testing.B) { benchWriter(b, dialect, probes, true) })
+		}
+	}
+}
+
+// BenchmarkWriterNoRollups is BenchmarkWriter without the trend rollups' insert triggers (D38): the
+// difference is what the statistics summaries cost per report inside the store's transaction (on
+// PostgreSQL in the database's own CPU, which cpu-µs/report does not count).
+func BenchmarkWriterNoRollups(b *testing.B) {
+	dialects := []string{db.SQLite}
+	if os.Getenv(dbtest.EnvPG) != "" {
+		dialects = append(dialects, db.Postgres)
+	}
+	for _, dialect := range dialects {
+		for _, probes := range []int{0, 3} {
+			b.Run(fmt.Sprintf("%s/probes=%d", dialect, probes), func(b *testing.B) { benchWriter(b, dialect, probes, false) })
 		}
 	}
 }
@@ -35,7 +50,7 @@ func BenchmarkWriter(b *testing.B) {
 // inserts one level_readings row each in the same transaction. cpu-µs/report is the process's CPU
 // time (user + system, the database's own share included for SQLite, not for PostgreSQL's server)
 // per report.
-func benchWriter(b *testing.B, dialect string, probes int) {
+func benchWriter(b *testing.B, dialect string, probes int, rollups bool) {
 	d := dbtest.Open(b, dialect)
 	if d.IsPostgres() { // the rows go to their days' partitions, as in production (D89), not the default one
 		for _, p := range histPartitioned {
@@ -43,6 +58,15 @@ func benchWriter(b *testing.B, dialect string, probes int) {
 				if _, err := d.EnsureDayPartition(context.Background(), p.table, p.col, t0.UnixMilli()+int64(day)*db.DayMS); err != nil {
 					b.Fatal(err)
 				}
+			}
+		}
+	}
+	if !rollups {
+		on := map[string]string{db.SQLite: "", db.Postgres: " ON level_readings"}[dialect]
+		onPos := map[string]string{db.SQLite: "", db.Postgres: " ON positions"}[dialect]
+		for _, q := range []string{"DROP TRIGGER level_rollup_ins" + on, "DROP TRIGGER speed_rollup_ins" + onPos} {
+			if _, err := d.ExecContext(context.Background(), q); err != nil {
+				b.Fatal(err)
 			}
 		}
 	}

@@ -120,7 +120,16 @@ await page.waitForFunction(() => window.__live.some((m) => m.data.includes('"sna
 
 // --- the probe reports ----------------------------------------------------------------------------------
 const { sock, next } = await connect();
-const reg = Buffer.concat([Buffer.from([0, 31, 0, 1]), Buffer.from('PROBE'), Buffer.alloc(20), Buffer.from('PROBE01'), Buffer.from([2]), Buffer.from('PROBE')]);
+// The gateway registers a terminal only with the registry's terminal ID and plate (identity check):
+// those of demo vehicle number probe, as internal/fleet/seed.go (DemoTerminalID, DemoFleet) makes them,
+// the plate in GBK (the provinces the demo fleet uses).
+const gbk = { 冀: 'bcbd', 京: 'bea9', 津: 'bdf2', 沪: 'bba6', 苏: 'cbd5', 浙: 'd5e3', 粤: 'd4c1', '·': 'a1a4' };
+if (probe < 12) throw new Error('--probe must be 12 or more (a generated demo vehicle)');
+const provinces = [...['冀京津', '沪苏浙', '粤'][probe % 3]];
+const plate = `${provinces[Math.floor(probe / 3) % provinces.length]}${String.fromCharCode(65 + (Math.floor(probe / 7) % 8))}·${10000 + probe}`;
+const plateBytes = Buffer.concat([...plate].map((c) => (gbk[c] ? Buffer.from(gbk[c], 'hex') : Buffer.from(c))));
+const tid = `T${String(probe % 1000000).padStart(6, '0')}`;
+const reg = Buffer.concat([Buffer.from([0, 31, 0, 1]), Buffer.from('PROBE'), Buffer.alloc(20), Buffer.from(tid), Buffer.from([2]), plateBytes]);
 sock.write(frame(0x0100, reg));
 const rr = await next();
 if (rr.msgId !== 0x8100 || rr.body[2] !== 0) throw new Error(`registration refused: ${rr.body.toString('hex')}`);

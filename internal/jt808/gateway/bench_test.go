@@ -24,7 +24,7 @@ func (ackSink) Submit(_ context.Context, _ []telemetry.Report, _ []telemetry.Fra
 func BenchmarkSessionIngest(b *testing.B) {
 	e := startWith(b, Config{}, ackSink{}, nil)
 	_ = e.srv.m.register(prometheus.NewRegistry()) // count like production does
-	c := dial(b, e.addr, jt808.V2013, term1.Phone)
+	c := e.dial(jt808.V2013, term1.Phone)          // the registry's terminal ID and plate (identity check)
 	c.login()
 
 	const batch = 64

@@ -597,13 +597,11 @@ func tolerance(cfg *Config, w []sample) (tol, noise float64) {
 	for i := 1; i < len(w); i++ {
 		d[i-1] = w[i].judged() - w[i-1].judged()
 	}
-	slices.Sort(d)
-	m := d[len(d)/2]
+	m := nth(d, len(d)/2)
 	for i := range d {
 		d[i] = math.Abs(d[i] - m)
 	}
-	slices.Sort(d)
-	sigma := 1.4826 * d[len(d)/2] / math.Sqrt2
+	sigma := 1.4826 * nth(d, len(d)/2) / math.Sqrt2
 	noise = 3 * 1.2533 * sigma / math.Sqrt(float64(len(w)))
 	return min(max(tol, noise), cfg.DropL), noise
 }
@@ -615,15 +613,53 @@ func median(w []sample) sample {
 	for i, s := range w {
 		vs[i], ws[i] = s.vol, s.v20
 	}
-	slices.Sort(vs)
-	slices.Sort(ws)
 	m := sample{t: w[n-1].t}
-	if n%2 == 1 {
-		m.vol, m.v20 = vs[n/2], ws[n/2]
-	} else {
-		m.vol, m.v20 = (vs[n/2-1]+vs[n/2])/2, (ws[n/2-1]+ws[n/2])/2
+	m.vol, m.v20 = nth(vs, n/2), nth(ws, n/2)
+	if n%2 == 0 { // nth left the smaller half in front: its largest is the lower middle
+		m.vol, m.v20 = (slices.Max(vs[:n/2])+m.vol)/2, (slices.Max(ws[:n/2])+m.v20)/2
 	}
 	return m
+}
+
+// nth returns the k-th smallest of a (0-based), reordering a so that a[:k] holds no larger value.
+// Selection instead of a sort: the rolling median and its noise ran four sorts of the window per
+// reading, a tenth of the server's CPU at ingest (docs/PERFORMANCE.md, D9C). The partition is three-way:
+// a parked car's window is one value repeated, which a two-way partition turns quadratic.
+func nth(a []float64, k int) float64 {
+	lo, hi := 0, len(a) // the k-th is in a[lo:hi]
+	for hi-lo > 12 {
+		x, y, z := a[lo], a[lo+(hi-lo)/2], a[hi-1]
+		p := max(min(x, y), min(max(x, y), z)) // median of three
+		// a[lo:lt] < p, a[lt:i] == p, a[gt:hi] > p
+		lt, i, gt := lo, lo, hi
+		for i < gt {
+			switch {
+			case a[i] < p:
+				a[i], a[lt] = a[lt], a[i]
+				lt++
+				i++
+			case a[i] > p:
+				gt--
+				a[i], a[gt] = a[gt], a[i]
+			default:
+				i++
+			}
+		}
+		switch {
+		case k < lt:
+			hi = lt
+		case k >= gt:
+			lo = gt
+		default:
+			return p
+		}
+	}
+	for i := lo + 1; i < hi; i++ {
+		for j := i; j > lo && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+	return a[k]
 }
 
 func round1(f float64) float64 { return math.Round(f*10) / 10 }

@@ -3,6 +3,7 @@ package judge
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"tankwatch/internal/tank"
@@ -202,5 +203,28 @@ func TestOpenOutside(t *testing.T) {
 	d.Step(&Input{T: 2, Located: true, Lat: 1, Lon: 1, StationID: 5, State: &st})
 	if got := d.OpenOutside(); got != nil {
 		t.Fatalf("inside a fence: %v", got)
+	}
+}
+
+// TestNthMatchesSort: selection gives what sorting gives, for every k, with ties and odd sizes.
+func TestNthMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 1; n <= 90; n++ {
+		for range 20 {
+			a := make([]float64, n)
+			for i := range a {
+				a[i] = float64(rng.IntN(n/2+1)) + []float64{0, 0.5}[rng.IntN(2)]
+			}
+			sorted := slices.Sorted(slices.Values(a))
+			for k := range n {
+				b := slices.Clone(a)
+				if got := nth(b, k); got != sorted[k] {
+					t.Fatalf("n=%d k=%d: %v, want %v (%v)", n, k, got, sorted[k], a)
+				}
+				if k > 0 && slices.Max(b[:k]) > sorted[k] {
+					t.Fatalf("n=%d k=%d: a larger value before k: %v", n, k, b)
+				}
+			}
+		}
 	}
 }
