@@ -51,7 +51,7 @@ func (c LiveWSConfig) withDefaults() LiveWSConfig {
 	}
 	if c.MinGap <= 0 {
 		// Not less: with 50 ms, monitoring-all over 3,000 cars took 20 deltas a second and fell seconds
-		// behind in the browser (PERFORMANCE.md, D9C).
+		// behind in the browser (PERFORMANCE.md, D92).
 		c.MinGap = 250 * time.Millisecond
 	}
 	if c.Recheck <= 0 {

@@ -237,7 +237,7 @@ func histReadingRow(carID, t int64, g *tank.Reading) [10]any {
 // time, terminal), equal keys in arrival order (a re-sent report stays behind the first, which INSERT
 // OR IGNORE keeps). Rows inserted in key order land in neighbouring B-tree pages one after another,
 // instead of a seek from the root to a random leaf per row: on SQLite the per-vehicle tables cost a
-// third as much per row this way (docs/PERFORMANCE.md, D9C).
+// third as much per row this way (docs/PERFORMANCE.md, D92).
 func histKeyOrder(reports []Report) []int32 {
 	idx := make([]int32, len(reports))
 	for i := range idx {

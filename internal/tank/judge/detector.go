@@ -623,7 +623,7 @@ func median(w []sample) sample {
 
 // nth returns the k-th smallest of a (0-based), reordering a so that a[:k] holds no larger value.
 // Selection instead of a sort: the rolling median and its noise ran four sorts of the window per
-// reading, a tenth of the server's CPU at ingest (docs/PERFORMANCE.md, D9C). The partition is three-way:
+// reading, a tenth of the server's CPU at ingest (docs/PERFORMANCE.md, D92). The partition is three-way:
 // a parked car's window is one value repeated, which a two-way partition turns quadratic.
 func nth(a []float64, k int) float64 {
 	lo, hi := 0, len(a) // the k-th is in a[lo:hi]
