@@ -254,7 +254,11 @@ func (a *App) systemRoutes() []httpx.Route {
 // Handler is the complete HTTP handler: routes, middleware, metrics, security headers.
 func (a *App) Handler() http.Handler {
 	mux := http.NewServeMux()
-	httpx.Mount(mux, a.Auth.Guard, a.Routes())
+	routes := a.Routes()
+	if !a.Cfg.Serves(config.RoleAPI) {
+		routes = a.probeRoutes()
+	}
+	httpx.Mount(mux, a.Auth.Guard, routes)
 	// every other method on an unknown path: a JSON 404 (not ServeMux's 405 for the console's "GET /")
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { notFound(mux, w, r) })
 	a.mux = mux
@@ -410,12 +414,15 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 	}
 	srv := a.HTTPServer(a.Handler())
 	log.Info("tankwatch listening", "addr", "http://"+ln.Addr().String(), "version", Version, "store", d.Kind,
-		"console", a.console != nil, "theme", cfg.Theme, "demo", cfg.Demo)
+		"console", a.console != nil && cfg.Serves(config.RoleAPI), "theme", cfg.Theme, "demo", cfg.Demo, "roles", a.roles())
 	go a.purgeTokens(ctx)
-	go a.runLockStats(ctx)  // issue 16: the lock and seal rollup worker (lock_stats.go)
-	go a.runStatsTrips(ctx) // the trip rollup's outbox worker (stats_trips.go)
-	go a.runSettings(ctx)   // issue 18: platform settings another node changed (settings.go)
-	go a.runFaults(ctx)     // faults raised by the system (faults.go, D82)
+	go a.runSettings(ctx) // issue 18: platform settings another node changed (settings.go)
+	gateway := cfg.Serves(config.RoleGateway)
+	if gateway { // the workers go with the engines (D9H)
+		go a.runLockStats(ctx)  // issue 16: the lock and seal rollup worker (lock_stats.go)
+		go a.runStatsTrips(ctx) // the trip rollup's outbox worker (stats_trips.go)
+		go a.runFaults(ctx)     // faults raised by the system (faults.go, D82)
+	}
 	if cfg.Pprof != "" {
 		if err := servePprof(ctx, cfg.Pprof, log); err != nil {
 			_ = ln.Close()
@@ -428,9 +435,11 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 			return err
 		}
 	}
-	if err := a.StartGauges(ctx); err != nil {
-		_ = ln.Close()
-		return err
+	if gateway { // station tank gauges are devices polled over TCP
+		if err := a.StartGauges(ctx); err != nil {
+			_ = ln.Close()
+			return err
+		}
 	}
 	if err := a.StartDevices(ctx); err != nil {
 		_ = ln.Close()

@@ -8,6 +8,7 @@ import (
 
 	"tankwatch/internal/cluster"
 	"tankwatch/internal/platform/bus"
+	"tankwatch/internal/platform/config"
 )
 
 // UseBus makes this node one of several over b instead of --bus (tests run several nodes in one
@@ -47,8 +48,9 @@ func (a *App) startCluster(ctx context.Context) error {
 	if p, ok := dv.bus.(interface{ Prefix() string }); ok {
 		prefix = p.Prefix()
 	}
+	// only a node that serves terminals answers for them; every node forwards its commands (below)
 	gw := dv.Gateway
-	if a.Cfg.JT808 == "" {
+	if a.Cfg.JT808 == "" || !a.Cfg.Serves(config.RoleGateway) {
 		gw = nil
 	}
 	n := cluster.New(dv.bus, prefix, cluster.Config{HeartbeatWindow: a.Cfg.JT808HeartbeatWindow}, dv.Live.Apply, gw, a.Log)
@@ -56,10 +58,15 @@ func (a *App) startCluster(ctx context.Context) error {
 		a.stopBus()
 		return fmt.Errorf("bus: %w", err)
 	}
+	if gw == nil {
+		// no session is ever held here, so every command (command page, help-request answers, car
+		// passwords) goes through the node that holds the terminal
+		dv.Gateway.UseCluster(n)
+	}
 	dv.Cluster = n
 	dv.Writer.Subscribe(n.Committed)
 	a.registry.MustRegister(n.Collectors()...)
-	a.Log.Info("joined the other nodes on the bus", "node", dv.bus.Node(), "bus", a.Cfg.Bus, "prefix", prefix)
+	a.Log.Info("joined the other nodes on the bus", "node", dv.bus.Node(), "bus", a.Cfg.Bus, "prefix", prefix, "roles", a.roles())
 	if a.Cfg.MQTTBroker == "" {
 		// alarms and help requests are pushed by the node that committed the report: through an
 		// embedded broker they reach only the browsers connected to that node

@@ -16,6 +16,7 @@ import (
 	"tankwatch/internal/jt1078/relay"
 	"tankwatch/internal/jt808/gateway"
 	"tankwatch/internal/platform/bus"
+	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/sim"
 	"tankwatch/internal/tank"
@@ -209,7 +210,8 @@ func (a *App) StartDevices(ctx context.Context) error {
 		a.stopWaybillProcess()
 		a.stopCluster()
 	}
-	if a.Cfg.JT808 != "" {
+	// a node without the gateway role opens no device port: its terminals are the gateway nodes' (D9H)
+	if a.Cfg.JT808 != "" && a.Cfg.Serves(config.RoleGateway) {
 		ln, err := net.Listen("tcp", a.Cfg.JT808)
 		if err != nil {
 			teardown()
