@@ -418,7 +418,7 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 	go a.purgeTokens(ctx)
 	go a.runSettings(ctx) // issue 18: platform settings another node changed (settings.go)
 	gateway := cfg.Serves(config.RoleGateway)
-	if gateway { // the workers go with the engines (D9H)
+	if gateway { // the workers go with the engines (D93)
 		go a.runLockStats(ctx)  // issue 16: the lock and seal rollup worker (lock_stats.go)
 		go a.runStatsTrips(ctx) // the trip rollup's outbox worker (stats_trips.go)
 		go a.runFaults(ctx)     // faults raised by the system (faults.go, D82)

@@ -210,7 +210,7 @@ func (a *App) StartDevices(ctx context.Context) error {
 		a.stopWaybillProcess()
 		a.stopCluster()
 	}
-	// a node without the gateway role opens no device port: its terminals are the gateway nodes' (D9H)
+	// a node without the gateway role opens no device port: its terminals are the gateway nodes' (D93)
 	if a.Cfg.JT808 != "" && a.Cfg.Serves(config.RoleGateway) {
 		ln, err := net.Listen("tcp", a.Cfg.JT808)
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 	"tankwatch/internal/platform/httpx"
 )
 
-// roles names this node's duties for the log (--roles, D9H).
+// roles names this node's duties for the log (--roles, D93).
 func (a *App) roles() string {
 	var out []string
 	for _, r := range config.Roles {

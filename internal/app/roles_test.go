@@ -22,7 +22,7 @@ import (
 )
 
 // TestRolesSplit runs a gateway-only node and an api-only node on one PostgreSQL database and one
-// NATS server (D9H): the api node opens no device port even when given one; a terminal on the
+// NATS server (D93): the api node opens no device port even when given one; a terminal on the
 // gateway node is live on the api node's /ws/live; a command sent on the api node reaches it through
 // the gateway node; the gateway node answers only its probes and /metrics over HTTP; the api node
 // says plainly that it does not serve video.

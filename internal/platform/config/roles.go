@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The duties a serve node can take (--roles, docs/DECISIONS.md D9H). A node with every role is the
+// The duties a serve node can take (--roles, docs/DECISIONS.md D93). A node with every role is the
 // single-node TankWatch; a split deployment runs some nodes with one role each, joined over --bus.
 const (
 	// RoleGateway: the JT/T 808 and 1078 listeners, the history writer and the engines fed by its
@@ -55,7 +55,7 @@ func (c *Config) validateRoles() error {
 		switch r {
 		case RoleGateway, RoleAPI:
 		case "worker":
-			return fmt.Errorf("--roles: the worker role is not available yet: alarms, waybill progress and rollups run on the gateway node that commits each report (docs/DECISIONS.md D87, D9H); leave worker out")
+			return fmt.Errorf("--roles: the worker role is not available yet: alarms, waybill progress and rollups run on the gateway node that commits each report (docs/DECISIONS.md D87, D93); leave worker out")
 		default:
 			return fmt.Errorf("--roles: unknown role %q; the roles are %s", r, strings.Join(Roles, " and "))
 		}
