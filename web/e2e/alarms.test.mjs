@@ -76,10 +76,16 @@ describe('alarms', () => {
       const form = page.locator('form.tw-filter-form');
       await form.waitFor();
       const endInput = form.locator('.ant-picker input').last();
-      await endInput.click();
-      await endInput.fill(end);
-      await endInput.press('Enter');
-      await page.keyboard.press('Escape');
+      // typed while the page is busy redrawing (200 trucks at 600×), the picker can drop the text it was
+      // given (seen in CI: the end kept its default and the query missed the alarm): type until it holds
+      for (let tries = 1; ; tries++) {
+        await endInput.click();
+        await endInput.fill(end);
+        await endInput.press('Enter');
+        await page.keyboard.press('Escape');
+        if ((await endInput.inputValue()) === end) break;
+        assert.ok(tries < 5, `the end time picker holds ${await endInput.inputValue()}, not ${end}`);
+      }
       await form.locator('input').nth(1).fill(alarm.carNumber); // 车牌号
       await form.getByRole('button', { name: /查\s*询/ }).click();
       const row = page.locator('tr.ant-table-row').filter({ hasText: '异常卸油' }).filter({ hasText: alarm.carNumber }).first();
