@@ -25,10 +25,12 @@ describe('videoLive', () => {
     const online = await until(
       async () => {
         const { body } = await api(env.base, 'POST', '/monitor-app/realTimeMoitoring/findCars', { token, body: { pageNum: 1, pageSize: 100 } });
-        const cars = (body.data?.list ?? []).filter((c) => c.code !== 7).sort((a, b) => a.carId - b.carId);
-        return cars.length >= 3 ? cars : null;
+        // always the fleet's first three cars, once they are online: the first three to come online vary,
+        // and some simulated cameras send AAC instead of G.711 or lose packets on purpose (D88)
+        const first3 = (body.data?.list ?? []).sort((a, b) => a.carId - b.carId).slice(0, 3);
+        return first3.length === 3 && first3.every((c) => c.code !== 7) ? first3 : null;
       },
-      { what: 'three online demo cars' },
+      { what: 'the first three demo cars online' },
     );
     const [a, b, c] = online;
 
