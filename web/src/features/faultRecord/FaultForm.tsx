@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { faultAdd, faultEdit, faultMeta, faultTechnicians, nextStates, type Fault, type FaultInput, type FaultState, type SourceKind } from '../../api/faults';
 import { FormModal } from '../../components/FormModal';
 import { VehiclePicker } from '../../components/VehiclePicker';
-import { useFaultTypes } from './types';
+import { useCodes } from '../../api/useCodes';
 
 const F = 'YYYY-MM-DD HH:mm:ss';
 
@@ -80,7 +80,7 @@ export function FaultForm({ fault, source, onClose, onSaved }: { fault?: Fault; 
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
   const meta = useQuery({ queryKey: ['faultMeta'], queryFn: faultMeta, staleTime: Infinity });
-  const types = useFaultTypes();
+  const types = useCodes('faultType');
   const techs = useQuery({ queryKey: ['faultTechnicians'], queryFn: faultTechnicians, staleTime: 60_000 });
   const state = Form.useWatch('state', form);
   const plate = fault?.plate ?? source?.plate;

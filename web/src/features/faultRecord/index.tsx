@@ -9,7 +9,7 @@ import { GroupSelect } from '../../components/GroupSelect';
 import { ListPage } from '../../components/ListPage';
 import { TimeRangePicker, type TimeRangeValue } from '../../components/TimeRangePicker';
 import { FaultForm } from './FaultForm';
-import { useFaultTypes } from './types';
+import { useCodes } from '../../api/useCodes';
 
 type Filters = Omit<FaultQuery, 'pageNum' | 'pageSize' | 'sortField' | 'sortOrder'>;
 
@@ -54,7 +54,7 @@ function CloseModal({ fault, onClose, onDone }: { fault: Fault; onClose: () => v
 /** 售后记录 (/faultRecord, module 07): fault reports of the cars and their devices, from report to resolution. */
 export default function FaultRecordPage() {
   const { t } = useTranslation();
-  const types = useFaultTypes();
+  const types = useCodes('faultType');
   const techs = useQuery({ queryKey: ['faultTechnicians'], queryFn: faultTechnicians, staleTime: 60_000 });
   const [editing, setEditing] = useState<Fault | null | 'new'>(null);
   const [closing, setClosing] = useState<Fault | null>(null);

@@ -4,7 +4,7 @@ import { Alert, Button, Empty, Select, Spin, Statistic } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { findCars } from '../../../api/monitor';
+import { useCarSearch } from '../../../components/useCarSearch';
 import { fetchTrack } from '../../../api/track';
 import { TimeRangePicker, type TimeRangeValue } from '../../../components/TimeRangePicker';
 import { hoursMinutes, positionAt, summarize } from '../../../lib/playback';
@@ -25,14 +25,10 @@ export default function TrackReplayPage() {
   const [params] = useSearchParams();
   const code = Number(params.get('code')) || undefined;
   const [carId, setCarId] = useState<number | undefined>(() => Number(params.get('carId')) || undefined);
-  const [search, setSearch] = useState('');
   const [range, setRange] = useState<TimeRangeValue>(() => initialRange(DEFAULTS, true));
   const [asked, setAsked] = useState<{ carId: number; start: string; end: string } | null>(null);
 
-  const cars = useQuery({
-    queryKey: ['track', 'cars', search, code],
-    queryFn: () => findCars({ carNumber: search || undefined, code, pageNum: 1, pageSize: 30 }),
-  });
+  const { selectProps: carSelect } = useCarSearch('track', code);
   const track = useQuery({
     queryKey: ['track', asked],
     queryFn: () => fetchTrack(asked!.carId, asked!.start, asked!.end),
@@ -58,16 +54,9 @@ export default function TrackReplayPage() {
         <aside className="tw-track-side">
           <div className="tw-track-form">
             <Select
-              showSearch
-              allowClear
-              placeholder={t('track.pickCar')}
+              {...carSelect}
               value={carId}
               onChange={(v) => setCarId(v)}
-              onSearch={setSearch}
-              filterOption={false}
-              loading={cars.isFetching}
-              notFoundContent={cars.isFetching ? <Spin size="small" /> : t('track.noCars')}
-              options={(cars.data?.list ?? []).map((c) => ({ value: c.carId, label: `${c.plate} · ${c.groupName}` }))}
               data-testid="track-car"
               style={{ width: '100%' }}
             />

@@ -7,7 +7,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { STORAGE } from '../../../app/store';
 import { carChannels } from '../../../api/fleet';
 import { BusinessError } from '../../../api/client';
-import { findCars } from '../../../api/monitor';
+import { useCarSearch } from '../../../components/useCarSearch';
 import { fetchTrack } from '../../../api/track';
 import { historyVideo, historyVideoControl, mediaSocketUrl, sendGetVideoList, type ReplayInfo } from '../../../api/video';
 import { LanguageSwitch } from '../../../components/LanguageSwitch';
@@ -41,15 +41,11 @@ export default function VideoReplayPage() {
   const [params] = useSearchParams();
   const code = Number(params.get('code')) || undefined;
   const [carId, setCarId] = useState<number | undefined>(() => Number(params.get('carId')) || undefined);
-  const [search, setSearch] = useState('');
   const [channelNo, setChannelNo] = useState(0);
   const [range, setRange] = useState<TimeRangeValue>(initialReplayRange);
   const [asked, setAsked] = useState<Asked | null>(null);
 
-  const cars = useQuery({
-    queryKey: ['videoReplay', 'cars', search, code],
-    queryFn: () => findCars({ carNumber: search || undefined, code, pageNum: 1, pageSize: 30 }),
-  });
+  const { selectProps: carSelect } = useCarSearch('videoReplay', code);
   const chans = useQuery({ queryKey: ['videoReplay', 'channels', carId], queryFn: () => carChannels(carId!), enabled: !!carId });
   const channelOptions = useMemo(
     () => [
@@ -284,19 +280,12 @@ export default function VideoReplayPage() {
         <aside className="tw-replay-side">
           <div className="tw-replay-form">
             <Select
-              showSearch
-              allowClear
-              placeholder={t('track.pickCar')}
+              {...carSelect}
               value={carId}
               onChange={(v) => {
                 setCarId(v);
                 setChannelNo(0);
               }}
-              onSearch={setSearch}
-              filterOption={false}
-              loading={cars.isFetching}
-              notFoundContent={cars.isFetching ? <Spin size="small" /> : t('track.noCars')}
-              options={(cars.data?.list ?? []).map((c) => ({ value: c.carId, label: `${c.plate} · ${c.groupName}` }))}
               data-testid="replay-car"
             />
             <Select value={channelNo} onChange={setChannelNo} options={channelOptions} disabled={!carId} data-testid="replay-channel" />

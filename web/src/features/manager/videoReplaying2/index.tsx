@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { BusinessError } from '../../../api/client';
 import { carChannels } from '../../../api/fleet';
-import { findCars } from '../../../api/monitor';
+import { useCarSearch } from '../../../components/useCarSearch';
 import { fetchTrack } from '../../../api/track';
 import { historyVideo, historyVideoByTime2, historyVideoControl } from '../../../api/video';
 import { LanguageSwitch } from '../../../components/LanguageSwitch';
@@ -42,15 +42,11 @@ export default function VideoReplay2Page() {
   const [params] = useSearchParams();
   const code = Number(params.get('code')) || undefined;
   const [carId, setCarId] = useState<number | undefined>(() => Number(params.get('carId')) || undefined);
-  const [search, setSearch] = useState('');
   const [checked, setChecked] = useState<number[]>([]);
   const [range, setRange] = useState<TimeRangeValue>(initialRange);
   const [asked, setAsked] = useState<Asked | null>(null);
 
-  const cars = useQuery({
-    queryKey: ['videoReplay2', 'cars', search, code],
-    queryFn: () => findCars({ carNumber: search || undefined, code, pageNum: 1, pageSize: 30 }),
-  });
+  const { cars, selectProps: carSelect } = useCarSearch('videoReplay2', code);
   const plateOf = (id: number) => cars.data?.list.find((c) => c.carId === id)?.plate ?? String(id);
   const chans = useQuery({ queryKey: ['videoReplay2', 'channels', carId], queryFn: () => carChannels(carId!), enabled: !!carId });
   const channelList = useMemo(() => channelsToShow(chans.data ?? []).filter((c) => c.enabled), [chans.data]);
@@ -315,16 +311,9 @@ export default function VideoReplay2Page() {
         <aside className="tw-replay-side">
           <div className="tw-replay-form">
             <Select
-              showSearch
-              allowClear
-              placeholder={t('track.pickCar')}
+              {...carSelect}
               value={carId}
               onChange={(v) => setCarId(v)}
-              onSearch={setSearch}
-              filterOption={false}
-              loading={cars.isFetching}
-              notFoundContent={cars.isFetching ? <Spin size="small" /> : t('track.noCars')}
-              options={(cars.data?.list ?? []).map((c) => ({ value: c.carId, label: `${c.plate} · ${c.groupName}` }))}
               data-testid="r2-car"
             />
             <div className="tw-r2-channels" data-testid="r2-channels">
