@@ -26,6 +26,7 @@ import (
 	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/loop"
 	"tankwatch/internal/station"
 	"tankwatch/internal/tank"
 	"tankwatch/internal/tank/calib"
@@ -483,25 +484,11 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 }
 
 func (a *App) purgeTokens(ctx context.Context) {
-	every(ctx, time.Hour, func() {
+	loop.Every(ctx, time.Hour, func() {
 		if n, err := a.Tokens.PurgeExpired(ctx); err != nil {
 			a.Log.Warn("purge tokens", "err", err)
 		} else if n > 0 {
 			a.Log.Info("purged expired tokens", "count", n)
 		}
 	})
-}
-
-// every calls fn every d until ctx ends (the first call after d).
-func every(ctx context.Context, d time.Duration, fn func()) {
-	t := time.NewTicker(d)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			fn()
-		}
-	}
 }

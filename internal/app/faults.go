@@ -6,6 +6,7 @@ import (
 
 	"tankwatch/internal/aftersales"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/loop"
 )
 
 // faults: after-sales fault records (faultRecord) — issue 18.
@@ -50,7 +51,7 @@ func (a *App) RaiseFaults(ctx context.Context) (int, error) {
 // runFaults raises due faults every FaultsEvery until ctx ends. The first pass waits one period, so
 // that after a stop the terminals have reconnected before anyone counts as silent.
 func (a *App) runFaults(ctx context.Context) {
-	every(ctx, FaultsEvery, func() {
+	loop.Every(ctx, FaultsEvery, func() {
 		if n, err := a.RaiseFaults(ctx); err != nil && ctx.Err() == nil {
 			a.Log.Warn("faults raised by the system", "err", err)
 		} else if n > 0 {

@@ -7,6 +7,7 @@ import (
 	"tankwatch/internal/alarm"
 	"tankwatch/internal/org"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/platform/loop"
 	"tankwatch/internal/settings/codes"
 	"tankwatch/internal/settings/sessions"
 	"tankwatch/internal/settings/system"
@@ -93,7 +94,7 @@ func (a *App) mapTileHosts() []string {
 
 // runSettings applies a change another node made (a minute at most behind).
 func (a *App) runSettings(ctx context.Context) {
-	every(ctx, 30*time.Second, func() {
+	loop.Every(ctx, 30*time.Second, func() {
 		if err := a.settings.System.Refresh(ctx); err != nil && ctx.Err() == nil {
 			a.Log.Warn("platform settings refresh", "err", err)
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tankwatch/internal/platform/bus"
+	"tankwatch/internal/platform/loop"
 )
 
 // Every running node keeps n-<node> in the bucket <prefix>_nodes, rewritten every NodeTTL/3; the
@@ -51,18 +52,11 @@ func (n *Node) beat(ctx context.Context) error {
 }
 
 func (n *Node) beatLoop(ctx context.Context) {
-	t := time.NewTicker(n.cfg.NodeTTL / 3)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	loop.Every(ctx, n.cfg.NodeTTL/3, func() {
 		if err := n.beat(ctx); err != nil && ctx.Err() == nil {
 			n.log.Warn("bus: node beat failed; other nodes take this node's terminals over if it lasts", "err", err)
 		}
-	}
+	})
 }
 
 func (n *Node) unbeat() {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tankwatch/internal/platform/bus"
+	"tankwatch/internal/platform/loop"
 )
 
 // Who holds which terminal: key t<terminal id> in the bucket <prefix>_owners, value
@@ -142,16 +143,7 @@ func (n *Node) refreshLoop(ctx context.Context) {
 	if n.gw == nil {
 		return
 	}
-	t := time.NewTicker(n.cfg.Refresh)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		n.refresh(ctx)
-	}
+	loop.Every(ctx, n.cfg.Refresh, func() { n.refresh(ctx) })
 }
 
 // refresh rewrites the last-heard time of every session this node holds. An entry another node
