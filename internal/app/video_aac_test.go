@@ -11,10 +11,7 @@ import (
 	"github.com/coder/websocket"
 
 	"tankwatch/internal/app/apptest"
-	"tankwatch/internal/fleet"
 	"tankwatch/internal/platform/config"
-	"tankwatch/internal/platform/httpx"
-	"tankwatch/internal/sim"
 	"tankwatch/internal/video"
 )
 
@@ -33,25 +30,12 @@ func TestLiveVideoAAC(t *testing.T) {
 	}
 	t.Cleanup(e.App.StopDevices)
 	admin := e.Login("admin", "admin123")
-	const idx = 7
-	var terms httpx.Page[fleet.TerminalView]
-	e.MustOK("POST", "/base-info-app/terminal/page", admin, map[string]any{"phone": fleet.DemoCars[idx].TerminalPhone}).Decode(&terms)
-	if len(terms.List) == 0 || terms.List[0].CarID == nil {
-		t.Fatal("demo car 7 has no bound terminal")
-	}
-	term := terms.List[0]
-	f, err := sim.Start(context.Background(), sim.Config{Gateway: e.App.Devices.GatewayAddr(), Vehicles: 1, First: idx, Interval: 2 * time.Second,
-		Speedup: 20, Seed: 7, AckTimeout: 2 * time.Second, Backoff: 100 * time.Millisecond, HelpEvery: 1000 * time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(f.Stop)
-	apptest.WaitFor(t, "the terminal to log in", func() bool { return e.App.Devices.Gateway.Online(term.ID) })
+	carID := driveDemo(t, e, admin, 7)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 
 	var s video.StreamView
-	e.MustOK("GET", fmt.Sprintf("/base-info-app/carInfo/doVisual?carId=%d&channelNo=1", *term.CarID), admin, nil).Decode(&s)
+	e.MustOK("GET", fmt.Sprintf("/base-info-app/carInfo/doVisual?carId=%d&channelNo=1", carID), admin, nil).Decode(&s)
 	c, res, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(e.Srv.URL, "http")+s.FLVURL+"?token="+admin, nil)
 	if err != nil {
 		t.Fatalf("dial: %v (%v)", err, res)
