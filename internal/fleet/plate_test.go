@@ -2,19 +2,14 @@ package fleet_test
 
 import (
 	"context"
-	"io/fs"
-	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/pressly/goose/v3"
 
 	"tankwatch/internal/app/apptest"
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/db/dbtest"
 	"tankwatch/internal/platform/httpx"
-	"tankwatch/migrations"
 )
 
 // TestPlateForms: 苏A12345, 苏A·12345, 苏a 12345 and 苏A・12345 are one car — a second registration in
@@ -109,33 +104,7 @@ func TestPlateKeyBackfill(t *testing.T) {
 	for _, dialect := range dbtest.Dialects() {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()
-			var d *db.DB
-			var err error
-			if dialect == db.SQLite {
-				d, err = db.OpenSQLite(ctx, t.TempDir()+"/t.db")
-			} else {
-				d, err = db.Open(ctx, dbtest.SchemaDSN(t), "")
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = d.Close() })
-			sub, err := fs.Sub(migrations.FS, dialect)
-			if err != nil {
-				t.Fatal(err)
-			}
-			version := plateKeyVersion(t, sub)
-			gd := goose.DialectSQLite3
-			if dialect == db.Postgres {
-				gd = goose.DialectPostgres
-			}
-			p, err := goose.NewProvider(gd, d.DB.DB, sub)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := p.UpTo(ctx, version-1); err != nil {
-				t.Fatal(err)
-			}
+			d, up := dbtest.BeforeMigration(t, dialect, "_car_plate_keys.sql")
 			for _, q := range []string{
 				"INSERT INTO org_groups (id, name, code, path, created_at) VALUES (1, 'g', 'G', '/1/', 0)",
 				"INSERT INTO cars (id, group_id, plate, compartments, created_at, updated_at) VALUES (1, 1, '苏A12345', 2, 0, 0)",
@@ -146,7 +115,7 @@ func TestPlateKeyBackfill(t *testing.T) {
 					t.Fatalf("%s: %v", q, err)
 				}
 			}
-			if _, err := p.Up(ctx); err != nil {
+			if err := up(); err != nil {
 				t.Fatalf("migrate over doubles: %v", err)
 			}
 			var keys []string
@@ -163,25 +132,10 @@ func TestPlateKeyBackfill(t *testing.T) {
 			if len(found) != 2 {
 				t.Fatalf("search after backfill: %v", found)
 			}
-			_, err = d.ExecContext(ctx, "INSERT INTO cars (group_id, plate, plate_key, compartments, created_at, updated_at) VALUES (1, '沪B9F218', '沪B9F218', 2, 0, 0)")
+			_, err := d.ExecContext(ctx, "INSERT INTO cars (group_id, plate, plate_key, compartments, created_at, updated_at) VALUES (1, '沪B9F218', '沪B9F218', 2, 0, 0)")
 			if !db.IsUniqueViolation(err) {
 				t.Fatalf("second 沪B9F218: %v", err)
 			}
 		})
 	}
-}
-
-// plateKeyVersion is the version of the plate-key migration, read from its file name (so a renumbering
-// when branches merge does not break the test).
-func plateKeyVersion(t *testing.T, sub fs.FS) int64 {
-	t.Helper()
-	names, err := fs.Glob(sub, "*_car_plate_keys.sql")
-	if err != nil || len(names) != 1 {
-		t.Fatalf("plate-key migration: %v %v", names, err)
-	}
-	v, err := strconv.ParseInt(strings.SplitN(names[0], "_", 2)[0], 10, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
 }

@@ -3,20 +3,15 @@ package staff_test
 import (
 	"bytes"
 	"context"
-	"io/fs"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/pressly/goose/v3"
 	"github.com/xuri/excelize/v2"
 
 	"tankwatch/internal/app/apptest"
-	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/db/dbtest"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/staff"
-	"tankwatch/migrations"
 )
 
 // TestLeaveKindsFromCodeList (D90): leave kinds are the leaveKind code list's: the demo's records hold
@@ -106,37 +101,7 @@ func TestLeaveKindMigration(t *testing.T) {
 	for _, dialect := range dbtest.Dialects() {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()
-			var d *db.DB
-			var err error
-			if dialect == db.SQLite {
-				d, err = db.OpenSQLite(ctx, t.TempDir()+"/t.db")
-			} else {
-				d, err = db.Open(ctx, dbtest.SchemaDSN(t), "")
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = d.Close() })
-			sub, err := fs.Sub(migrations.FS, dialect)
-			if err != nil {
-				t.Fatal(err)
-			}
-			names, err := fs.Glob(sub, "*_code_kinds_terminal_attrs.sql")
-			if err != nil || len(names) != 1 {
-				t.Fatalf("migration: %v %v", names, err)
-			}
-			version, _ := strconv.ParseInt(strings.SplitN(names[0], "_", 2)[0], 10, 64)
-			gd := goose.DialectSQLite3
-			if dialect == db.Postgres {
-				gd = goose.DialectPostgres
-			}
-			p, err := goose.NewProvider(gd, d.DB.DB, sub)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := p.UpTo(ctx, version-1); err != nil {
-				t.Fatal(err)
-			}
+			d, up := dbtest.BeforeMigration(t, dialect, "_code_kinds_terminal_attrs.sql")
 			for _, q := range []string{
 				"INSERT INTO org_groups (id, name, code, path, created_at) VALUES (1, 'g', 'G', '/1/', 0)",
 				"INSERT INTO employees (id, group_id, name, id_card, created_at, updated_at) VALUES (1, 1, '张三', '11010519491231002X', 0, 0)",
@@ -149,7 +114,7 @@ func TestLeaveKindMigration(t *testing.T) {
 					t.Fatalf("%s: %v", q, err)
 				}
 			}
-			if _, err := p.Up(ctx); err != nil {
+			if err := up(); err != nil {
 				t.Fatalf("migrate: %v", err)
 			}
 			var kinds []string
