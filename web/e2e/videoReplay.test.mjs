@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { api, apiLogin, assertDecodes, setup, uiLogin, until } from './lib.mjs';
 
+// fleet.DemoCars[7] (sim: every eighth terminal sends AAC)
+const AAC_PLATE = '沪B·9F218';
+
 describe('videoReplaying', () => {
   const env = setup();
 
@@ -11,12 +14,13 @@ describe('videoReplaying', () => {
     const car = await until(
       async () => {
         const { body } = await api(env.base, 'POST', '/monitor-app/realTimeMoitoring/findCars', { token, body: { pageNum: 1, pageSize: 100 } });
-        // always the fleet's first car, once online: the first to come online varies, and some simulated
-        // cameras send AAC or lose packets on purpose (D88)
-        const first = (body.data?.list ?? []).sort((a, b) => a.carId - b.carId)[0];
-        return first && first.code !== 7 ? first : null;
+        // the demo's eighth car, once online: its camera sends AAC inside the FLV (D88), which the terminal
+        // stops away from 1× — the harder case (its player is remade without the audio track at 4×; with
+        // the track kept the picture stood still)
+        const aac = (body.data?.list ?? []).find((c) => c.plate === AAC_PLATE);
+        return aac && aac.code !== 7 ? aac : null;
       },
-      { what: 'the first demo car online' },
+      { what: `the AAC demo car ${AAC_PLATE} online` },
     );
 
     await env.page(t, async (page) => {

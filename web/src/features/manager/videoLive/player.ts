@@ -18,6 +18,8 @@ export interface LivePlayerEvents {
 
 export interface LivePlayer {
   destroy(): void;
+  /** Whether the FLV brought an audio track (AAC) that this player plays. */
+  hasAudio(): boolean;
 }
 
 type Loader = InstanceType<typeof mpegts.BaseLoader> & {
@@ -85,10 +87,12 @@ export function livePlayerSupported(): boolean {
  * Plays `url` (ws(s)://…/video-app/live/{token}/flv?token=…) into `video`. The FLV header says whether an
  * audio track follows: only AAC from the device is kept in the FLV (G.711 goes on its own socket), so
  * hasAudio is left to the header (forcing it false would drop AAC; true would wait for audio forever).
+ * `audio` false drops the FLV's AAC: a playback away from 1× gets no sound from the terminal, and an
+ * element whose audio track runs dry stops its picture too (the AAC camera's replay stood still at 4×).
  */
-export function createLivePlayer(video: HTMLVideoElement, url: string, events: LivePlayerEvents, replay = false): LivePlayer {
+export function createLivePlayer(video: HTMLVideoElement, url: string, events: LivePlayerEvents, replay = false, audio = true): LivePlayer {
   const player = mpegts.createPlayer(
-    { type: 'flv', isLive: true, url, hasVideo: true },
+    { type: 'flv', isLive: true, url, hasVideo: true, ...(audio ? {} : { hasAudio: false }) },
     {
       enableWorker: false,
       enableStashBuffer: false,
@@ -110,6 +114,7 @@ export function createLivePlayer(video: HTMLVideoElement, url: string, events: L
   if (p && typeof (p as Promise<void>).catch === 'function') (p as Promise<void>).catch(() => undefined);
   let done = false;
   return {
+    hasAudio: () => !!(player.mediaInfo as { hasAudio?: boolean } | undefined)?.hasAudio,
     destroy() {
       if (done) return;
       done = true;

@@ -70,6 +70,7 @@ export default function VideoReplayPage() {
   // the playback
   const videoRef = useRef<HTMLVideoElement>(null);
   const playerRef = useRef<LivePlayer | null>(null);
+  const audioStream = useRef(false); // this playback brought AAC: its player is remade when the speed leaves or returns to 1×
   const clipRef = useRef<ClipRecorder | null>(null);
   const [info, setInfo] = useState<ReplayInfo | null>(null);
   const infoRef = useRef<ReplayInfo | null>(null);
@@ -125,6 +126,7 @@ export default function VideoReplayPage() {
           onMediaTime: (ms) => setMediaTime(ms),
         },
         true,
+        rate === 1, // the terminal sends sound at 1× only (D88): elsewhere an AAC track would hold the picture
       );
       v.playbackRate = rate;
     },
@@ -154,6 +156,7 @@ export default function VideoReplayPage() {
       setError('');
       setState('requesting');
       setSpeed(1);
+      audioStream.current = false;
       setPosition(null);
       try {
         const start = at !== undefined && at > s.start ? formatServerTime(at) : s.rec.startTime;
@@ -181,14 +184,19 @@ export default function VideoReplayPage() {
         setState('paused');
       } else {
         if (command === 'speed' && k) {
-          v.playbackRate = k;
+          // to or from 1× a player of an AAC stream is made again, with or without its audio track (see attach)
+          const aac = speed === 1 ? !!playerRef.current?.hasAudio() : audioStream.current;
+          if (aac && (k === 1) !== (speed === 1)) {
+            audioStream.current = true;
+            attach(p, k);
+          } else v.playbackRate = k;
           setSpeed(k);
         }
         void v.play().catch(() => undefined);
         setState((s) => (s === 'paused' ? 'playing' : s));
       }
     },
-    [],
+    [attach, speed],
   );
 
   const seek = useCallback(

@@ -83,6 +83,7 @@ export class ReplayChannel {
         },
       },
       true,
+      false, // no sound in several-channel replay: an AAC track would hold the picture when the terminal stops sound away from 1×
     );
     this.player = player;
     v.playbackRate = rate;
