@@ -24,7 +24,7 @@ var messages = map[string]func() jt808.Message{}
 
 func init() {
 	for _, m := range []jt808.Message{&jt808.VehicleControl{}, &jt808.SetParams{}, &jt808.Empty{}, &jt808.PassThrough{},
-		&jt808.Text{}, &jt808.Upgrade{}, &jt808.LiveStart{}, &jt808.LiveControl{}, &jt808.PlaybackStart{},
+		&jt808.Text{}, &jt808.Upgrade{}, &jt808.LiveStart{}, &jt808.LiveControl{}, &jt808.LiveStatus{}, &jt808.PlaybackStart{},
 		&jt808.PlaybackControl{}, &jt808.QueryResources{}, &jt808.ResourceList{}, &jt808.ParamsReply{}, &jt808.ControlReply{}} {
 		t := reflect.TypeOf(m).Elem()
 		messages[t.Name()] = func() jt808.Message { return reflect.New(t).Interface().(jt808.Message) }

@@ -43,7 +43,8 @@ type Gateway interface {
 	Send(ctx context.Context, terminalID int64, msg jt808.Message, c *telemetry.Command) error
 	// Ask is Send returning the answer when it carries data (0x1205 answering 0x9205).
 	Ask(ctx context.Context, terminalID int64, msg jt808.Message, c *telemetry.Command) (jt808.Message, error)
-	Online(terminalID int64) bool
+	// Reachable: the terminal's session is on this node or, over the bus, on another (gateway.Server).
+	Reachable(ctx context.Context, terminalID int64) bool
 }
 
 // LiveConfig configures live video. Zero values take the defaults.
@@ -416,7 +417,7 @@ func (l *Live) Open(ctx context.Context, p *httpx.Principal, carID int64, channe
 	if err != nil {
 		return StreamView{}, fmt.Errorf("video: terminal %d has phone %q: %w", target.TerminalID, target.Phone, err)
 	}
-	if !l.gw.Online(target.TerminalID) {
+	if !l.gw.Reachable(ctx, target.TerminalID) {
 		return StreamView{}, fail("offline", "video.offline", target.Plate)
 	}
 	key := devKey{sim, uint8(channel)}

@@ -64,7 +64,11 @@ type fakeGateway struct {
 	held   chan struct{} // signalled when a 0x9102 is being held
 }
 
-func (g *fakeGateway) Online(int64) bool { g.mu.Lock(); defer g.mu.Unlock(); return g.online }
+func (g *fakeGateway) Reachable(context.Context, int64) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.online
+}
 
 func (g *fakeGateway) Send(_ context.Context, _ int64, m jt808.Message, c *telemetry.Command) error {
 	g.mu.Lock()

@@ -141,7 +141,7 @@ func (l *Live) Recordings(ctx context.Context, p *httpx.Principal, carID int64, 
 			return nil, httpx.Biz("field.range", httpx.Field("channelNo"), 1, maxChannel)
 		}
 	}
-	if !l.gw.Online(target.TerminalID) {
+	if !l.gw.Reachable(ctx, target.TerminalID) {
 		return nil, fail("offline", "video.offline", target.Plate)
 	}
 	q := &jt808.QueryResources{Start: from, End: to}
@@ -199,7 +199,7 @@ func (l *Live) Play(ctx context.Context, p *httpx.Principal, carID int64, channe
 	if err != nil {
 		return ReplayView{}, fmt.Errorf("video: terminal %d has phone %q: %w", target.TerminalID, target.Phone, err)
 	}
-	if !l.gw.Online(target.TerminalID) {
+	if !l.gw.Reachable(ctx, target.TerminalID) {
 		return ReplayView{}, fail("offline", "video.offline", target.Plate)
 	}
 	r := &replaySession{session: session{token: newToken(), carID: carID, terminalID: target.TerminalID, plate: target.Plate,

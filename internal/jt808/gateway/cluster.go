@@ -28,6 +28,16 @@ type Cluster interface {
 // UseCluster makes the gateway one of several nodes. Set it before Serve.
 func (s *Server) UseCluster(c Cluster) { s.cluster = c }
 
+// Reachable reports whether a command can reach the terminal now: its session is here, or another
+// node's session of it is live and the command goes through that node (Cluster.Ask). Video and
+// calibration ask this rather than Online, so that a console on any node reaches a truck on any other.
+func (s *Server) Reachable(ctx context.Context, terminalID int64) bool {
+	if s.Online(terminalID) {
+		return true
+	}
+	return s.clusterHolder(ctx, terminalID, s.cfg.Now(), false) != nil
+}
+
 // remoteSession stands for a live session on another node in the refusal paths, which name the
 // live session's peer.
 func (s *Server) remoteSession(node string) *session {

@@ -44,7 +44,8 @@ const (
 // Sender delivers a command and knows which terminals are connected (the JT/T 808 gateway).
 type Sender interface {
 	telemetry.Sender
-	Online(terminalID int64) bool
+	// Reachable: the terminal's session is on this node or, over the bus, on another (gateway.Server).
+	Reachable(ctx context.Context, terminalID int64) bool
 }
 
 // Service is remote calibration.
@@ -284,7 +285,7 @@ func (s *Service) begin(ctx context.Context, p *httpx.Principal, t target, kind 
 	if t.terminalID == 0 {
 		return nil, httpx.Biz("command.noTerminal", t.car.Plate)
 	}
-	if !s.sender.Online(t.terminalID) {
+	if !s.sender.Reachable(ctx, t.terminalID) {
 		row.State = StateOffline
 		done := row.CreatedAt
 		row.DoneAt = &done

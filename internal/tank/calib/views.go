@@ -188,7 +188,7 @@ func (s *Service) Values(r *http.Request, in CarInput) (*Values, error) {
 	out := &Values{CarID: t.car.ID, Plate: t.car.Plate, HasTerminal: t.terminalID != 0, Compartments: t.compN, Rows: []Row{}}
 	known := map[uint32]knownValue{}
 	if t.terminalID != 0 {
-		out.Online = s.sender.Online(t.terminalID)
+		out.Online = s.sender.Reachable(ctx, t.terminalID)
 		if known, err = s.known(ctx, t.terminalID); err != nil {
 			return nil, err
 		}
