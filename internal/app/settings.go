@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"tankwatch/internal/alarm"
+	"tankwatch/internal/equipment"
 	"tankwatch/internal/org"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/loop"
@@ -42,6 +43,12 @@ func (a *App) buildSettings() {
 	a.staff.svc.Codes = sp.Codes
 	sp.Codes.RegisterInUse(staff.LicenceList, a.staff.svc.CountByLicence)
 	sp.Codes.RegisterInUse(staff.LeaveKindList, a.staff.svc.CountByLeaveKind)
+
+	// device kinds are the code list's (D9a): a kind devices or models hold is not deleted, and the
+	// kinds whose devices come from their own registers are never deleted or disabled
+	a.equipment.svc.Codes = sp.Codes
+	sp.Codes.RegisterInUse(equipment.KindList, a.equipment.svc.CountByKind)
+	sp.Codes.RegisterPinned(equipment.KindList, equipment.MirroredKinds...)
 
 	cfg := a.Cfg
 	def := system.Values{TimeZone: "Asia/Shanghai", OfflineMinutes: cfg.OfflineMinutes, ParkingMinutes: alarm.DefaultParkingMinutes,

@@ -1,12 +1,9 @@
 package app_test
 
 import (
-	"bytes"
 	"math"
 	"strconv"
 	"testing"
-
-	"github.com/xuri/excelize/v2"
 
 	"tankwatch/internal/app/apptest"
 	"tankwatch/internal/platform/config"
@@ -109,7 +106,7 @@ func TestOverviewStatistic(t *testing.T) {
 		}
 		// the export: the tiles of both periods, then 28 days, the companies and the products
 		r := e.Call("POST", "/monitor-app/transportProcessItem/exportStatistics", admin, q)
-		rows := xlsxRows(t, r.Body)
+		rows := apptest.SheetRows(t, r.Body)
 		if r.Status != 200 || len(rows) != 1+2+28+len(o.ByCompany)+len(o.ByProduct) || rows[1][2] != itoa64(c.Trips) {
 			t.Errorf("export: %d %d rows, first %v", r.Status, len(rows), rows[1])
 		}
@@ -179,7 +176,7 @@ func TestOverviewReport(t *testing.T) {
 		}
 	}
 	r := e.Call("POST", "/monitor-app/report/export", admin, map[string]any{"groupId": east, "kind": "month", "date": "2026-02-11"})
-	rows := xlsxRows(t, r.Body)
+	rows := apptest.SheetRows(t, r.Body)
 	want := 1 + 1 + 1 + len(rep.Cars) + len(rep.Products) + len(rep.Stations) + len(rep.Differences) + 1
 	if r.Status != 200 || len(rows) != want || rows[1][1] != "华东分公司" || rows[2][2] != itoa64(sum.Trips) {
 		t.Errorf("report export: %d, %d rows (want %d): %v %v", r.Status, len(rows), want, rows[1], rows[2])
@@ -195,20 +192,6 @@ func eachWithHistory(t *testing.T, fn func(t *testing.T, e *apptest.Env)) {
 	for _, d := range dbtest.Dialects() {
 		t.Run(d, func(t *testing.T) { fn(t, apptest.New(t, d, historyCfg)) })
 	}
-}
-
-func xlsxRows(t *testing.T, body []byte) [][]string {
-	t.Helper()
-	f, err := excelize.OpenReader(bytes.NewReader(body))
-	if err != nil {
-		t.Fatalf("not an xlsx: %v (%.200s)", err, body)
-	}
-	defer f.Close()
-	rows, err := f.GetRows(f.GetSheetName(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
 }
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

@@ -19,6 +19,11 @@ import (
 // Key is an argument of Text that is itself a catalogue key, translated when the row is read.
 type Key string
 
+// Label is an argument of Text given in the three languages (zh-CN, zh-TW, en-US): a name kept in a
+// code list rather than the catalogue, shown as it was when the change was made, in the reader's
+// language (the Chinese when a translation is empty).
+type Label [3]string
+
 // Text encodes a catalogue key and its arguments for Entry.Target or Entry.Detail. Arguments are
 // strings, numbers, booleans (rendered as yes / no) or Keys; the catalogue formats use %v only, since
 // numbers come back from JSON as json.Number.
@@ -28,6 +33,8 @@ func Text(key string, args ...any) string {
 		switch v := a.(type) {
 		case Key:
 			enc[i] = map[string]string{"k": string(v)}
+		case Label:
+			enc[i] = map[string][3]string{"l": v}
 		case bool:
 			enc[i] = map[string]string{"k": map[bool]string{true: "oplog.yes", false: "oplog.no"}[v]}
 		default:
@@ -65,6 +72,10 @@ func renderArgs(l i18n.Lang, args []any) []any {
 	out := make([]any, len(args))
 	for i, a := range args {
 		if m, isKey := a.(map[string]any); isKey {
+			if ls, isLabel := m["l"].([]any); isLabel {
+				out[i] = label(l, ls)
+				continue
+			}
 			k, _ := m["k"].(string)
 			out[i] = tr(l, k)
 			continue
@@ -75,6 +86,21 @@ func renderArgs(l i18n.Lang, args []any) []any {
 		out[i] = a
 	}
 	return out
+}
+
+// label is the text of an encoded Label in l.
+func label(l i18n.Lang, ls []any) string {
+	text := func(i int) string {
+		if i < len(ls) {
+			s, _ := ls[i].(string)
+			return s
+		}
+		return ""
+	}
+	if s := text(int(l)); s != "" {
+		return s
+	}
+	return text(0)
 }
 
 // legacy patterns: the English texts rows held before they were keyed (see the call sites' history).

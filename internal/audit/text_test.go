@@ -47,6 +47,10 @@ func TestRenderInTheReadersLanguage(t *testing.T) {
 		{"legacy sensor", "sensor", "update", "B2 lock", [3]string{"外设标识：B2；解码器：电子锁/阀门", "外設標識：B2；解碼器：電子鎖/閥門", "identification B2; decoder Lock / valve"}},
 		{"sensor", "sensor", "insert", Text("oplog.sensor", "A1", Key("oplog.decoder.level")),
 			[3]string{"外设标识：A1；解码器：液位探杆", "外設標識：A1；解碼器：液位探桿", "identification A1; decoder Level probe"}},
+		{"code list label", "equipment", "insert", Text("oplog.equipmentKind", Label{"摄像头", "攝影機", "Camera"}),
+			[3]string{"类型：摄像头", "類型：攝影機", "Kind: Camera"}},
+		{"code list label without a translation", "equipment", "insert", Text("oplog.equipmentKind", Label{"行车记录仪", "", ""}),
+			[3]string{"类型：行车记录仪", "類型：行车记录仪", "Kind: 行车记录仪"}},
 		{"names are data", "car", "move", "华东分公司", [3]string{"华东分公司", "华东分公司", "华东分公司"}},
 		{"unknown key is data", "car", "move", `{"k":"nope"}`, [3]string{`{"k":"nope"}`, `{"k":"nope"}`, `{"k":"nope"}`}},
 	}

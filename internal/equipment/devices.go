@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -40,25 +39,25 @@ type Device struct {
 // unionSQL is every device the caller may see, one row per kind + serial: the terminals (by phone),
 // locks (by serial) and station gauges (one automatic tank gauge per station with ground tanks, named
 // ATG-<station id>: the gauge's address changes with its network, so it is no key) from their
-// registers (mirror 1) and the devices registered only here (mirror 0), each
+// registers (mirror 1), under the built-in kinds' codes (MirroredKinds), and the devices registered only here (mirror 0), each
 // with the group that owns it (a car's or station's device follows its place). The four placeholders
 // are the scope's path prefix, pushed into each branch so that a subsidiary's list never reads the
 // whole platform's registers (D62).
-const unionSQL = `SELECT 1 AS kind, t.phone AS serial, 1 AS mirror, t.car_id AS car_id, CAST(NULL AS BIGINT) AS station_id,
+const unionSQL = `SELECT 'terminal' AS kind, t.phone AS serial, 1 AS mirror, t.car_id AS car_id, CAST(NULL AS BIGINT) AS station_id,
   g.id AS group_id, g.name AS group_name, g.path AS group_path, t.model AS src_model, t.manufacturer AS src_maker, 1 AS src_state
  FROM terminals AS t JOIN org_groups AS g ON g.id = t.group_id WHERE g.path LIKE ?
 UNION ALL
-SELECT 3, l.serial, 1, l.car_id, CAST(NULL AS BIGINT), g.id, g.name, g.path, l.model, '', CASE l.state WHEN 3 THEN 2 WHEN 4 THEN 3 ELSE 1 END
+SELECT 'lock', l.serial, 1, l.car_id, CAST(NULL AS BIGINT), g.id, g.name, g.path, l.model, '', CASE l.state WHEN 3 THEN 2 WHEN 4 THEN 3 ELSE 1 END
  FROM locks AS l JOIN org_groups AS g ON g.id = l.group_id WHERE g.path LIKE ?
 UNION ALL
-SELECT 5, 'ATG-' || CAST(s.id AS TEXT), 1, CAST(NULL AS BIGINT), s.id, g.id, g.name, g.path, '', '', 1
+SELECT 'gauge', 'ATG-' || CAST(s.id AS TEXT), 1, CAST(NULL AS BIGINT), s.id, g.id, g.name, g.path, '', '', 1
  FROM stations AS s JOIN org_groups AS g ON g.id = s.group_id
  WHERE EXISTS (SELECT 1 FROM ground_tanks AS gt WHERE gt.station_id = s.id) AND g.path LIKE ?
 UNION ALL
 SELECT e0.kind, e0.serial, 0, e0.car_id, e0.station_id, g.id, g.name, g.path, '', '', e0.state
  FROM equipment AS e0 LEFT JOIN cars AS c0 ON c0.id = e0.car_id LEFT JOIN stations AS s0 ON s0.id = e0.station_id
  JOIN org_groups AS g ON g.id = COALESCE(c0.group_id, s0.group_id, e0.group_id)
- WHERE e0.kind NOT IN (1, 3, 5) AND g.path LIKE ?`
+ WHERE e0.kind NOT IN ('terminal', 'lock', 'gauge') AND g.path LIKE ?`
 
 // modelName is the model a row shows: the one recorded here, else the register's model text.
 const modelName = "COALESCE(m.name, mm.name, u.src_model)"
@@ -78,7 +77,8 @@ func listSel(idb bun.IDB, under string) *bun.SelectQuery {
 		Join("LEFT JOIN equipment_models AS m ON m.id = e.model_id").
 		Join("LEFT JOIN equipment_models AS mm ON e.model_id IS NULL AND u.src_model <> '' AND mm.name = u.src_model AND mm.kind = u.kind").
 		Join("LEFT JOIN cars AS c ON c.id = u.car_id").
-		Join("LEFT JOIN stations AS st ON st.id = u.station_id")
+		Join("LEFT JOIN stations AS st ON st.id = u.station_id").
+		Join(kindJoin("u.kind"))
 }
 
 type row struct {
@@ -137,15 +137,12 @@ func (r *row) view(today string) View {
 		UpdatedAt: httpx.Time(r.UpdatedAt).String()}
 }
 
-func keyOf(k Kind, serial string) string { return strconv.Itoa(int(k)) + ":" + serial }
-
-// kindKey is the catalogue key of a kind's name.
-func kindKey(k Kind) audit.Key { return audit.Key("field.equipment.kind." + strconv.Itoa(int(k))) }
+func keyOf(k Kind, serial string) string { return string(k) + ":" + serial }
 
 // Query is the body of the device list and export.
 type Query struct {
 	httpx.PageReq
-	Kind      int    `json:"kind"`
+	Kind      Kind   `json:"kind"` // a code of the kinds' list
 	State     int    `json:"state"`
 	Serial    string `json:"serial"` // contains, any case
 	Plate     string `json:"plate"`  // contains
@@ -155,7 +152,7 @@ type Query struct {
 	GroupID   int64  `json:"groupId"`
 }
 
-var listSort = map[string]string{"serial": "u.serial", "kind": "u.kind", "modelName": modelName,
+var listSort = map[string]string{"serial": "u.serial", "kind": kindOrder, "modelName": modelName,
 	"manufacturer": "manufacturer", "installDate": "install_date", "warrantyEnd": "warranty_end", "state": "state",
 	"plate": "plate", "stationName": "station_name", "groupName": "u.group_name", "updatedAt": "updated_at"}
 
@@ -177,7 +174,10 @@ func (s *Service) where(ctx context.Context, p *httpx.Principal, q Query) (*bun.
 		}
 		sel = sel.Where("u.station_id = ?", q.StationID)
 	}
-	if q.Kind != 0 {
+	if q.Kind != "" {
+		if err := cleanKind(q.Kind); err != nil {
+			return nil, err
+		}
 		sel = sel.Where("u.kind = ?", q.Kind)
 	}
 	if q.State != 0 {
@@ -216,7 +216,7 @@ func (s *Service) Page(ctx context.Context, p *httpx.Principal, q Query) (httpx.
 	if err := q.Normalize(); err != nil {
 		return zero, err
 	}
-	order, err := q.OrderBy(listSort, "u.kind ASC")
+	order, err := q.OrderBy(listSort, kindOrder+" ASC")
 	if err != nil {
 		return zero, err
 	}
@@ -281,15 +281,13 @@ func cleanDate(field, v string) (string, error) {
 	return d.Format(DateLayout), nil
 }
 
-// Clean trims and checks in: kind and serial required (a serial of a device entered here is stored
+// Clean trims and checks in: kind (whether the list has it is Service.checkKind's) and serial required (a serial of a device entered here is stored
 // upper case; a mirrored one is its register's), dates as YYYY-MM-DD with the warranty not ending
 // before the installation, one place at most.
 func (in *Input) Clean() error {
-	if !in.Kind.Valid() {
-		if in.Kind == 0 {
-			return httpx.Required("equipment.kind")
-		}
-		return httpx.Invalid("equipment.kind")
+	in.Kind = Kind(strings.TrimSpace(string(in.Kind)))
+	if err := cleanKind(in.Kind); err != nil {
+		return err
 	}
 	in.Serial = strings.TrimSpace(in.Serial)
 	if !in.Kind.Mirrored() {
@@ -355,6 +353,9 @@ func (s *Service) Save(r *http.Request, in Input) (*View, error) {
 	if err := in.Clean(); err != nil {
 		return nil, err
 	}
+	if err := s.checkKind(ctx, in.Kind, s.heldKind(ctx, "equipment", in.ID)); err != nil {
+		return nil, err
+	}
 	var m Device
 	insert := false
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
@@ -373,7 +374,7 @@ func (s *Service) Save(r *http.Request, in Input) (*View, error) {
 	if insert {
 		action = audit.ActionInsert
 	}
-	s.record(r, ModuleDevice, action, m.Serial, m.ID, audit.Text("oplog.equipmentKind", kindKey(m.Kind)))
+	s.record(r, ModuleDevice, action, m.Serial, m.ID, audit.Text("oplog.equipmentKind", s.kindLog(ctx, m.Kind)))
 	got, err := one(ctx, s.db, p, m.Kind, m.Serial)
 	if err != nil || got == nil {
 		return nil, err
@@ -414,7 +415,7 @@ func (s *Service) saveMirror(ctx context.Context, tx bun.Tx, p *httpx.Principal,
 		return false, err
 	}
 	if src == nil {
-		return false, httpx.Biz("equipment.notRegistered."+strconv.Itoa(int(in.Kind)), in.Serial)
+		return false, httpx.Biz("equipment.notRegistered."+string(in.Kind), in.Serial)
 	}
 	model, err := modelFor(ctx, tx, in.ModelID, in.Kind)
 	if err != nil {
@@ -528,6 +529,6 @@ func (s *Service) Delete(r *http.Request, id int64) (*Deleted, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.record(r, ModuleDevice, audit.ActionDelete, old.Serial, id, audit.Text("oplog.equipmentKind", kindKey(old.Kind)))
+	s.record(r, ModuleDevice, audit.ActionDelete, old.Serial, id, audit.Text("oplog.equipmentKind", s.kindLog(ctx, old.Kind)))
 	return &Deleted{Mirror: old.Kind.Mirrored()}, nil
 }

@@ -74,7 +74,7 @@ func TestDemoListMirrorsTheRegisters(t *testing.T) {
 			Phone string `json:"phone"`
 		}]
 		e.MustOK("POST", "/base-info-app/terminal/page", v.admin, map[string]any{"pageSize": 500}).Decode(&terms)
-		all := v.list(v.admin, map[string]any{"kind": 1})
+		all := v.list(v.admin, map[string]any{"kind": "terminal"})
 		if all.Total != terms.Total || terms.Total == 0 {
 			t.Fatalf("terminals: %d in the list, %d registered", all.Total, terms.Total)
 		}
@@ -88,15 +88,15 @@ func TestDemoListMirrorsTheRegisters(t *testing.T) {
 		if byModel["TW-808T"] == 0 || byModel["TW-808L"] != 2 {
 			t.Errorf("terminal models %v", byModel)
 		}
-		locks := v.list(v.admin, map[string]any{"kind": 3, "pageSize": 5, "sortField": "serial"})
+		locks := v.list(v.admin, map[string]any{"kind": "lock", "pageSize": 5, "sortField": "serial"})
 		if locks.Total == 0 || locks.List[0].ModelName == "" || !locks.List[0].Mirror {
 			t.Errorf("locks %+v", locks)
 		}
-		gauges := v.list(v.admin, map[string]any{"kind": 5})
+		gauges := v.list(v.admin, map[string]any{"kind": "gauge"})
 		if gauges.Total == 0 || gauges.List[0].StationName == "" || gauges.List[0].ModelName != "TLS-450" {
 			t.Errorf("gauges %+v", gauges)
 		}
-		cams := v.list(v.admin, map[string]any{"kind": 4})
+		cams := v.list(v.admin, map[string]any{"kind": "camera"})
 		if cams.Total == 0 || cams.List[0].Mirror || cams.List[0].Plate == "" {
 			t.Errorf("cameras %+v", cams)
 		}
@@ -136,7 +136,7 @@ func TestDemoListMirrorsTheRegisters(t *testing.T) {
 		if r := e.Call("POST", page, v.admin, map[string]any{"warranty": 7}); r.Code != 0 {
 			t.Errorf("unknown warranty state: %s", r.Body)
 		}
-		r := e.Call("POST", export, v.admin, map[string]any{"kind": 1})
+		r := e.Call("POST", export, v.admin, map[string]any{"kind": "terminal"})
 		if r.Status != 200 || !strings.Contains(r.Header.Get("Content-Type"), "spreadsheet") || len(r.Body) < 1000 {
 			t.Errorf("export: %d %s %d bytes", r.Status, r.Header.Get("Content-Type"), len(r.Body))
 		}
@@ -150,7 +150,7 @@ func TestMirroredRowKeepsItsRegister(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		v := setup(t, e)
 		var bare *equipment.View
-		for _, d := range v.list(v.admin, map[string]any{"kind": 3}).List {
+		for _, d := range v.list(v.admin, map[string]any{"kind": "lock"}).List {
 			if d.ID == 0 {
 				bare = &d
 				break
@@ -162,24 +162,24 @@ func TestMirroredRowKeepsItsRegister(t *testing.T) {
 		lockModel := v.model("TW-BL120")
 		var got equipment.View
 		// the serial in another case, a place that is ignored: the register decides
-		v.MustOK("POST", save, v.admin, map[string]any{"kind": 3, "serial": strings.ToLower(bare.Serial), "installDate": "2025-06-01",
+		v.MustOK("POST", save, v.admin, map[string]any{"kind": "lock", "serial": strings.ToLower(bare.Serial), "installDate": "2025-06-01",
 			"warrantyEnd": "2027-06-01", "state": 2, "notes": "更换电池", "modelId": lockModel.ID, "carId": 999999}).Decode(&got)
 		if got.ID == 0 || got.Serial != bare.Serial || got.InstallDate != "2025-06-01" || got.State != equipment.StateInRepair ||
 			got.ModelName != "TW-BL120" || !sameCar(got.CarID, bare.CarID) {
 			t.Fatalf("saved %+v from %+v", got, bare)
 		}
-		if r := e.Call("POST", save, v.admin, map[string]any{"kind": 3, "serial": bare.Serial, "modelId": v.model("TW-808T").ID}); r.Message != "型号 TW-808T 不是该类设备的型号" {
+		if r := e.Call("POST", save, v.admin, map[string]any{"kind": "lock", "serial": bare.Serial, "modelId": v.model("TW-808T").ID}); r.Message != "型号 TW-808T 不是该类设备的型号" {
 			t.Errorf("a terminal model on a lock: %s", r.Body)
 		}
 		var d equipment.Deleted
-		v.MustOK("POST", del, v.admin, map[string]any{"kind": 3, "serial": bare.Serial}).Decode(&d)
+		v.MustOK("POST", del, v.admin, map[string]any{"kind": "lock", "serial": bare.Serial}).Decode(&d)
 		if !d.Mirror {
 			t.Error("deleting a lock's fields does not say it was a mirror")
 		}
-		if r := e.Call("POST", del, v.admin, map[string]any{"kind": 3, "serial": bare.Serial}); r.Code != 0 {
+		if r := e.Call("POST", del, v.admin, map[string]any{"kind": "lock", "serial": bare.Serial}); r.Code != 0 {
 			t.Errorf("deleting fields that are gone: %s", r.Body)
 		}
-		again := v.list(v.admin, map[string]any{"kind": 3, "serial": bare.Serial})
+		again := v.list(v.admin, map[string]any{"kind": "lock", "serial": bare.Serial})
 		if again.Total != 1 || again.List[0].ID != 0 || again.List[0].InstallDate != "" {
 			t.Errorf("after delete: %+v", again.List)
 		}
@@ -190,7 +190,7 @@ func TestMirroredRowKeepsItsRegister(t *testing.T) {
 		if locks.Total != 1 {
 			t.Errorf("the lock left its register: %+v", locks)
 		}
-		if r := e.Call("POST", save, v.admin, map[string]any{"kind": 1, "serial": "013900000000"}); r.Code != 0 ||
+		if r := e.Call("POST", save, v.admin, map[string]any{"kind": "terminal", "serial": "013900000000"}); r.Code != 0 ||
 			r.Message != "终端 013900000000 未登记：终端请在“终端管理”中添加" {
 			t.Errorf("unregistered terminal: %s", r.Body)
 		}
@@ -204,9 +204,9 @@ func TestOwnDeviceCycle(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		v := setup(t, e)
-		term := v.list(v.admin, map[string]any{"kind": 1, "pageSize": 1}).List[0]
+		term := v.list(v.admin, map[string]any{"kind": "terminal", "pageSize": 1}).List[0]
 		cam := v.model("HK-C6")
-		in := map[string]any{"kind": 4, "serial": "cam-test-01", "modelId": cam.ID, "carId": *term.CarID, "installDate": "2026-01-10",
+		in := map[string]any{"kind": "camera", "serial": "cam-test-01", "modelId": cam.ID, "carId": *term.CarID, "installDate": "2026-01-10",
 			"warrantyEnd": "2026-03-20", "notes": "罐顶"}
 		var got equipment.View
 		v.MustOK("POST", save, v.admin, in).Decode(&got)
@@ -219,16 +219,18 @@ func TestOwnDeviceCycle(t *testing.T) {
 			t.Errorf("duplicate: %s", r.Body)
 		}
 		e.Lang = ""
-		if r := e.Call("POST", save, v.admin, map[string]any{"kind": 2, "serial": "cam-test-01"}); r.Code != 1 {
+		if r := e.Call("POST", save, v.admin, map[string]any{"kind": "probe", "serial": "cam-test-01"}); r.Code != 1 {
 			t.Errorf("the same serial of another kind: %s", r.Body)
 		}
 		for _, bad := range []map[string]any{
-			{"kind": 4, "serial": "X2", "warrantyEnd": "2026-02-30"},
-			{"kind": 4, "serial": "X2", "installDate": "2026-02-01", "warrantyEnd": "2026-01-01"},
-			{"kind": 4, "serial": "X2", "modelId": 99999},
-			{"kind": 4, "serial": "X2", "carId": 99999},
+			{"kind": "camera", "serial": "X2", "warrantyEnd": "2026-02-30"},
+			{"kind": "camera", "serial": "X2", "installDate": "2026-02-01", "warrantyEnd": "2026-01-01"},
+			{"kind": "camera", "serial": "X2", "modelId": 99999},
+			{"kind": "camera", "serial": "X2", "carId": 99999},
 			{"kind": "4", "serial": "X2"},
-			{"kind": 4, "serial": strings.Repeat("A", 65)},
+			{"kind": 4, "serial": "X2"}, // the former number: not a code
+			{"kind": "dashcam", "serial": "X2"},
+			{"kind": "camera", "serial": strings.Repeat("A", 65)},
 		} {
 			if r := e.Call("POST", save, v.admin, bad); r.Code != 0 || r.Message == "" {
 				t.Errorf("accepted %v: %s", bad, r.Body)
@@ -242,7 +244,7 @@ func TestOwnDeviceCycle(t *testing.T) {
 		}
 		var d equipment.Deleted
 		v.MustOK("POST", del, v.admin, map[string]any{"id": got.ID}).Decode(&d)
-		if d.Mirror || v.list(v.admin, map[string]any{"serial": "CAM-TEST-01", "kind": 4}).Total != 0 {
+		if d.Mirror || v.list(v.admin, map[string]any{"serial": "CAM-TEST-01", "kind": "camera"}).Total != 0 {
 			t.Errorf("delete: %+v", d)
 		}
 		if r := e.Call("POST", del, v.admin, map[string]any{"id": got.ID}); r.Code != 0 {
@@ -268,7 +270,7 @@ func TestScope(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		v := setup(t, e)
-		north := v.list(v.admin, map[string]any{"groupId": v.groups["华北分公司"], "kind": 1, "pageSize": 1}).List[0]
+		north := v.list(v.admin, map[string]any{"groupId": v.groups["华北分公司"], "kind": "terminal", "pageSize": 1}).List[0]
 		mine := v.list(v.east, map[string]any{})
 		if mine.Total == 0 || mine.Total >= v.list(v.admin, map[string]any{}).Total {
 			t.Errorf("华东 sees %d", mine.Total)
@@ -284,8 +286,8 @@ func TestScope(t *testing.T) {
 		}{
 			{page, map[string]any{"groupId": v.groups["华北分公司"]}},
 			{page, map[string]any{"carId": *north.CarID}},
-			{save, map[string]any{"kind": 1, "serial": north.Serial, "notes": "x"}},
-			{save, map[string]any{"kind": 4, "serial": "CAM-N1", "carId": *north.CarID}},
+			{save, map[string]any{"kind": "terminal", "serial": north.Serial, "notes": "x"}},
+			{save, map[string]any{"kind": "camera", "serial": "CAM-N1", "carId": *north.CarID}},
 			{del, map[string]any{"id": north.ID}},
 			{export, map[string]any{"groupId": v.groups["华北分公司"]}},
 		} {
@@ -296,7 +298,7 @@ func TestScope(t *testing.T) {
 		if r := e.Call("GET", functions+itoa(*north.CarID), v.east, nil); r.Status != 403 {
 			t.Errorf("functions of 华北's car: %d %s", r.Status, r.Body)
 		}
-		if v.list(v.admin, map[string]any{"kind": 1, "serial": north.Serial}).List[0].Notes != north.Notes {
+		if v.list(v.admin, map[string]any{"kind": "terminal", "serial": north.Serial}).List[0].Notes != north.Notes {
 			t.Error("a refused save changed 华北's terminal")
 		}
 	})
@@ -323,7 +325,7 @@ func TestModelsArePlatformWide(t *testing.T) {
 				t.Errorf("video filter: %+v", m)
 			}
 		}
-		body := map[string]any{"name": "TW-900", "kind": 1, "videoChannels": 8, "channelNames": []string{"前", "后"}, "probes": 6, "lockBle": true, "can": true}
+		body := map[string]any{"name": "TW-900", "kind": "terminal", "videoChannels": 8, "channelNames": []string{"前", "后"}, "probes": 6, "lockBle": true, "can": true}
 		for _, c := range []struct{ path string }{{modelSave}, {modelDel}} {
 			if r := e.Call("POST", c.path, v.east, body); r.Status != 403 {
 				t.Errorf("%s by a subsidiary: %d %s", c.path, r.Status, r.Body)
@@ -334,14 +336,14 @@ func TestModelsArePlatformWide(t *testing.T) {
 		if m.ID == 0 || len(m.ChannelNames) != 2 || m.VideoChannels != 8 || !m.LockBLE || !m.CAN || m.Probes != 6 {
 			t.Fatalf("saved %+v", m)
 		}
-		if r := e.Call("POST", modelSave, v.admin, map[string]any{"name": "tw-900", "kind": 1}); r.Message != "型号 tw-900 已存在" {
+		if r := e.Call("POST", modelSave, v.admin, map[string]any{"name": "tw-900", "kind": "terminal"}); r.Message != "型号 tw-900 已存在" {
 			t.Errorf("duplicate name: %s", r.Body)
 		}
-		if r := e.Call("POST", modelSave, v.admin, map[string]any{"name": "TW-901", "kind": 1, "videoChannels": 1, "channelNames": []string{"a", "b"}}); r.Code != 0 {
+		if r := e.Call("POST", modelSave, v.admin, map[string]any{"name": "TW-901", "kind": "terminal", "videoChannels": 1, "channelNames": []string{"a", "b"}}); r.Code != 0 {
 			t.Errorf("more names than channels: %s", r.Body)
 		}
 		var opts []equipment.ModelOption
-		v.MustOK("GET", modelList+"?kind=1", v.east, nil).Decode(&opts)
+		v.MustOK("GET", modelList+"?kind=terminal", v.east, nil).Decode(&opts)
 		if len(opts) < 3 {
 			t.Errorf("terminal models for the form: %+v", opts)
 		}
@@ -372,7 +374,7 @@ func TestCarFunctions(t *testing.T) {
 			return f
 		}
 		var video, plain *equipment.View
-		for _, d := range v.list(v.admin, map[string]any{"kind": 1}).List {
+		for _, d := range v.list(v.admin, map[string]any{"kind": "terminal"}).List {
 			switch d.ModelName {
 			case "TW-808T":
 				video = &d
@@ -390,7 +392,7 @@ func TestCarFunctions(t *testing.T) {
 			t.Errorf("economy car: %+v", f)
 		}
 		// the economy terminal retired: its model no longer counts; its car's locks' models still do
-		v.MustOK("POST", save, v.admin, map[string]any{"kind": 1, "serial": plain.Serial, "modelId": v.model("TW-808L").ID, "state": 3})
+		v.MustOK("POST", save, v.admin, map[string]any{"kind": "terminal", "serial": plain.Serial, "modelId": v.model("TW-808L").ID, "state": 3})
 		if f := fn(*plain.CarID); f.ShowVideo != !f.Known {
 			t.Errorf("after retiring the terminal: %+v", f)
 		}

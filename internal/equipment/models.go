@@ -65,18 +65,17 @@ func inRange(field string, v, lo, hi int) error {
 	return nil
 }
 
-// clean trims and checks a model: name and kind required, counts in range, at most one name per video
+// clean trims and checks a model: name and kind required (whether the list has the kind is
+// Service.checkKind's), counts in range, at most one name per video
 // channel (missing names are the terminal's numbers).
 func (m *Model) clean() error {
 	m.Name, m.Manufacturer, m.Remark = strings.TrimSpace(m.Name), strings.TrimSpace(m.Manufacturer), strings.TrimSpace(m.Remark)
 	if m.Name == "" {
 		return httpx.Required("equipmentFun.name")
 	}
-	if !m.Kind.Valid() {
-		if m.Kind == 0 {
-			return httpx.Required("equipment.kind")
-		}
-		return httpx.Invalid("equipment.kind")
+	m.Kind = Kind(strings.TrimSpace(string(m.Kind)))
+	if err := cleanKind(m.Kind); err != nil {
+		return err
 	}
 	for _, c := range []struct {
 		f, v string
@@ -116,17 +115,17 @@ func (m *Model) clean() error {
 type ModelQuery struct {
 	httpx.PageReq
 	Name  string `json:"name"` // contains
-	Kind  int    `json:"kind"`
+	Kind  Kind   `json:"kind"`
 	Video *bool  `json:"video"` // true: with video channels, false: without
 }
 
-var modelSort = map[string]string{"name": "m.name", "kind": "m.kind", "manufacturer": "m.manufacturer",
+var modelSort = map[string]string{"name": "m.name", "kind": kindOrder, "manufacturer": "m.manufacturer",
 	"videoChannels": "m.video_channels", "probes": "m.probes", "valveSensors": "m.valve_sensors", "updatedAt": "m.updated_at",
 	"devices": "devices"}
 
 func modelSel(idb bun.IDB) *bun.SelectQuery {
 	return idb.NewSelect().Model((*Model)(nil)).ColumnExpr("m.*").
-		ColumnExpr("(SELECT COUNT(*) FROM equipment AS e WHERE e.model_id = m.id) AS devices")
+		ColumnExpr("(SELECT COUNT(*) FROM equipment AS e WHERE e.model_id = m.id) AS devices").Join(kindJoin("m.kind"))
 }
 
 // ModelList is a page of models and whether the caller may change them (a platform user: the
@@ -159,7 +158,10 @@ func (s *Service) modelPage(ctx context.Context, q ModelQuery) (httpx.Page[Model
 		e, a := db.Contains("UPPER(m.name)", strings.ToUpper(v))
 		sel = sel.Where(e, a)
 	}
-	if q.Kind != 0 {
+	if q.Kind != "" {
+		if err := cleanKind(q.Kind); err != nil {
+			return zero, err
+		}
 		sel = sel.Where("m.kind = ?", q.Kind)
 	}
 	if q.Video != nil {
@@ -181,11 +183,14 @@ type ModelOption struct {
 	VideoChannels int    `json:"videoChannels"`
 }
 
-// ModelOptions is every model (of kind, when not 0) by name, for the equipment form.
-func (s *Service) ModelOptions(ctx context.Context, kind int) ([]ModelOption, error) {
+// ModelOptions is every model (of kind, when not ""), by name, for the equipment form.
+func (s *Service) ModelOptions(ctx context.Context, kind Kind) ([]ModelOption, error) {
 	out := []ModelOption{}
 	sel := s.db.NewSelect().Model((*Model)(nil)).Column("id", "name", "kind", "manufacturer", "video_channels").Order("name").Limit(1000)
-	if kind != 0 {
+	if kind != "" {
+		if err := cleanKind(kind); err != nil {
+			return nil, err
+		}
 		sel = sel.Where("kind = ?", kind)
 	}
 	return out, sel.Scan(ctx, &out)
@@ -207,6 +212,9 @@ func (s *Service) SaveModel(r *http.Request, in Model) (*Model, error) {
 		return nil, httpx.ErrPlatformOnly
 	}
 	if err := in.clean(); err != nil {
+		return nil, err
+	}
+	if err := s.checkKind(ctx, in.Kind, s.heldKind(ctx, "equipment_models", in.ID)); err != nil {
 		return nil, err
 	}
 	insert := in.ID == 0

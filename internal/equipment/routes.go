@@ -53,12 +53,7 @@ func (s *Service) Routes() []httpx.Route {
 			Handler: httpx.JSON(func(r *http.Request, q ModelQuery) (any, error) { return s.ModelPage(r.Context(), httpx.Caller(r), q) })},
 		{Method: "GET", Path: modelPrefix + "list", Access: httpx.Needs(CodeModels, CodePage),
 			Handler: func(w http.ResponseWriter, r *http.Request) {
-				kind, err := strconv.Atoi(r.URL.Query().Get("kind"))
-				if err != nil && r.URL.Query().Get("kind") != "" {
-					httpx.Respond(w, r, nil, httpx.Invalid("equipment.kind"))
-					return
-				}
-				out, err := s.ModelOptions(r.Context(), kind)
+				out, err := s.ModelOptions(r.Context(), Kind(r.URL.Query().Get("kind")))
 				httpx.Respond(w, r, out, err)
 			}},
 		{Method: "POST", Path: modelPrefix + "save", Access: httpx.Needs(CodeModelAdd, CodeModelEdit),
@@ -69,7 +64,7 @@ func (s *Service) Routes() []httpx.Route {
 }
 
 func (s *Service) deleteBy(r *http.Request, in deleteBody) (any, error) {
-	if in.ID == 0 && in.Kind.Valid() && in.Serial != "" {
+	if in.ID == 0 && in.Kind != "" && in.Serial != "" {
 		src, err := one(r.Context(), s.db, httpx.Caller(r), in.Kind, strings.TrimSpace(in.Serial))
 		if err != nil {
 			return nil, err
@@ -114,7 +109,7 @@ func (s *Service) Export(r *http.Request, q Query) (*xlsx.Sheet, xlsx.Rows, erro
 	if err := q.Normalize(); err != nil {
 		return nil, nil, err
 	}
-	order, err := q.OrderBy(listSort, "u.kind ASC")
+	order, err := q.OrderBy(listSort, kindOrder+" ASC")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -129,6 +124,10 @@ func (s *Service) Export(r *http.Request, q Query) (*xlsx.Sheet, xlsx.Rows, erro
 	}
 	sh := &xlsx.Sheet{Name: "export.equipment", ASCII: "equipment", Head: head}
 	today := Today(s.Now())
+	kinds, err := s.kinds(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	each := func(emit func([]any) error) error {
 		rows, err := sel.OrderExpr(order + ", u.serial, u.kind").Rows(ctx)
 		if err != nil {
@@ -149,7 +148,7 @@ func (s *Service) Export(r *http.Request, q Query) (*xlsx.Sheet, xlsx.Rows, erro
 			if v.Warranty != WarrantyNone {
 				warranty = i18n.T(lang, "field.equipment.warranty."+strconv.Itoa(int(v.Warranty)))
 			}
-			err := emit([]any{i18n.T(lang, string(kindKey(v.Kind))), v.Serial, v.ModelName, v.Manufacturer, place, v.GroupName,
+			err := emit([]any{kindLabel(kinds, lang, v.Kind), v.Serial, v.ModelName, v.Manufacturer, place, v.GroupName,
 				v.InstallDate, v.WarrantyEnd, warranty, i18n.T(lang, "field.equipment.state."+strconv.Itoa(int(v.State))), v.Notes, v.UpdatedAt})
 			if err != nil {
 				return err

@@ -12,24 +12,29 @@ import (
 	"tankwatch/internal/platform/expiry"
 )
 
-// Kind is a device kind.
-type Kind int
+// Kind is a device kind: a code of the equipmentKind code list (D9a). The six built-in kinds are the
+// list's seeds (devices held them as numbers 1–6 before migration 00041); an administrator may add more.
+type Kind string
 
-// Device kinds. Terminals, locks and gauges are mirrored from their registers; the others live here.
+// KindList is the code list of device kinds.
+const KindList = "equipmentKind"
+
+// The built-in kinds. Terminals, locks and gauges are mirrored from their registers (pinned in the list:
+// never deleted or disabled); the others live here.
 const (
-	KindTerminal Kind = 1
-	KindProbe    Kind = 2
-	KindLock     Kind = 3
-	KindCamera   Kind = 4
-	KindGauge    Kind = 5
-	KindOther    Kind = 6
+	KindTerminal Kind = "terminal"
+	KindProbe    Kind = "probe"
+	KindLock     Kind = "lock"
+	KindCamera   Kind = "camera"
+	KindGauge    Kind = "gauge"
+	KindOther    Kind = "other"
 )
 
-// Valid reports whether k is a known kind.
-func (k Kind) Valid() bool { return k >= KindTerminal && k <= KindOther }
-
-// Mirrored reports whether devices of kind k are registered elsewhere (terminalVXE, blueLock, the
+// MirroredKinds are the kinds whose devices are registered elsewhere (terminalVXE, blueLock, the
 // stations' tank gauges): they cannot be added or removed here, only given the extra fields.
+var MirroredKinds = []string{string(KindTerminal), string(KindLock), string(KindGauge)}
+
+// Mirrored reports whether devices of kind k are registered elsewhere (MirroredKinds).
 func (k Kind) Mirrored() bool { return k == KindTerminal || k == KindLock || k == KindGauge }
 
 // State is a device's service state.

@@ -1,11 +1,14 @@
 package equipment
 
 import (
+	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/settings/codes"
 )
 
 func TestWarrantyOn(t *testing.T) {
@@ -86,7 +89,8 @@ func TestInputClean(t *testing.T) {
 	}{
 		{"ok", Input{Kind: KindCamera, Serial: " hk-01 ", InstallDate: "2025-01-02", WarrantyEnd: "2027-01-02"}, ""},
 		{"no kind", Input{Serial: "A1"}, "field.required"},
-		{"bad kind", Input{Kind: 9, Serial: "A1"}, "field.invalid"},
+		{"blank kind", Input{Kind: "  ", Serial: "A1"}, "field.required"},
+		{"kind longer than a code", Input{Kind: Kind(strings.Repeat("k", 33)), Serial: "A1"}, "field.invalid"},
 		{"no serial", Input{Kind: KindProbe, Serial: "  "}, "field.required"},
 		{"serial with spaces", Input{Kind: KindProbe, Serial: "A 1"}, "equipment.serialFormat"},
 		{"serial too long", Input{Kind: KindProbe, Serial: string(make([]byte, 65))}, "field.maxLen"},
@@ -126,7 +130,8 @@ func TestModelClean(t *testing.T) {
 	}
 	for _, bad := range []Model{
 		{Kind: KindTerminal},
-		{Name: "X", Kind: 0},
+		{Name: "X", Kind: ""},
+		{Name: "X", Kind: " "},
 		{Name: "X", Kind: KindTerminal, VideoChannels: 33},
 		{Name: "X", Kind: KindTerminal, Probes: -1},
 		{Name: "X", Kind: KindTerminal, VideoChannels: 1, ChannelNames: []string{"a", "b"}},
@@ -134,6 +139,50 @@ func TestModelClean(t *testing.T) {
 		if err := bad.clean(); err == nil {
 			t.Errorf("accepted %+v", bad)
 		}
+	}
+}
+
+type fakeCodes []codes.Item
+
+func (f fakeCodes) Items(context.Context, string) ([]codes.Item, error) { return f, nil }
+
+// TestCheckKind: a save takes an enabled kind of the list or the one the record holds; the mirrored
+// kinds are taken whatever the list says (their devices are in their registers); anything else is
+// refused by name.
+func TestCheckKind(t *testing.T) {
+	t.Parallel()
+	s := &Service{Codes: fakeCodes{{Code: "camera", Enabled: true}, {Code: "probe", Enabled: false}, {Code: "dashcam", Enabled: true}}}
+	for _, c := range []struct {
+		k, held Kind
+		err     string
+	}{
+		{"camera", "", ""},
+		{"dashcam", "", ""},
+		{"probe", "", "equipment.kindUnknown"},
+		{"probe", "probe", ""},
+		{"probe", "camera", "equipment.kindUnknown"},
+		{"terminal", "", ""}, // not in this list at all: still a register's kind
+		{"lock", "", ""},
+		{"gauge", "", ""},
+		{"4", "", "equipment.kindUnknown"},
+		{"", "", "field.required"},
+		{Kind(strings.Repeat("x", 40)), "", "field.invalid"},
+	} {
+		got := ""
+		if err := s.checkKind(context.Background(), c.k, c.held); err != nil {
+			got = keyOfErr(err)
+		}
+		if got != c.err {
+			t.Errorf("%q held %q: %q, want %q", c.k, c.held, got, c.err)
+		}
+	}
+	// without a code list service the seeds are the list
+	plain := &Service{}
+	if err := plain.checkKind(context.Background(), KindOther, ""); err != nil {
+		t.Errorf("seeded other: %v", err)
+	}
+	if err := plain.checkKind(context.Background(), "dashcam", ""); err == nil {
+		t.Error("dashcam accepted without the list having it")
 	}
 }
 

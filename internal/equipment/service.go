@@ -1,6 +1,7 @@
 package equipment
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"tankwatch/internal/audit"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/settings/codes"
 )
 
 // Permission codes (internal/org/menu.json) and operation-log modules.
@@ -31,6 +33,10 @@ type Service struct {
 	db    *db.DB
 	audit *audit.Log
 	Now   func() time.Time
+	// Codes reads the device kinds' code list (KindList); nil: its seeds.
+	Codes interface {
+		Items(ctx context.Context, typ string) ([]codes.Item, error)
+	}
 }
 
 // New returns the service.

@@ -1,12 +1,9 @@
 package staff_test
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"testing"
-
-	"github.com/xuri/excelize/v2"
 
 	"tankwatch/internal/app/apptest"
 	"tankwatch/internal/platform/db/dbtest"
@@ -76,19 +73,19 @@ func TestLeaveKindsFromCodeList(t *testing.T) {
 		e.Lang = "en-US"
 		x := e.Call("POST", leaveP+"export", admin, map[string]any{"kind": "study"})
 		e.Lang = ""
-		if x.Status != 200 || !strings.Contains(xlsxText(t, x.Body), "Study leave") {
-			t.Errorf("export %d: %s", x.Status, xlsxText(t, x.Body))
+		if x.Status != 200 || !strings.Contains(apptest.SheetText(t, x.Body), "Study leave") {
+			t.Errorf("export %d: %s", x.Status, apptest.SheetText(t, x.Body))
 		}
 
 		// a user with a zone of their own gets the export's times in it (D90): the request's creation
 		// approval time, 16:00 in Shanghai (the test clock), is 17:00 in Tokyo
 		created := "2026-03-01 16:00:00"
-		if !strings.Contains(xlsxText(t, x.Body), created) {
-			t.Fatalf("platform zone: %s", xlsxText(t, x.Body))
+		if !strings.Contains(apptest.SheetText(t, x.Body), created) {
+			t.Fatalf("platform zone: %s", apptest.SheetText(t, x.Body))
 		}
 		e.MustOK("POST", "/base-info-app/userSetting/edit", admin, map[string]any{"timezone": "Asia/Tokyo"})
 		x = e.Call("POST", leaveP+"export", admin, map[string]any{"kind": "study"})
-		if got := xlsxText(t, x.Body); !strings.Contains(got, "2026-03-01 17:00:00") || strings.Contains(got, created) {
+		if got := apptest.SheetText(t, x.Body); !strings.Contains(got, "2026-03-01 17:00:00") || strings.Contains(got, created) {
 			t.Errorf("user zone: %s", got)
 		}
 	})
@@ -126,23 +123,4 @@ func TestLeaveKindMigration(t *testing.T) {
 			}
 		})
 	}
-}
-
-// xlsxText is every cell of the first sheet of an exported workbook, joined.
-func xlsxText(t *testing.T, body []byte) string {
-	t.Helper()
-	f, err := excelize.OpenReader(bytes.NewReader(body))
-	if err != nil {
-		t.Fatalf("not an xlsx: %v (%.200s)", err, body)
-	}
-	defer f.Close()
-	rows, err := f.GetRows(f.GetSheetName(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, r := range rows {
-		b.WriteString(strings.Join(r, "\t") + "\n")
-	}
-	return b.String()
 }

@@ -22,7 +22,8 @@ describe('equipment', () => {
       await uiLogin(page, 'admin', 'admin123');
       await page.goto('/#/basedata/equipment');
       const pane = await waitForPage(page, '/basedata/equipment');
-      await pane.locator('tr.ant-table-row').filter({ hasText: zh('equipment.kindName.1') }).first().waitFor();
+      // kinds are named by the equipmentKind code list (its seeded label of terminal)
+      await pane.locator('tr.ant-table-row').filter({ hasText: '车载终端' }).first().waitFor();
 
       await pane.getByRole('button', { name: zh('equipment.addTitle') }).click();
       const form = page.getByRole('dialog');
@@ -98,7 +99,7 @@ describe('equipment', () => {
     const list = (await api(env.base, 'POST', '/authority-app/equipmentFun/page', { token: sub.access_token, body: {} })).body;
     assert.equal(list.code, 1);
     assert.equal(list.data.editable, false);
-    const refused = await api(env.base, 'POST', '/authority-app/equipmentFun/save', { token: sub.access_token, body: { name: 'E2E-NO', kind: 1 } });
+    const refused = await api(env.base, 'POST', '/authority-app/equipmentFun/save', { token: sub.access_token, body: { name: 'E2E-NO', kind: 'terminal' } });
     assert.equal(refused.status, 403);
   });
 });

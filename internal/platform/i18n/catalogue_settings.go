@@ -20,6 +20,8 @@ func init() {
 		"baseType.duplicate": {"编码 %s 已存在", "編碼 %s 已存在", "Code %s already exists"},
 		"baseType.builtin": {"“%s”是系统内置项，不能删除，可以停用", "「%s」是系統內建項，不能刪除，可以停用",
 			"“%s” is built in: it cannot be deleted, but it can be disabled"},
+		"baseType.pinned": {"“%s”是系统功能所依赖的内置项，不能删除或停用，可以修改名称和排序", "「%s」是系統功能所依賴的內建項，不能刪除或停用，可以修改名稱和排序",
+			"“%s” is built in and the platform relies on it: it cannot be deleted or disabled, only renamed or reordered"},
 		"baseType.inUse": {"“%s”正被 %d 条记录使用，不能删除，可以停用", "「%s」正被 %d 筆記錄使用，不能刪除，可以停用",
 			"“%s” is used by %d records: it cannot be deleted, but it can be disabled"},
 		"baseType.detail.add":    {"%v：新增 %v（%v）", "%v：新增 %v（%v）", "%v: added %v (%v)"},

@@ -63,12 +63,15 @@ var defaults = map[string][]seed{
 		{"sim", "SIM卡/通信故障", "SIM卡/通訊故障", "SIM / communication fault"},
 		{"other", "其他", "其他", "Other"},
 	},
+	// equipment.Kind*: the six kinds devices held as numbers 1–6 before (migration 00041); terminal,
+	// lock and gauge are pinned (their devices come from their own registers)
 	"equipmentKind": {
 		{"terminal", "车载终端", "車載終端", "Vehicle terminal"},
 		{"probe", "液位探杆", "液位探桿", "Level probe"},
 		{"lock", "电子锁", "電子鎖", "Electronic lock"},
 		{"camera", "摄像头", "攝影機", "Camera"},
 		{"gauge", "液位仪", "液位儀", "Tank gauge"},
+		{"other", "其他设备", "其他設備", "Other device"},
 	},
 	// the driving licence classes of 《机动车驾驶证申领和使用规定》 (staff.LicenceClasses)
 	"licenceClass": {

@@ -3,6 +3,7 @@ package codes
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,14 +30,15 @@ type Service struct {
 	audit *audit.Log
 	Now   func() time.Time
 
-	mu    sync.RWMutex
-	cache map[string][]Item // type → items by sort, code; nil entry: not loaded yet
-	inUse map[string]InUse
+	mu     sync.RWMutex
+	cache  map[string][]Item // type → items by sort, code; nil entry: not loaded yet
+	inUse  map[string]InUse
+	pinned map[string][]string // type → codes that cannot be disabled
 }
 
 // New returns the service over d.
 func New(d *db.DB, a *audit.Log) *Service {
-	return &Service{db: d, audit: a, Now: time.Now, cache: map[string][]Item{}, inUse: map[string]InUse{}}
+	return &Service{db: d, audit: a, Now: time.Now, cache: map[string][]Item{}, inUse: map[string]InUse{}, pinned: map[string][]string{}}
 }
 
 // RegisterInUse sets the usage check of list typ.
@@ -44,6 +46,21 @@ func (s *Service) RegisterInUse(typ string, f InUse) {
 	s.mu.Lock()
 	s.inUse[typ] = f
 	s.mu.Unlock()
+}
+
+// RegisterPinned marks built-in items of list typ that a part's behaviour rests on (the equipment kinds
+// whose devices come from their own registers): they can be renamed and reordered, never disabled, since
+// the records of that kind exist whatever the list says.
+func (s *Service) RegisterPinned(typ string, codes ...string) {
+	s.mu.Lock()
+	s.pinned[typ] = append(s.pinned[typ], codes...)
+	s.mu.Unlock()
+}
+
+func (s *Service) isPinned(it *Item) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Contains(s.pinned[it.Type], it.Code)
 }
 
 // Seed inserts the default items that are missing (idempotent: an administrator's edits and deletions
@@ -248,6 +265,9 @@ func (s *Service) Edit(r *http.Request, in Input) (*Item, error) {
 		it.Sort = *in.Sort
 	}
 	if in.Enabled != nil {
+		if !*in.Enabled && it.Enabled && s.isPinned(&it) {
+			return nil, httpx.Biz("baseType.pinned", it.LabelZh)
+		}
 		it.Enabled = *in.Enabled
 	}
 	if _, err := s.db.NewUpdate().Model(&it).Column("label_zh", "label_tw", "label_en", "sort", "enabled", "updated_at").WherePK().Exec(r.Context()); err != nil {
@@ -271,6 +291,9 @@ func (s *Service) Delete(r *http.Request, id int64) error {
 	it, err := s.get(r.Context(), id)
 	if err != nil {
 		return err
+	}
+	if s.isPinned(it) {
+		return httpx.Biz("baseType.pinned", it.LabelZh)
 	}
 	if it.Builtin {
 		return httpx.Biz("baseType.builtin", it.LabelZh)

@@ -4,10 +4,14 @@ import type { Page, PageQuery } from './types';
 
 /** Equipment and device models (docs/API.md "Equipment"). */
 
-/** 1 terminal, 2 level probe, 3 electronic lock, 4 camera, 5 station tank gauge, 6 other. */
-export const KINDS = [1, 2, 3, 4, 5, 6] as const;
-/** Kinds registered on their own pages (terminalVXE, blueLock, the stations' tanks): only their extra fields are kept here. */
-export const MIRRORED_KINDS: readonly number[] = [1, 3, 5];
+/**
+ * Device kinds are codes of the equipmentKind code list (useCodes('equipmentKind'), D9a). These are
+ * registered on their own pages (terminalVXE, blueLock, the stations' tanks): only their extra fields are
+ * kept here. The list pins them (never deleted or disabled).
+ */
+export const MIRRORED_KINDS: readonly string[] = ['terminal', 'lock', 'gauge'];
+/** The kind a new device starts with. */
+export const DEFAULT_KIND = 'camera';
 export const STATES = [1, 2, 3] as const; // in service, in repair, retired
 export const WARRANTIES = [0, 1, 2, 3] as const; // none recorded, valid, expiring (30 days), expired
 
@@ -16,7 +20,7 @@ export interface Device {
   key: string;
   /** 0: a registered terminal, lock or gauge nobody has added fields to yet. */
   id: number;
-  kind: number;
+  kind: string;
   serial: string;
   mirror: boolean;
   modelId: number | null;
@@ -38,7 +42,7 @@ export interface Device {
 }
 
 export interface DeviceQuery extends PageQuery {
-  kind?: number;
+  kind?: string;
   state?: number;
   serial?: string;
   plate?: string;
@@ -50,7 +54,7 @@ export interface DeviceQuery extends PageQuery {
 
 export interface DeviceInput {
   id?: number;
-  kind: number;
+  kind: string;
   serial: string;
   modelId?: number;
   manufacturer?: string;
@@ -65,7 +69,7 @@ export interface DeviceInput {
 export interface DeviceModel {
   id: number;
   name: string;
-  kind: number;
+  kind: string;
   manufacturer: string;
   videoChannels: number;
   channelNames: string[];
@@ -84,14 +88,14 @@ export type DeviceModelInput = Omit<DeviceModel, 'id' | 'updatedAt' | 'devices'>
 
 export interface ModelQuery extends PageQuery {
   name?: string;
-  kind?: number;
+  kind?: string;
   video?: boolean;
 }
 
 export interface ModelOption {
   id: number;
   name: string;
-  kind: number;
+  kind: string;
   manufacturer: string;
   videoChannels: number;
 }
@@ -135,6 +139,6 @@ export const carFunctions = (carId: number) => get<CarFunctions>(D + 'carFunctio
 
 /** editable: the caller may change models (platform users only). */
 export const modelPage = (q: ModelQuery) => post<Page<DeviceModel> & { editable: boolean }>(M + 'page', q);
-export const modelOptions = (kind?: number) => get<ModelOption[]>(M + 'list', kind ? { kind } : {});
+export const modelOptions = (kind?: string) => get<ModelOption[]>(M + 'list', kind ? { kind } : {});
 export const modelSave = (v: DeviceModelInput) => post<DeviceModel>(M + 'save', v);
 export const modelDelete = (id: number) => post<null>(M + 'delete', { id }, false);

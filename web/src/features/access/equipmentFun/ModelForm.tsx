@@ -1,7 +1,8 @@
 import { Checkbox, Col, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { KINDS, modelSave, type DeviceModel } from '../../../api/equipment';
+import { modelSave, type DeviceModel } from '../../../api/equipment';
+import { useCodes } from '../../../api/useCodes';
 import { FormModal } from '../../../components/FormModal';
 import { parseChannelNames, toModelBody, toModelValues, type ModelFormValues } from './model';
 
@@ -9,6 +10,7 @@ import { parseChannelNames, toModelBody, toModelValues, type ModelFormValues } f
 export function ModelForm({ model, onClose, onSaved }: { model: DeviceModel | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<ModelFormValues>();
+  const kinds = useCodes('equipmentKind');
   useEffect(() => form.setFieldsValue(toModelValues(model)), [model, form]);
   const channels = Form.useWatch('videoChannels', form) ?? 0;
   return (
@@ -35,7 +37,7 @@ export function ModelForm({ model, onClose, onSaved }: { model: DeviceModel | nu
             rules={[{ required: true, message: t('equipment.kindRequired') }]}
             extra={model && model.devices > 0 ? t('equipment.fun.kindLocked', { n: model.devices }) : undefined}
           >
-            <Select disabled={!!model && model.devices > 0} options={KINDS.map((k) => ({ value: k, label: t(`equipment.kindName.${k}`) }))} />
+            <Select disabled={!!model && model.devices > 0} options={kinds.options(model?.kind)} />
           </Form.Item>
         </Col>
         <Col span={12}>

@@ -2,7 +2,8 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input, Select, Space, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { KINDS, modelDelete, modelPage, type DeviceModel, type ModelQuery } from '../../../api/equipment';
+import { modelDelete, modelPage, type DeviceModel, type ModelQuery } from '../../../api/equipment';
+import { useCodes } from '../../../api/useCodes';
 import { AuthButton } from '../../../components/AuthButton';
 import { ConfirmDelete } from '../../../components/ConfirmDelete';
 import { ListPage } from '../../../components/ListPage';
@@ -20,6 +21,7 @@ export function toModelFilters(v: Record<string, unknown>): Filters {
 /** 设备功能 (access/equipmentFun, 06-09): device models and what each offers, shared by the whole platform. */
 export default function EquipmentFunPage() {
   const { t } = useTranslation();
+  const kinds = useCodes('equipmentKind');
   const [editing, setEditing] = useState<{ model: DeviceModel | null } | null>(null);
   // the buttons show only for users who may change models (the platform's); the server decides
   const [editable, setEditable] = useState(false);
@@ -39,7 +41,7 @@ export default function EquipmentFunPage() {
             <Input allowClear style={{ width: 160 }} />
           </Form.Item>
           <Form.Item name="kind" label={t('equipment.kind')}>
-            <Select allowClear style={{ width: 140 }} placeholder={t('common.all')} options={KINDS.map((k) => ({ value: k, label: t(`equipment.kindName.${k}`) }))} />
+            <Select allowClear style={{ width: 140 }} placeholder={t('common.all')} options={kinds.all()} />
           </Form.Item>
           <Form.Item name="video" label={t('equipment.fun.video')}>
             <Select
@@ -75,7 +77,7 @@ export default function EquipmentFunPage() {
       tableProps={{ scroll: { x: 1200 }, locale: { emptyText: t('equipment.fun.empty') } }}
       columns={({ reload }) => [
         { title: t('equipment.fun.name'), dataIndex: 'name', key: 'name', sorter: true, width: 150, fixed: 'left' },
-        { title: t('equipment.kind'), dataIndex: 'kind', key: 'kind', sorter: true, width: 120, render: (k: number) => t(`equipment.kindName.${k}`) },
+        { title: t('equipment.kind'), dataIndex: 'kind', key: 'kind', sorter: true, width: 120, render: (k: string) => kinds.label(k) },
         { title: t('equipment.manufacturer'), dataIndex: 'manufacturer', key: 'manufacturer', sorter: true, width: 130, ellipsis: true, render: (v: string) => v || '—' },
         {
           title: t('equipment.fun.functions'),

@@ -2,7 +2,7 @@ import type { DeviceModel, DeviceModelInput } from '../../../api/equipment';
 
 export interface ModelFormValues {
   name: string;
-  kind: number;
+  kind: string;
   manufacturer?: string;
   videoChannels?: number | null;
   channelNames?: string;
@@ -38,7 +38,7 @@ export function toModelBody(v: ModelFormValues, id?: number): DeviceModelInput {
 }
 
 export function toModelValues(m: DeviceModel | null): ModelFormValues {
-  if (!m) return { name: '', kind: 1, videoChannels: 0, probes: 0, valveSensors: 0, locks: [], can: false };
+  if (!m) return { name: '', kind: 'terminal', videoChannels: 0, probes: 0, valveSensors: 0, locks: [], can: false };
   return {
     name: m.name,
     kind: m.kind,

@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Col, DatePicker, Form, Input, Radio, Row, Select } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { carFunctions, deviceSave, KINDS, modelOptions, STATES, type Device } from '../../../api/equipment';
+import { carFunctions, deviceSave, DEFAULT_KIND, modelOptions, STATES, type Device } from '../../../api/equipment';
 import { carChannels, saveCarChannels } from '../../../api/fleet';
+import { useCodes } from '../../../api/useCodes';
 import { useAuth } from '../../../components/AuthButton';
 import { FormModal } from '../../../components/FormModal';
 import { channelsToOffer } from '../../../lib/carFunctions';
@@ -20,8 +21,9 @@ export function DeviceForm({ device, onClose, onSaved }: { device: Device | null
   const { modal, message } = App.useApp();
   const [form] = Form.useForm<DeviceFormValues>();
   const canChannels = useAuth('groupCar-channels');
+  const kinds = useCodes('equipmentKind');
   useEffect(() => form.setFieldsValue(toFormValues(device)), [device, form]);
-  const kind = Form.useWatch('kind', form) ?? device?.kind ?? 4;
+  const kind = Form.useWatch('kind', form) ?? device?.kind ?? DEFAULT_KIND;
   const placeKind = Form.useWatch('placeKind', form);
   const mirror = isMirrored(kind);
   const models = useQuery({ queryKey: ['equipment', 'modelOptions', kind], queryFn: () => modelOptions(kind), staleTime: 30_000 });
@@ -67,7 +69,8 @@ export function DeviceForm({ device, onClose, onSaved }: { device: Device | null
             <Select
               disabled={!!device}
               onChange={() => form.setFieldValue('modelId', null)}
-              options={KINDS.map((k) => ({ value: k, label: t(`equipment.kindName.${k}`), disabled: !device && isMirrored(k) }))}
+              // the enabled kinds (and the one an edited device holds); register kinds are added on their own pages
+              options={kinds.options(device?.kind).map((o) => ({ ...o, disabled: !device && isMirrored(o.value) }))}
             />
           </Form.Item>
         </Col>

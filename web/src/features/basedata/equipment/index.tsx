@@ -4,13 +4,14 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BusinessError } from '../../../api/client';
-import { deviceDelete, deviceExport, devicePage, KINDS, STATES, WARRANTIES, type Device, type DeviceQuery } from '../../../api/equipment';
+import { deviceDelete, deviceExport, devicePage, STATES, WARRANTIES, type Device, type DeviceQuery } from '../../../api/equipment';
+import { useCodes } from '../../../api/useCodes';
 import { AuthButton } from '../../../components/AuthButton';
 import { ConfirmDelete } from '../../../components/ConfirmDelete';
 import { GroupSelect } from '../../../components/GroupSelect';
 import { ListPage } from '../../../components/ListPage';
 import { DeviceForm } from './DeviceForm';
-import { daysLeft, stateColour, warrantyColour } from './model';
+import { daysLeft, kindColour, stateColour, warrantyColour } from './model';
 import { PlaceSelect } from './PlaceSelect';
 
 type Filters = Omit<DeviceQuery, 'pageNum' | 'pageSize' | 'sortField' | 'sortOrder'>;
@@ -74,6 +75,7 @@ function WarrantyCell({ d }: { d: Device }) {
 /** 设备管理 (basedata/equipment, 03-17): every device on the cars and at the stations in one list. */
 export default function EquipmentPage() {
   const { t } = useTranslation();
+  const kinds = useCodes('equipmentKind');
   const [editing, setEditing] = useState<{ device: Device | null } | null>(null);
   return (
     <ListPage<Device, Filters>
@@ -85,7 +87,7 @@ export default function EquipmentPage() {
       filters={
         <>
           <Form.Item name="kind" label={t('equipment.kind')}>
-            <Select allowClear style={{ width: 130 }} placeholder={t('common.all')} options={KINDS.map((k) => ({ value: k, label: t(`equipment.kindName.${k}`) }))} />
+            <Select allowClear style={{ width: 130 }} placeholder={t('common.all')} options={kinds.all()} />
           </Form.Item>
           <Form.Item name="serial" label={t('equipment.serial')}>
             <Input allowClear style={{ width: 150 }} />
@@ -134,10 +136,10 @@ export default function EquipmentPage() {
           sorter: true,
           width: 140,
           fixed: 'left',
-          render: (k: number, d) => (
+          render: (k: string, d) => (
             <Space size={4}>
-              <Tag bordered={false} color={k === 1 ? 'blue' : k === 3 ? 'geekblue' : k === 5 ? 'purple' : k === 4 ? 'cyan' : 'default'}>
-                {t(`equipment.kindName.${k}`)}
+              <Tag bordered={false} color={kindColour(k)}>
+                {kinds.label(k)}
               </Tag>
               {d.mirror && (
                 <Tooltip title={t(`equipment.mirrorHint.${k}`)}>

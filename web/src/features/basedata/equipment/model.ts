@@ -1,12 +1,12 @@
 import dayjs, { type Dayjs } from 'dayjs';
 import type { Device, DeviceInput } from '../../../api/equipment';
-import { MIRRORED_KINDS } from '../../../api/equipment';
+import { DEFAULT_KIND, MIRRORED_KINDS } from '../../../api/equipment';
 
 /** Where an own device is installed. */
 export type PlaceKind = 'none' | 'car' | 'station';
 
 export interface DeviceFormValues {
-  kind: number;
+  kind: string;
   serial: string;
   modelId?: number | null;
   manufacturer?: string;
@@ -22,7 +22,11 @@ export interface DeviceFormValues {
 /** Serial rule of the server: 1–64 letters, digits or . _ : / - */
 export const SERIAL_RE = /^[\p{L}\p{N}._:/-]{1,64}$/u;
 
-export const isMirrored = (kind: number) => MIRRORED_KINDS.includes(kind);
+export const isMirrored = (kind: string) => MIRRORED_KINDS.includes(kind);
+
+/** The colour of a kind's tag: the register kinds and cameras by code, any other kind plain. */
+const KIND_COLOURS: Record<string, string> = { terminal: 'blue', lock: 'geekblue', gauge: 'purple', camera: 'cyan' };
+export const kindColour = (k: string) => KIND_COLOURS[k] ?? 'default';
 
 const day = (v?: Dayjs | null) => (v ? v.format('YYYY-MM-DD') : '');
 
@@ -47,7 +51,7 @@ export function toDeviceBody(v: DeviceFormValues, d: Device | null): DeviceInput
 
 /** The form's values for a device (null: a new one). */
 export function toFormValues(d: Device | null): DeviceFormValues {
-  if (!d) return { kind: 4, serial: '', state: 1, placeKind: 'car' };
+  if (!d) return { kind: DEFAULT_KIND, serial: '', state: 1, placeKind: 'car' };
   return {
     kind: d.kind,
     serial: d.serial,
