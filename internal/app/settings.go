@@ -44,7 +44,7 @@ func (a *App) buildSettings() {
 	sp.Codes.RegisterInUse(staff.LicenceList, a.staff.svc.CountByLicence)
 	sp.Codes.RegisterInUse(staff.LeaveKindList, a.staff.svc.CountByLeaveKind)
 
-	// device kinds are the code list's (D9a): a kind devices or models hold is not deleted, and the
+	// device kinds are the code list's (D95): a kind devices or models hold is not deleted, and the
 	// kinds whose devices come from their own registers are never deleted or disabled
 	a.equipment.svc.Codes = sp.Codes
 	sp.Codes.RegisterInUse(equipment.KindList, a.equipment.svc.CountByKind)

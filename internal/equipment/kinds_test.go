@@ -20,7 +20,7 @@ const (
 	codePage = "/base-info-app/baseType/page"
 )
 
-// TestKindsFromCodeList (D9a): device kinds are the equipmentKind code list's. The demo's rows hold
+// TestKindsFromCodeList (D95): device kinds are the equipmentKind code list's. The demo's rows hold
 // the seeded codes, in the list's order; an unknown kind is refused in three languages with nothing
 // stored; an added kind is taken by devices and models, filtered on, named in the export and the
 // operation log by its label; a kind in use is not deleted; a disabled kind is refused for a new device

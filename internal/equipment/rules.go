@@ -12,7 +12,7 @@ import (
 	"tankwatch/internal/platform/expiry"
 )
 
-// Kind is a device kind: a code of the equipmentKind code list (D9a). The six built-in kinds are the
+// Kind is a device kind: a code of the equipmentKind code list (D95). The six built-in kinds are the
 // list's seeds (devices held them as numbers 1–6 before migration 00041); an administrator may add more.
 type Kind string
 

@@ -1,5 +1,5 @@
 -- +goose Up
--- Device kinds are codes of the equipmentKind code list (D9a): the numbers devices and models held
+-- Device kinds are codes of the equipmentKind code list (D95): the numbers devices and models held
 -- (1 terminal, 2 probe, 3 lock, 4 camera, 5 gauge, 6 other) become the seeded codes, so that every row
 -- keeps its meaning. The UNIQUE (kind, serial) of equipment is rebuilt with the column.
 ALTER TABLE equipment ALTER COLUMN kind TYPE TEXT USING

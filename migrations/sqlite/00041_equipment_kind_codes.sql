@@ -1,5 +1,5 @@
 -- +goose Up
--- Device kinds are codes of the equipmentKind code list (D9a): the numbers devices and models held
+-- Device kinds are codes of the equipmentKind code list (D95): the numbers devices and models held
 -- (1 terminal, 2 probe, 3 lock, 4 camera, 5 gauge, 6 other) become the seeded codes, so that every row
 -- keeps its meaning. equipment's kind is in its UNIQUE (kind, serial), which SQLite cannot drop a column
 -- from: the table is made again; equipment_models' kind is added, filled, dropped and renamed.

@@ -5,7 +5,7 @@ import type { Page, PageQuery } from './types';
 /** Equipment and device models (docs/API.md "Equipment"). */
 
 /**
- * Device kinds are codes of the equipmentKind code list (useCodes('equipmentKind'), D9a). These are
+ * Device kinds are codes of the equipmentKind code list (useCodes('equipmentKind'), D95). These are
  * registered on their own pages (terminalVXE, blueLock, the stations' tanks): only their extra fields are
  * kept here. The list pins them (never deleted or disabled).
  */

@@ -66,7 +66,7 @@ describe('equipment page', { timeout: 180_000 }, () => {
     expect(screen.queryByRole('button', { name: /新增设备/ })).toBeNull();
   });
 
-  it('names kinds by the code list (D9a): an added kind by its label, one the list no longer has by its code', async () => {
+  it('names kinds by the code list (D95): an added kind by its label, one the list no longer has by its code', async () => {
     renderPage(<EquipmentPage />, 'equipment', []);
     const dc = (await screen.findByText('DC-01', {}, SLOW)).closest('tr')!;
     expect(within(dc).getByText('行车记录仪')).toBeTruthy();
