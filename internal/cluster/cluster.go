@@ -102,6 +102,11 @@ func (n *Node) Start(ctx context.Context) error {
 	if err := n.beat(ctx); err != nil {
 		return err
 	}
+	stopAlive, err := n.serveAlive()
+	if err != nil {
+		return err
+	}
+	n.stop = append(n.stop, stopAlive)
 	stop, err := n.bus.Subscribe(n.prefix+".rep.*", n.received)
 	if err != nil {
 		return err
@@ -110,6 +115,11 @@ func (n *Node) Start(ctx context.Context) error {
 	if n.gw != nil {
 		stop, err := n.bus.Respond(n.prefix+".cmd."+n.bus.Node(), n.serveCommand)
 		if err != nil {
+			n.Stop()
+			return err
+		}
+		n.stop = append(n.stop, stop)
+		if stop, err = n.serveConflicts(); err != nil {
 			n.Stop()
 			return err
 		}

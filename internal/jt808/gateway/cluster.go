@@ -31,7 +31,26 @@ func (s *Server) UseCluster(c Cluster) { s.cluster = c }
 // remoteSession stands for a live session on another node in the refusal paths, which name the
 // live session's peer.
 func (s *Server) remoteSession(node string) *session {
-	return &session{srv: s, peer: "node " + node}
+	return &session{srv: s, peer: "node " + node, node: node}
+}
+
+// ConflictForwarder is a Cluster that can tell the holding node of a refused attempt on its terminal
+// (internal/cluster): the identity-conflict alarm is that node's to raise, where the live session is.
+type ConflictForwarder interface {
+	// Attempted tells node that peer tried msgID for terminalID at at and was refused. It must not block.
+	Attempted(node string, terminalID int64, peer string, msgID uint16, at time.Time)
+}
+
+// AttemptedHere is a refused attempt on another node against a terminal whose session is here: it
+// counts and alarms as one on this node would (attempted). A terminal no longer held here is
+// forgotten: its session ended, so no conflict is left to alarm.
+func (s *Server) AttemptedHere(terminalID int64, peer string, msgID uint16, at time.Time) {
+	s.mu.Lock()
+	live := s.byTerm[terminalID]
+	s.mu.Unlock()
+	if live != nil {
+		s.attempted(terminalID, live, &session{peer: peer}, msgID, at)
+	}
 }
 
 // clusterHolder is liveOther's question to the other nodes. A bus that does not answer does not
