@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"tankwatch/internal/alarm"
+	"tankwatch/internal/app/apptest"
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/jt808"
 	"tankwatch/internal/platform/config"
@@ -52,5 +53,40 @@ func TestConflictAcrossNodes(t *testing.T) {
 	}
 	if n := metric(t, b, "tankwatch_jt808_identity_conflicts_total"); n != 0 {
 		t.Errorf("B raised %v identity-conflict alarms, want 0: the live session is A's", n)
+	}
+}
+
+// TestFailLimitAcrossNodes: wrong auth codes from one address, two on node A and two on node B, with a
+// limit of 4 per minute: neither node's own count reaches it, together they block the address on both.
+func TestFailLimitAcrossNodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives terminals over TCP on two nodes")
+	}
+	cl := newCluster(t, "twf")
+	cfg := config.Config{JT808Identity: config.JT808Identity{JT808FailLimit: 4}}
+	a, b := cl.node("a", cfg), cl.node("b", cfg)
+	wrongAuth := func(e *apptest.Env) {
+		c := dialRaw(t, e.App.Devices.GatewayAddr(), fleet.DemoCars[0].TerminalPhone)
+		c.send(&jt808.Auth{AuthCode: "not-the-code"})
+		if f := c.read(); f.Header.MsgID != jt808.MsgPlatformReply {
+			t.Fatalf("answer to a wrong auth code: 0x%04x", f.Header.MsgID)
+		}
+	}
+	for _, e := range []*apptest.Env{a, b, a, b} {
+		wrongAuth(e)
+	}
+	blocks, err := cl.first.KV(cl.ctx, "blocks", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the address to be blocked across the nodes", func() bool {
+		_, _, err := blocks.Get(cl.ctx, "a127.0.0.1")
+		return err == nil
+	})
+	for name, e := range map[string]*apptest.Env{"a": a, "b": b} {
+		wrongAuth(e)
+		if n := metric(t, e, `tankwatch_jt808_refusals_total{reason="rate_limited"}`); n != 1 {
+			t.Errorf("node %s refused %v attempts as rate limited, want 1", name, n)
+		}
 	}
 }

@@ -52,6 +52,8 @@ type Node struct {
 	lmu  sync.Mutex
 	last map[int64]lastSeen // per car: where its newest report was committed (Mine)
 
+	fails failBuckets // the failure limit across the nodes (fails.go)
+
 	out  chan []telemetry.Report
 	stop []func()
 	wg   sync.WaitGroup
@@ -119,6 +121,10 @@ func (n *Node) Start(ctx context.Context) error {
 			return err
 		}
 		n.stop = append(n.stop, stop)
+		if _, _, err := n.failKVs(ctx, n.gw.FailPolicy()); err != nil {
+			n.Stop()
+			return err
+		}
 		if stop, err = n.serveConflicts(); err != nil {
 			n.Stop()
 			return err
