@@ -68,6 +68,7 @@ type killResult struct {
 	stats                sim.Stats
 	doubled              int       // alarm episodes (car, type, start) stored more than once, all cars
 	use                  []nodeUse // CPU and memory of A (up to the kill), B and C (from the kill to the end)
+	store                footprint // what the history takes in PostgreSQL at the end
 }
 
 func killRun(t *testing.T, p killPlan) killResult {
@@ -207,6 +208,7 @@ func killRun(t *testing.T, p killPlan) killResult {
 	if r.doubled > 0 {
 		t.Errorf("%d alarm episodes are stored more than once", r.doubled)
 	}
+	r.store = measureStore(t, store)
 	return r
 }
 

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"tankwatch/internal/platform/db"
 	"tankwatch/internal/sim"
 )
 
@@ -40,6 +42,7 @@ func TestClusterSoak(t *testing.T) {
 	for _, u := range r.use {
 		fmt.Fprintf(&b, "  %s\n", u)
 	}
+	fmt.Fprintf(&b, "  %s\n", r.store)
 	t.Log("\n" + b.String())
 }
 
@@ -130,4 +133,43 @@ func waitFleet(t *testing.T, fl *sim.Fleet, what string, cond func() bool) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// footprint is the history's size in PostgreSQL: each table with its day partitions, indexes and
+// TOAST, and the position rows they hold.
+type footprint struct {
+	positions int64
+	bytes     map[string]int64
+}
+
+var historyTables = []string{"positions", "raw_frames", "tank_states", "level_readings"}
+
+func measureStore(t *testing.T, store *db.DB) footprint {
+	t.Helper()
+	ctx := context.Background()
+	f := footprint{bytes: map[string]int64{}}
+	if err := store.NewRaw("SELECT count(*) FROM positions").Scan(ctx, &f.positions); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range historyTables {
+		var n int64
+		if err := store.NewRaw(`SELECT coalesce(sum(pg_total_relation_size(i.inhrelid)), 0) FROM pg_inherits i
+			JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = ?`, table).Scan(ctx, &n); err != nil {
+			t.Fatal(err)
+		}
+		f.bytes[table] = n
+	}
+	return f
+}
+
+func (f footprint) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "store: %d position rows; with indexes, per position row:", f.positions)
+	var sum int64
+	for _, table := range historyTables {
+		sum += f.bytes[table]
+		fmt.Fprintf(&b, " %s %d B,", table, f.bytes[table]/max(f.positions, 1))
+	}
+	fmt.Fprintf(&b, " in all %d B (%.1f MB)", sum/max(f.positions, 1), float64(sum)/1e6)
+	return b.String()
 }
