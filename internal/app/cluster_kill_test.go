@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -28,21 +29,56 @@ import (
 // killFleet is how many simulated terminals report while node A is killed (issue 19's proof).
 const killFleet = 200
 
-// alarmIdx is the demo vehicle driven by hand for the alarm: after the simulated fleet, protocol 2013.
-const alarmIdx = killFleet + 1
-
 // TestKillNode is issue 19's proof with real processes: three `tankwatch serve` on one PostgreSQL
 // database and one NATS, 200 simulated terminals on A, then `kill -9` of A. Every terminal gets back
 // in on B or C, B's /ws/live shows every car with a report newer than anything acknowledged before
 // the kill, every report the terminals saw acknowledged is in the store, and an alarm raised on A
 // for a report whose acknowledgement was lost (so the terminal sends it again to B) is one row.
+// scripts/cluster-soak.sh runs the same with more terminals (TestClusterSoak).
 func TestKillNode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three server processes and 200 terminals: not in -short")
+	}
+	r := killRun(t, killPlan{fleet: killFleet, speedup: 10})
+	t.Logf("kill -9 A with %d terminals: all back on B/C %.1f s after, B's live view had every car newer %.1f s after; "+
+		"%d reports acknowledged (%d before the kill), sent %d, resent %d, blind %d, missing from the store %d",
+		killFleet, r.reconnected.Seconds(), r.resumed.Seconds(), r.acked, r.ackedBefore, r.stats.Sent, r.stats.Resent,
+		r.stats.Blind, r.missing)
+}
+
+// killPlan is one run of the kill proof.
+type killPlan struct {
+	fleet   int // simulated terminals (demo vehicles 0…fleet-1; vehicle fleet+1 is the hand-driven alarm car)
+	speedup int // simulated time per real second; each terminal reports every 10 s of simulated time
+	// killAfter is how long the fleet reports on A with all three nodes up before A is killed; 0: as
+	// soon as every terminal has two reports acknowledged.
+	killAfter time.Duration
+	// duration is how long the fleet runs in all, from its start; 0: it stops once every terminal is
+	// back and B's live view shows every car after the kill.
+	duration time.Duration
+	// ackTimeout is the terminals' wait for a reply before they resend or reconnect; 0: 2 s.
+	ackTimeout time.Duration
+}
+
+// killResult is what a kill run measured.
+type killResult struct {
+	reconnected, resumed time.Duration // from the kill: every terminal back on B or C; B's /ws/live shows every car after it
+	acked, ackedBefore   int           // reports acknowledged in all, and before the kill
+	missing              int           // acknowledged reports missing from the store
+	stats                sim.Stats
+	doubled              int       // alarm episodes (car, type, start) stored more than once, all cars
+	use                  []nodeUse // CPU and memory of A (up to the kill), B and C (from the kill to the end)
+	store                footprint // what the history takes in PostgreSQL at the end
+}
+
+func killRun(t *testing.T, p killPlan) killResult {
 	natsURL := os.Getenv("TANKWATCH_TEST_NATS")
 	if natsURL == "" {
 		t.Skip("TANKWATCH_TEST_NATS not set")
 	}
-	if testing.Short() {
-		t.Skip("three server processes and 200 terminals: not in -short")
+	alarmIdx := p.fleet // after the simulated fleet: the first protocol 2013 demo vehicle
+	for fleet.DemoProtocol(alarmIdx) != 2013 {
+		alarmIdx++
 	}
 	dsn := dbtest.PGDatabase(t)
 	bin := killBinary(t)
@@ -76,22 +112,23 @@ func TestKillNode(t *testing.T) {
 	b, c := &node{name: "b", http: freeAddr(t), jt808: freeAddr(t)}, &node{name: "c", http: freeAddr(t), jt808: freeAddr(t)}
 
 	acks := newAcked()
-	fl, err := sim.Start(ctx, sim.Config{Gateway: a.jt808 + "," + b.jt808 + "," + c.jt808, Vehicles: killFleet,
-		Interval: 10 * time.Second, Speedup: 10, DayAtStart: true, Seed: 19, Misbehave: 0,
-		AckTimeout: 2 * time.Second, Backoff: 100 * time.Millisecond, OnAck: acks.add})
+	started := time.Now()
+	fl, err := sim.Start(ctx, sim.Config{Gateway: a.jt808 + "," + b.jt808 + "," + c.jt808, Vehicles: p.fleet,
+		Interval: 10 * time.Second, Speedup: float64(p.speedup), DayAtStart: true, Seed: 19, Misbehave: 0,
+		AckTimeout: cmp.Or(p.ackTimeout, 2*time.Second), Backoff: 100 * time.Millisecond, OnAck: acks.add})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(fl.Stop)
-	waitFor(t, "the fleet to authenticate on A", func() bool { return fl.Stats().Authenticated == killFleet })
+	waitFleet(t, fl, "the fleet to authenticate on A", func() bool { return fl.Stats().Authenticated == int64(p.fleet) })
 
 	startNode(t, bin, "b", common, b)
 	startNode(t, bin, "c", common, c)
 	waitFor(t, "nodes B and C to serve", func() bool { return b.ready() && c.ready() })
-	live := watchLive(t, b)
+	live := watchLive(t, b, p.fleet)
 	// the car with the alarm: one report with the emergency bit, acknowledged by A once B
 	// and C run (a node loads the alarms going on when it starts; this one starts after)
-	alarmTerm := alarmTerminal(t, store)
+	alarmTerm := alarmTerminal(t, store, alarmIdx)
 	code := alarmTerm.register(t, a.jt808)
 	if !alarmTerm.auth(t, a.jt808, code) {
 		t.Fatal("the alarm terminal was refused on A")
@@ -100,29 +137,36 @@ func TestKillNode(t *testing.T) {
 	alarmTerm.report(t, alarmAt, 1) // bit 0: emergency (t0)
 	waitFor(t, "A to raise the emergency alarm", func() bool { return alarmRows(t, store, alarmTerm.carID) == 1 })
 
-	waitFor(t, "reports from every terminal acknowledged on A", func() bool {
-		return fl.Stats().Acked >= 2*killFleet && acks.count() >= 2*killFleet
+	waitFleet(t, fl, "reports from every terminal acknowledged on A", func() bool {
+		return fl.Stats().Acked >= int64(2*p.fleet) && acks.count() >= 2*p.fleet
 	})
-	waitFor(t, "B's live view to show the fleet", func() bool { return live.cars() >= killFleet })
+	waitFleet(t, fl, "B's live view to show the fleet", func() bool { return live.cars() >= p.fleet })
+	tokA, tokB, tokC := a.login(t), b.login(t), c.login(t)
+	useA := a.sample(t, tokA)
+	for until := time.Now().Add(p.killAfter); time.Now().Before(until); {
+		time.Sleep(100 * time.Millisecond) // the fleet reports on A for killAfter: a load, not a condition
+	}
 
 	before := acks.snapshot()
+	useA = useA.until(a.sample(t, tokA))
+	useB, useC := b.sample(t, tokB), c.sample(t, tokC)
 	killed := time.Now()
 	if err := a.cmd.Process.Kill(); err != nil { // SIGKILL
 		t.Fatal(err)
 	}
 	_ = a.cmd.Wait()
 
-	tokB, tokC := b.login(t), c.login(t)
-	waitFor(t, "every terminal to be back on B or C", func() bool {
-		return b.metric(t, tokB, "tankwatch_jt808_sessions")+c.metric(t, tokC, "tankwatch_jt808_sessions") >= killFleet &&
-			fl.Stats().Authenticated == killFleet
+	waitFleet(t, fl, "every terminal to be back on B or C", func() bool {
+		return b.metric(t, tokB, "tankwatch_jt808_sessions")+c.metric(t, tokC, "tankwatch_jt808_sessions") >= float64(p.fleet) &&
+			fl.Stats().Authenticated == int64(p.fleet)
 	})
-	reconnected := time.Since(killed)
+	var r killResult
+	r.reconnected = time.Since(killed)
 	newest := before.newest()
-	waitFor(t, "B's live view to show every car reporting after the kill", func() bool {
-		return live.newer(newest) >= killFleet
+	waitFleet(t, fl, "B's live view to show every car reporting after the kill", func() bool {
+		return live.newer(newest) >= p.fleet
 	})
-	resumed := time.Since(killed)
+	r.resumed = time.Since(killed)
 
 	// the alarm report's acknowledgement was lost with A: the terminal sends it again, to B
 	waitFor(t, "the alarm terminal to be accepted on B", func() bool { return alarmTerm.auth(t, b.jt808, code) })
@@ -136,15 +180,18 @@ func TestKillNode(t *testing.T) {
 		}
 		return open == 0 || alarmRows(t, store, alarmTerm.carID) > 1
 	})
+	for time.Since(started) < p.duration {
+		time.Sleep(100 * time.Millisecond) // the rest of the soak: a load, not a condition
+	}
 
+	r.use = []nodeUse{useA, useB.until(b.sample(t, tokB)), useC.until(c.sample(t, tokC))}
 	fl.Stop()
-	st := fl.Stats()
-	missing, example := acks.missing(t, store)
-	t.Logf("kill -9 A with %d terminals: all back on B/C %.1f s after, B's live view had every car newer %.1f s after; "+
-		"%d reports acknowledged (%d before the kill), sent %d, resent %d, blind %d, missing from the store %d",
-		killFleet, reconnected.Seconds(), resumed.Seconds(), acks.count(), before.count(), st.Sent, st.Resent, st.Blind, missing)
-	if missing > 0 {
-		t.Errorf("%d acknowledged reports are not in the store, e.g. %s", missing, example)
+	r.stats = fl.Stats()
+	r.acked, r.ackedBefore = acks.count(), before.count()
+	var example string
+	r.missing, example = acks.missing(t, store)
+	if r.missing > 0 {
+		t.Errorf("%d acknowledged reports are not in the store, e.g. %s", r.missing, example)
 	}
 	if n := alarmRows(t, store, alarmTerm.carID); n != 1 {
 		t.Errorf("the emergency alarm of the car is %d rows across the nodes, want 1", n)
@@ -154,6 +201,15 @@ func TestKillNode(t *testing.T) {
 		end == nil || *end != alarmAt.Add(time.Second).UnixMilli() {
 		t.Errorf("the alarm raised on A was not ended by the report B received: end %v, %v", end, err)
 	}
+	if err := store.NewRaw("SELECT count(*) FROM (SELECT 1 FROM alarms GROUP BY car_id, type_code, start_at HAVING count(*) > 1) AS d").
+		Scan(ctx, &r.doubled); err != nil {
+		t.Fatal(err)
+	}
+	if r.doubled > 0 {
+		t.Errorf("%d alarm episodes are stored more than once", r.doubled)
+	}
+	r.store = measureStore(t, store)
+	return r
 }
 
 // killBinary is $TANKWATCH_BIN, or the binary built once for the test (no -race: three of them run).
@@ -269,11 +325,12 @@ func (n *node) metric(t *testing.T, token, name string) float64 {
 
 // liveView follows a node's /ws/live for every car: the newest device time shown per plate.
 type liveView struct {
+	fleet  int // the simulated fleet's size: demo vehicles 0…fleet-1
 	mu     sync.Mutex
 	newest map[string]time.Time
 }
 
-func watchLive(t *testing.T, n *node) *liveView {
+func watchLive(t *testing.T, n *node, fleet int) *liveView {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -286,7 +343,7 @@ func watchLive(t *testing.T, n *node) *liveView {
 	if err := ws.Write(ctx, websocket.MessageText, []byte(`{"type":"select","all":true}`)); err != nil {
 		t.Fatal(err)
 	}
-	v := &liveView{newest: map[string]time.Time{}}
+	v := &liveView{fleet: fleet, newest: map[string]time.Time{}}
 	go func() {
 		for {
 			_, m, err := ws.Read(ctx)
@@ -321,7 +378,7 @@ func (v *liveView) cars() int { return v.newer(map[string]time.Time{}) }
 // newer is how many of the simulated fleet's cars the view shows with a report newer than the time
 // given for their terminal phone (without leading zeros).
 func (v *liveView) newer(than map[string]time.Time) int {
-	cars := fleet.DemoFleet(killFleet)
+	cars := fleet.DemoFleet(v.fleet)
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	n := 0
@@ -358,13 +415,13 @@ type handTerminal struct {
 	serial uint16
 }
 
-func alarmTerminal(t *testing.T, store *db.DB) *handTerminal {
+func alarmTerminal(t *testing.T, store *db.DB, idx int) *handTerminal {
 	t.Helper()
-	h := &handTerminal{idx: alarmIdx}
-	if fleet.DemoProtocol(alarmIdx) != 2013 {
-		t.Fatalf("demo vehicle %d is not protocol 2013", alarmIdx)
+	h := &handTerminal{idx: idx}
+	if fleet.DemoProtocol(idx) != 2013 {
+		t.Fatalf("demo vehicle %d is not protocol 2013", idx)
 	}
-	if err := store.NewRaw("SELECT car_id FROM terminals WHERE phone = ?", fleet.DemoTerminalPhone(alarmIdx)).
+	if err := store.NewRaw("SELECT car_id FROM terminals WHERE phone = ?", fleet.DemoTerminalPhone(idx)).
 		Scan(context.Background(), &h.carID); err != nil {
 		t.Fatalf("the alarm car's terminal: %v", err)
 	}
@@ -423,9 +480,9 @@ func (h *handTerminal) register(t *testing.T, addr string) string {
 	if !h.dial(t, addr) {
 		t.Fatalf("dial %s", addr)
 	}
-	car := fleet.DemoFleet(alarmIdx + 1)[alarmIdx]
+	car := fleet.DemoFleet(h.idx + 1)[h.idx]
 	h.send(t, &jt808.Register{Province: 13, City: 100, Manufacturer: "70111", Model: "TW-808T",
-		TerminalID: fleet.DemoTerminalID(alarmIdx), PlateColor: jt808.PlateYellow, Plate: car.Plate})
+		TerminalID: fleet.DemoTerminalID(h.idx), PlateColor: jt808.PlateYellow, Plate: car.Plate})
 	f, err := h.answer(t, jt808.MsgRegisterReply)
 	if err != nil {
 		t.Fatal(err)

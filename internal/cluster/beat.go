@@ -67,9 +67,10 @@ func (n *Node) unbeat() {
 	}
 }
 
-// alive reports whether node beats. When the bucket cannot be read the node is taken as alive: a
-// bus that does not answer must not hand a live terminal to a second connection.
+// alive reports whether node beats and is still connected to the bus (alive.go). When the bucket
+// cannot be read the node is taken as alive: a bus that does not answer must not hand a live
+// terminal to a second connection.
 func (n *Node) alive(ctx context.Context, node string) bool {
 	_, _, err := n.nodes.Get(ctx, nodeKey(node))
-	return !errors.Is(err, bus.ErrNotFound)
+	return !errors.Is(err, bus.ErrNotFound) && n.connected(ctx, node)
 }

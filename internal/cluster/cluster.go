@@ -52,6 +52,8 @@ type Node struct {
 	lmu  sync.Mutex
 	last map[int64]lastSeen // per car: where its newest report was committed (Mine)
 
+	fails failBuckets // the failure limit across the nodes (fails.go)
+
 	out  chan []telemetry.Report
 	stop []func()
 	wg   sync.WaitGroup
@@ -102,6 +104,11 @@ func (n *Node) Start(ctx context.Context) error {
 	if err := n.beat(ctx); err != nil {
 		return err
 	}
+	stopAlive, err := n.serveAlive()
+	if err != nil {
+		return err
+	}
+	n.stop = append(n.stop, stopAlive)
 	stop, err := n.bus.Subscribe(n.prefix+".rep.*", n.received)
 	if err != nil {
 		return err
@@ -110,6 +117,15 @@ func (n *Node) Start(ctx context.Context) error {
 	if n.gw != nil {
 		stop, err := n.bus.Respond(n.prefix+".cmd."+n.bus.Node(), n.serveCommand)
 		if err != nil {
+			n.Stop()
+			return err
+		}
+		n.stop = append(n.stop, stop)
+		if _, _, err := n.failKVs(ctx, n.gw.FailPolicy()); err != nil {
+			n.Stop()
+			return err
+		}
+		if stop, err = n.serveConflicts(); err != nil {
 			n.Stop()
 			return err
 		}

@@ -41,7 +41,26 @@ func (s *Server) Reachable(ctx context.Context, terminalID int64) bool {
 // remoteSession stands for a live session on another node in the refusal paths, which name the
 // live session's peer.
 func (s *Server) remoteSession(node string) *session {
-	return &session{srv: s, peer: "node " + node}
+	return &session{srv: s, peer: "node " + node, node: node}
+}
+
+// ConflictForwarder is a Cluster that can tell the holding node of a refused attempt on its terminal
+// (internal/cluster): the identity-conflict alarm is that node's to raise, where the live session is.
+type ConflictForwarder interface {
+	// Attempted tells node that peer tried msgID for terminalID at at and was refused. It must not block.
+	Attempted(node string, terminalID int64, peer string, msgID uint16, at time.Time)
+}
+
+// AttemptedHere is a refused attempt on another node against a terminal whose session is here: it
+// counts and alarms as one on this node would (attempted). A terminal no longer held here is
+// forgotten: its session ended, so no conflict is left to alarm.
+func (s *Server) AttemptedHere(terminalID int64, peer string, msgID uint16, at time.Time) {
+	s.mu.Lock()
+	live := s.byTerm[terminalID]
+	s.mu.Unlock()
+	if live != nil {
+		s.attempted(terminalID, live, &session{peer: peer}, msgID, at)
+	}
 }
 
 // clusterHolder is liveOther's question to the other nodes. A bus that does not answer does not
@@ -103,4 +122,55 @@ func (s *Server) Evict(terminalID int64) {
 // with it.
 func (s *Server) AskHere(ctx context.Context, terminalID int64, msg jt808.Message, c *telemetry.Command) (jt808.Message, error) {
 	return s.ask(ctx, terminalID, msg, c, false)
+}
+
+// FailSharer is a Cluster that counts failed registrations and authentications per address across
+// the nodes (internal/cluster): a guesser spreading its attempts over N nodes meets the limit once,
+// not N times, and an address blocked on one node is blocked on all.
+type FailSharer interface {
+	// Failed counts a failure of addr at at under the policy, blocking addr on every node when it
+	// reaches the limit. It must not block.
+	Failed(addr string, at time.Time, p FailPolicy)
+	// Blocked reports whether addr is blocked across the nodes.
+	Blocked(ctx context.Context, addr string, p FailPolicy) (bool, error)
+}
+
+// FailPolicy is the failure limit of Config (FailLimit, FailWindow, FailBlock).
+type FailPolicy struct {
+	Limit         int
+	Window, Block time.Duration
+}
+
+// FailPolicy is this gateway's failure limit.
+func (s *Server) FailPolicy() FailPolicy {
+	return FailPolicy{Limit: s.cfg.FailLimit, Window: s.cfg.FailWindow, Block: s.cfg.FailBlock}
+}
+
+// shareFailure counts a failure of addr on the other nodes too.
+func (s *Server) shareFailure(addr string, now time.Time) {
+	if f, ok := s.cluster.(FailSharer); ok {
+		f.Failed(addr, now, s.FailPolicy())
+	}
+}
+
+// blockedAddr reports whether addr is blocked here or across the nodes. A bus that does not answer
+// leaves the judgement to this node's own limiter.
+func (s *Server) blockedAddr(ctx context.Context, addr string, now time.Time) bool {
+	if s.fails.blocked(addr, now) {
+		return true
+	}
+	f, ok := s.cluster.(FailSharer)
+	if !ok {
+		return false
+	}
+	var blocked bool
+	err := offStack(func() error {
+		var err error
+		blocked, err = f.Blocked(ctx, addr, s.FailPolicy())
+		return err
+	})
+	if err != nil {
+		s.log.Warn("bus: whether the address is blocked on other nodes is unknown; judging by this node's count", "address", addr, "err", err)
+	}
+	return err == nil && blocked
 }

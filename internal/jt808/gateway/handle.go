@@ -121,7 +121,7 @@ func (s *session) register(now time.Time, raw []byte, f jt808.Frame) bool {
 		s.refused(now, "registration", phone, reason, why, args...)
 		return answer(jt808.RegisterTerminalUnknown, "")
 	}
-	if s.srv.fails.blocked(s.host, now) {
+	if s.srv.blockedAddr(s.ctx, s.host, now) {
 		return refuse(refuseLimited, "the address failed too often")
 	}
 	t, ok, err := s.lookup(phone)
@@ -179,7 +179,11 @@ func (s *session) refused(now time.Time, what, phone, reason, why string, args .
 		return
 	}
 	s.srv.m.refusals.WithLabelValues(reason).Inc()
-	if reason != refuseLimited && reason != refuseLive && s.srv.fails.fail(s.host, now) {
+	if reason == refuseLimited || reason == refuseLive {
+		return
+	}
+	s.srv.shareFailure(s.host, now)
+	if s.srv.fails.fail(s.host, now) {
 		s.srv.m.blocked.Inc()
 		s.logger().Warn("address blocked: too many failed registrations and authentications",
 			"address", s.host, "limit", s.srv.cfg.FailLimit, "window", s.srv.cfg.FailWindow, "blocked_for", s.srv.cfg.FailBlock)
@@ -200,7 +204,7 @@ func (s *session) authenticate(now time.Time, raw []byte, f jt808.Frame) bool {
 		s.malformedFrame(err)
 		return refuse("", "undecodable body", "err", err)
 	}
-	if s.srv.fails.blocked(s.host, now) {
+	if s.srv.blockedAddr(s.ctx, s.host, now) {
 		return refuse(refuseLimited, "the address failed too often")
 	}
 	t, ok, err := s.lookup(phone)

@@ -206,8 +206,15 @@ func (s *Server) claim(sess *session, live liveInfo, now time.Time) *session {
 }
 
 // attempted records a refused attempt by claimer to take over terminalID, whose session live is live.
-// The alarm waits until live is heard from again (conflict).
+// The alarm waits until live is heard from again (conflict). A live session on another node is that
+// node's to count and alarm (AttemptedHere there).
 func (s *Server) attempted(terminalID int64, live, claimer *session, msgID uint16, now time.Time) {
+	if live.node != "" {
+		if f, ok := s.cluster.(ConflictForwarder); ok {
+			f.Attempted(live.node, terminalID, claimer.peer, msgID, now)
+		}
+		return
+	}
 	s.mu.Lock()
 	s.attempts[terminalID]++
 	s.mu.Unlock()

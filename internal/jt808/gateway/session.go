@@ -21,6 +21,7 @@ type session struct {
 	conn   net.Conn
 	peer   string
 	host   string          // the peer's address without port (the failure limit's key)
+	node   string          // a live session on another node (remoteSession): that node's name
 	ctx    context.Context // ends when the session closes
 	cancel context.CancelFunc
 	serial atomic.Uint32       // platform serial numbers, per session, wrapping at 16 bits
