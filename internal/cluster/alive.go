@@ -12,7 +12,7 @@ import (
 // that catches a node that hangs or is cut off while its connection stays open. The bus itself sees
 // the connection: a node killed (kill -9, its machine lost) closes its TCP connection to NATS, the
 // server drops its subscriptions at once, and a request to its alive subject is answered "no
-// responders" at once — the loss is known without waiting for the key to expire (D9e). Only that
+// responders" at once — the loss is known without waiting for the key to expire (D96). Only that
 // answer counts as death: a probe that times out or fails otherwise takes the node as alive, as an
 // unreadable key does, so a slow bus never hands a live terminal to a second connection.
 
