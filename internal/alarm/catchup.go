@@ -42,7 +42,8 @@ func (e *Engine) CatchUp(ctx context.Context) error {
 	for range cap(e.q) {
 		select {
 		case batch := <-e.q:
-			e.Evaluate(ctx, batch)
+			e.Evaluate(ctx, batch.Reports)
+			batch.Finish()
 			continue
 		default:
 		}

@@ -28,7 +28,7 @@ func (a *App) buildAlarms() {
 		Mine: func(carID int64) bool { c := a.Devices.Cluster; return c == nil || c.Mine(carID) }}
 	eng := alarm.NewEngine(deps, alarm.EngineConfig{}, a.Log.With("component", "alarm"))
 	eng.Now = now
-	a.Devices.Writer.Subscribe(eng.Enqueue)
+	a.Devices.Writer.Subscribe(a.engineFeed(eng.Enqueue))
 	a.Alarms = Alarms{Service: svc, Engine: eng}
 	a.buildTankJudge(svc)
 	stat := func(i int) func() float64 {

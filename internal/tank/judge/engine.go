@@ -61,7 +61,7 @@ type Engine struct {
 	cfg EngineConfig
 	log *slog.Logger
 
-	q         chan []telemetry.Report
+	q         chan telemetry.Queued
 	bmu       sync.Mutex
 	behind    map[int64]bool
 	evaluated atomic.Int64
@@ -99,7 +99,7 @@ func NewEngine(d Deps, cfg EngineConfig, log *slog.Logger) *Engine {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Engine{d: d, cfg: cfg, log: log, q: make(chan []telemetry.Report, cfg.Queue), behind: map[int64]bool{},
+	return &Engine{d: d, cfg: cfg, log: log, q: make(chan telemetry.Queued, cfg.Queue), behind: map[int64]bool{},
 		cars: map[int64]*carJudge{}}
 }
 
@@ -107,7 +107,7 @@ func NewEngine(d Deps, cfg EngineConfig, log *slog.Logger) *Engine {
 // cars behind; their reports are read back from the store (they are committed).
 func (e *Engine) Enqueue(reports []telemetry.Report) {
 	select {
-	case e.q <- reports:
+	case e.q <- telemetry.Queued{Reports: reports}:
 	default:
 		e.overflows.Add(1)
 		e.bmu.Lock()
@@ -219,7 +219,8 @@ func (e *Engine) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case batch := <-e.q:
-			e.Evaluate(ctx, batch)
+			e.Evaluate(ctx, batch.Reports)
+			batch.Finish()
 		case <-catch.C:
 			if err := e.CatchUp(ctx); err != nil && ctx.Err() == nil {
 				e.log.Warn("tank events: catch-up failed", "err", err)
@@ -395,4 +396,10 @@ func (e *Engine) catchUpCar(ctx context.Context, carID int64) (more bool, err er
 	}
 	e.store(ctx, work)
 	return more, nil
+}
+
+// Judge is the partitioned worker's feed (D9b): it waits for room in the queue instead of
+// overflowing and returns once the batch is judged, so that the batch is acknowledged only then.
+func (e *Engine) Judge(ctx context.Context, reports []telemetry.Report) error {
+	return telemetry.JudgeWait(ctx, e.q, reports)
 }
