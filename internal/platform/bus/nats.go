@@ -109,13 +109,18 @@ func (b *NATS) ConsumeWork(subject, durable string, fn func(ctx context.Context,
 	}
 	ctx, cancel := context.WithCancel(b.ctx)
 	var running sync.WaitGroup
+	var mu sync.Mutex
+	stopped := false
 	cc, err := c.Consume(func(m jetstream.Msg) {
-		running.Add(1)
-		defer running.Done()
-		if ctx.Err() != nil {
+		mu.Lock()
+		if stopped {
+			mu.Unlock()
 			_ = m.Nak() // stopping: the next holder reads it
 			return
 		}
+		running.Add(1)
+		mu.Unlock()
+		defer running.Done()
 		keep := time.NewTicker(workAckWait / 3)
 		defer keep.Stop()
 		res := make(chan error, 1)
@@ -141,6 +146,9 @@ func (b *NATS) ConsumeWork(subject, durable string, fn func(ctx context.Context,
 	}
 	return func() {
 		cc.Stop()
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
 		// the judgement under way is let finish (then acknowledged) rather than judged again elsewhere
 		idle := make(chan struct{})
 		go func() { running.Wait(); close(idle) }()
