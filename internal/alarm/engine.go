@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -34,7 +35,8 @@ type Recipients interface {
 
 // EngineConfig tunes the engine; zero fields take the defaults.
 type EngineConfig struct {
-	Queue        int           // committed batches waiting for evaluation (256); beyond, batches are dropped and counted
+	Queue        int           // committed batches waiting for evaluation (256); beyond, the cars are caught up from the store
+	CatchUpEvery time.Duration // 2 s between catch-up passes
 	SpeedingFor  time.Duration // 30 s over the limit before a speeding alarm
 	UnlockWindow time.Duration // 5 min: a platform unlock this recent explains a lock opening
 	OfflineEvery time.Duration // 1 min between offline checks
@@ -44,6 +46,9 @@ type EngineConfig struct {
 func (c EngineConfig) withDefaults() EngineConfig {
 	if c.Queue <= 0 {
 		c.Queue = 256
+	}
+	if c.CatchUpEvery <= 0 {
+		c.CatchUpEvery = 2 * time.Second
 	}
 	if c.SpeedingFor <= 0 {
 		c.SpeedingFor = 30 * time.Second
@@ -83,7 +88,9 @@ type TextTemplates func(ctx context.Context, kind, groupPath string, vars func(i
 // Engine judges every committed report against the alarm rules on its own goroutine. Its per-car
 // state is memory only: at start it reloads the alarms still going on (so an episode is neither
 // repeated nor left open) and otherwise starts cold — the first report of a car sets the baselines
-// (stop time, level total, lock states) from which the edge rules judge.
+// (stop time, level total, lock states) from which the edge rules judge. It never loses a report
+// (DESIGN §2): when its queue is full, the cars of the batch it could not take are marked behind,
+// their reports are skipped until a catch-up pass has read them back from the store (catchup.go).
 type Engine struct {
 	d   Deps
 	cfg EngineConfig
@@ -93,8 +100,11 @@ type Engine struct {
 	// kind "alarmPush", the car's group path, and each language's values.
 	Texts TextTemplates
 
-	q         chan []telemetry.Report
-	dropped   atomic.Int64
+	q         chan telemetry.Queued
+	bmu       sync.Mutex
+	behind    map[int64]int64 // car → the oldest row time not judged (read back from there)
+	overflows atomic.Int64
+	caught    atomic.Int64
 	evaluated atomic.Int64
 	raised    atomic.Int64
 
@@ -111,23 +121,30 @@ func NewEngine(d Deps, cfg EngineConfig, log *slog.Logger) *Engine {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Engine{d: d, cfg: cfg, log: log, Now: time.Now, q: make(chan []telemetry.Report, cfg.Queue),
-		state: map[int64]*carState{}}
+	return &Engine{d: d, cfg: cfg, log: log, Now: time.Now, q: make(chan telemetry.Queued, cfg.Queue),
+		behind: map[int64]int64{}, state: map[int64]*carState{}}
 }
 
-// Enqueue is the writer's subscriber (telemetry Writer.Subscribe): it never blocks ingest; when the
-// queue is full the batch is dropped and counted.
+// Enqueue is the writer's subscriber (telemetry Writer.Subscribe): it never blocks ingest. A batch
+// that does not fit marks its cars behind; their reports are read back from the store (they are
+// committed) by the next catch-up pass.
 func (e *Engine) Enqueue(reports []telemetry.Report) {
 	select {
-	case e.q <- reports:
+	case e.q <- telemetry.Queued{Reports: reports}:
 	default:
-		e.dropped.Add(int64(len(reports)))
+		e.overflows.Add(1)
+		e.bmu.Lock()
+		for i := range reports {
+			e.markBehind(&reports[i])
+		}
+		e.bmu.Unlock()
 	}
 }
 
-// Stats are the engine's counters (reports evaluated, dropped, alarms raised).
-func (e *Engine) Stats() (evaluated, dropped, raised int64) {
-	return e.evaluated.Load(), e.dropped.Load(), e.raised.Load()
+// Stats are the engine's counters: reports evaluated (from the queue and read back), batches that
+// overflowed the queue, reports read back from the store, alarms raised.
+func (e *Engine) Stats() (evaluated, overflows, caughtUp, raised int64) {
+	return e.evaluated.Load(), e.overflows.Load(), e.caught.Load(), e.raised.Load()
 }
 
 // Start loads what Warm loads and starts evaluating on its own goroutine.
@@ -153,7 +170,8 @@ func (e *Engine) Warm(ctx context.Context) error {
 	return e.warm(ctx)
 }
 
-// Stop ends evaluation (what is still queued is dropped: alarms are judged again from live data).
+// Stop ends evaluation. What is still queued or behind is committed but not judged: a restart
+// starts from the alarms going on and the next reports (the store is not read back across restarts).
 func (e *Engine) Stop() {
 	if e.stop != nil {
 		e.stop()
@@ -202,12 +220,19 @@ func (e *Engine) run(ctx context.Context) {
 	defer offline.Stop()
 	reload := time.NewTicker(e.cfg.ReloadEvery)
 	defer reload.Stop()
+	catch := time.NewTicker(e.cfg.CatchUpEvery)
+	defer catch.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case batch := <-e.q:
-			e.Evaluate(ctx, batch)
+			e.Evaluate(ctx, batch.Reports)
+			batch.Finish()
+		case <-catch.C:
+			if err := e.CatchUp(ctx); err != nil && ctx.Err() == nil {
+				e.log.Warn("alarm engine: catch-up failed; retried on the next pass", "err", err)
+			}
 		case <-offline.C:
 			e.CheckOffline(ctx)
 		case <-reload.C:
@@ -228,25 +253,48 @@ func (e *Engine) env(car *fleet.LiveCar) *ruleEnv {
 }
 
 // Evaluate judges a committed batch (the run goroutine calls it; tests and benchmarks call it
-// directly, never concurrently with a running engine).
+// directly, never concurrently with a running engine). Reports of cars marked behind are skipped
+// (the catch-up reads them from the store in order), and so are those a catch-up already read.
 func (e *Engine) Evaluate(ctx context.Context, batch []telemetry.Report) {
+	e.bmu.Lock()
+	var skip map[int64]bool
+	for i := range batch {
+		r := &batch[i]
+		if _, ok := e.behind[r.CarID]; ok {
+			e.markBehind(r)
+			if skip == nil {
+				skip = map[int64]bool{}
+			}
+			skip[r.CarID] = true
+		}
+	}
+	e.bmu.Unlock()
 	var work []decided
 	for i := range batch {
 		r := &batch[i]
-		if r.CarID == 0 {
+		if r.CarID == 0 || skip[r.CarID] {
 			continue
 		}
-		car, ok := e.car(r.CarID)
-		if !ok {
-			continue // not in the registry yet; the next reload knows it
+		if st := e.state[r.CarID]; st != nil && st.readTo != 0 && reportTime(r) <= st.readTo {
+			continue // committed before a catch-up read it from the store, queued after
 		}
-		e.evaluated.Add(1)
-		st := e.stateOf(r.CarID)
-		if acts := step(ctx, &car, e.env(&car), st, r); len(acts) > 0 {
-			work = append(work, decided{car: car, st: st, speed: r.Speed, acts: acts})
-		}
+		work = e.judge(ctx, r, work)
 	}
 	e.apply(ctx, work)
+}
+
+// judge steps one report through the rules and adds what they decided to work.
+func (e *Engine) judge(ctx context.Context, r *telemetry.Report, work []decided) []decided {
+	car, ok := e.car(r.CarID)
+	if !ok {
+		return work // not in the registry yet; the next reload knows it
+	}
+	e.evaluated.Add(1)
+	st := e.stateOf(r.CarID)
+	if acts := step(ctx, &car, e.env(&car), st, r); len(acts) > 0 {
+		work = append(work, decided{car: car, st: st, speed: r.Speed, acts: acts})
+	}
+	return work
 }
 
 // decided is what the rules decided for one report, waiting to be stored.
@@ -446,4 +494,10 @@ func levelRoman(l int) string {
 		return strconv.Itoa(l)
 	}
 	return romans[l]
+}
+
+// Judge is the partitioned worker's feed (D97): it waits for room in the queue instead of
+// overflowing and returns once the batch is judged, so that the batch is acknowledged only then.
+func (e *Engine) Judge(ctx context.Context, reports []telemetry.Report) error {
+	return telemetry.JudgeWait(ctx, e.q, reports)
 }

@@ -85,6 +85,7 @@ type carState struct {
 	on        map[string]bool  // episodes going on, by code
 	open      map[string]int64 // their alarm records (only watched types have one)
 	parkID    int64            // open parking period
+	readTo    int64            // the newest row time a catch-up read back from the store (catchup.go)
 }
 
 // auEpisode is the car's newest abnormal unloading, which a fall of level measured later joins (one

@@ -28,22 +28,24 @@ func (a *App) buildAlarms() {
 		Mine: func(carID int64) bool { c := a.Devices.Cluster; return c == nil || c.Mine(carID) }}
 	eng := alarm.NewEngine(deps, alarm.EngineConfig{}, a.Log.With("component", "alarm"))
 	eng.Now = now
-	a.Devices.Writer.Subscribe(eng.Enqueue)
+	a.Devices.Writer.Subscribe(a.engineFeed(eng.Enqueue))
 	a.Alarms = Alarms{Service: svc, Engine: eng}
 	a.buildTankJudge(svc)
 	stat := func(i int) func() float64 {
 		return func() float64 {
-			ev, dr, ra := eng.Stats()
-			return float64([]int64{ev, dr, ra}[i])
+			ev, ov, cu, ra := eng.Stats()
+			return float64([]int64{ev, ov, cu, ra}[i])
 		}
 	}
 	a.registry.MustRegister(
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tankwatch_alarm_reports_evaluated_total",
 			Help: "Committed reports judged by the alarm engine."}, stat(0)),
-		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tankwatch_alarm_reports_dropped_total",
-			Help: "Committed reports the alarm engine dropped because its queue was full."}, stat(1)),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tankwatch_alarm_queue_overflows_total",
+			Help: "Batches the alarm engine could not queue (their cars were caught up from the store)."}, stat(1)),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tankwatch_alarm_caught_up_total",
+			Help: "Stored reports the alarm engine read back after an overflow."}, stat(2)),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tankwatch_alarms_raised_total",
-			Help: "Alarm records created by the alarm engine."}, stat(2)),
+			Help: "Alarm records created by the alarm engine."}, stat(3)),
 	)
 }
 

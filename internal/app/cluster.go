@@ -53,11 +53,16 @@ func (a *App) startCluster(ctx context.Context) error {
 	if a.Cfg.JT808 == "" || !a.Cfg.Serves(config.RoleGateway) {
 		gw = nil
 	}
-	n := cluster.New(dv.bus, prefix, cluster.Config{HeartbeatWindow: a.Cfg.JT808HeartbeatWindow}, dv.Live.Apply, gw, a.Log)
+	cc := cluster.Config{HeartbeatWindow: a.Cfg.JT808HeartbeatWindow}
+	if a.Cfg.Serves(config.RoleWorker) {
+		cc.Worker = engines{a}
+	}
+	n := cluster.New(dv.bus, prefix, cc, dv.Live.Apply, gw, a.Log)
 	if err := n.Start(ctx); err != nil {
 		a.stopBus()
 		return fmt.Errorf("bus: %w", err)
 	}
+	dv.partitioned.Store(n.Partitioned())
 	if gw == nil {
 		// no session is ever held here, so every command (command page, help-request answers, car
 		// passwords) goes through the node that holds the terminal

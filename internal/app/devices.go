@@ -6,6 +6,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -44,6 +45,7 @@ type Devices struct {
 	Cluster *cluster.Node
 
 	gatewayAddr string
+	partitioned atomic.Bool // the engines follow the partitions this node holds, not its commits (work.go)
 	stop        func()
 	bus         bus.Bus
 	closeBus    func() // set when this node dialled the bus itself
@@ -103,7 +105,7 @@ func (a *App) buildDevices() {
 	dv.Help = alarm.NewHelp(alarm.HelpDeps{DB: d, Audit: a.Audit, Cars: dv.Live, Terminals: a.Fleet, Recipients: a.Org,
 		Publisher: a.Broker, Geo: dv.Geo, Stations: a.Stations, Sender: dv.Gateway, Log: a.Log})
 	dv.Help.Now = now
-	dv.Writer.Subscribe(dv.Help.Accept)
+	dv.Writer.Subscribe(a.engineFeed(dv.Help.Accept))
 	dv.Video = video.NewLive(video.LiveConfig{Relay: relay.Config{MaxStreams: cfg.VideoStreams, MaxViewers: cfg.VideoViewers,
 		Linger: cfg.VideoLinger}, LossReport: cfg.VideoLossReport}, a.Fleet, dv.Gateway, a.Auth.Guard, a.Log)
 	a.registerVideoMetrics()
@@ -205,6 +207,9 @@ func (a *App) StartDevices(ctx context.Context) error {
 		edgeDone.Wait()
 		stopWriter()
 		writerDone.Wait()
+		if dv.Cluster != nil {
+			dv.Cluster.StopWork() // the batches under way are judged before the engines stop
+		}
 		dv.Help.Stop()
 		a.stopAlarms()
 		a.stopWaybillProcess()

@@ -54,7 +54,7 @@ func (a *App) buildLockEvents() {
 	le.Ingest = &events.Ingest{DB: a.DB, Cars: liveCars{a.Devices.Live}, Stations: a.Stations,
 		Alarms: lockAlarms{a.Alarms.Engine}, Now: func() time.Time { return a.now() }}
 	le.Queue = events.NewQueue(le.Ingest, a.Log.With("component", "lockevents"))
-	a.Devices.Writer.Subscribe(le.Queue.Enqueue)
+	a.Devices.Writer.Subscribe(a.engineFeed(le.Queue.Enqueue))
 	le.Service = events.NewService(a.DB)
 	le.Service.Address = a.Devices.Geo.Reverse
 	le.Service.Send = func(r *http.Request, in telemetry.CommandInput) (*telemetry.CommandView, error) {

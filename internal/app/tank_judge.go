@@ -37,7 +37,7 @@ func (a *App) buildTankJudge(alarms *alarm.Service) {
 	}
 	eng := judge.NewEngine(judge.Deps{DB: a.DB, Cars: a.Fleet, Stations: a.Stations, Levels: a.judgeCatalog(), DropLitres: drop},
 		judge.EngineConfig{}, a.Log.With("component", "tankjudge"))
-	a.Devices.Writer.Subscribe(eng.Enqueue)
+	a.Devices.Writer.Subscribe(a.engineFeed(eng.Enqueue))
 	a.TankJudge.Engine, a.TankJudge.Service = eng, judge.NewService(a.DB, a.Fleet)
 	stat := func(i int) func() float64 {
 		return func() float64 {

@@ -22,7 +22,7 @@ type waybillProcess struct {
 func (a *App) buildWaybillProcess() {
 	eng := process.NewEngine(process.Deps{DB: a.DB, Stations: a.Stations, Levels: a.TankCatalog},
 		process.EngineConfig{}, a.Log.With("component", "waybillprocess"))
-	a.Devices.Writer.Subscribe(eng.Enqueue)
+	a.Devices.Writer.Subscribe(a.engineFeed(eng.Enqueue))
 	a.waybillProcess.Engine = eng
 	a.waybillProcess.Service = process.NewService(a.DB, eng.Touch)
 	a.waybillProcess.Service.Audit = a.Audit

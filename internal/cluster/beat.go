@@ -18,32 +18,35 @@ import (
 func nodeKey(node string) string { return "n-" + node }
 
 // beat writes this node's key.
-func (n *Node) beat(ctx context.Context) error {
-	key := nodeKey(n.bus.Node())
+func (n *Node) beat(ctx context.Context) error { return n.keep(ctx, nodeKey(n.bus.Node()), &n.beatRev) }
+
+// keep rewrites key of the nodes bucket with the time, by compare-and-set on *rev (this node's last
+// write of it), creating it when it expired or is a former life's of this node's name.
+func (n *Node) keep(ctx context.Context, key string, rev *uint64) error {
 	val := []byte(strconv.FormatInt(time.Now().UnixMilli(), 10))
-	if n.beatRev != 0 {
-		rev, err := n.nodes.Update(ctx, key, val, n.beatRev)
+	if *rev != 0 {
+		r, err := n.nodes.Update(ctx, key, val, *rev)
 		if err == nil {
-			n.beatRev = rev
+			*rev = r
 			return nil
 		}
 		if !errors.Is(err, bus.ErrConflict) {
 			return err
 		}
 	}
-	// first beat, or the key expired (this node was cut off) or is a former life's of this name
+	// first write, or the key expired (this node was cut off) or is a former life's of this name
 	for range 3 {
-		rev, err := n.nodes.Create(ctx, key, val)
+		r, err := n.nodes.Create(ctx, key, val)
 		if err == nil {
-			n.beatRev = rev
+			*rev = r
 			return nil
 		}
 		if !errors.Is(err, bus.ErrExists) {
 			return err
 		}
-		if _, rev, err = n.nodes.Get(ctx, key); err == nil {
-			if rev, err = n.nodes.Update(ctx, key, val, rev); err == nil {
-				n.beatRev = rev
+		if _, r, err = n.nodes.Get(ctx, key); err == nil {
+			if r, err = n.nodes.Update(ctx, key, val, r); err == nil {
+				*rev = r
 				return nil
 			}
 		}

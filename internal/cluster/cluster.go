@@ -31,6 +31,11 @@ type Config struct {
 	// Queue is how many committed batches wait for the bus before new ones are dropped from the
 	// other nodes' live view (never from the store); 0 = 1024.
 	Queue int
+	// Partitions is how many partitions the cars' work is split into (work.go); 0 = Partitions. Every
+	// node of a deployment must use the same number.
+	Partitions int
+	// Worker is this node's engines when it has the worker role; nil: it reads no partition.
+	Worker Worker
 }
 
 // Node is this node on the bus.
@@ -58,11 +63,23 @@ type Node struct {
 	stop []func()
 	wg   sync.WaitGroup
 
+	// work done once (work.go)
+	queues     bus.Queues // nil: the bus has no durable queues, each node judges its own commits
+	partKV     bus.KV
+	workRev    uint64
+	pmu        sync.Mutex
+	reading    map[int]*heldPart
+	gmu        sync.Mutex
+	gaps       map[int64]Gap
+	cancelWork context.CancelFunc
+	workDone   sync.WaitGroup
+
 	m metrics
 }
 
 type metrics struct {
 	published, received, dropped, failed, bytes atomic.Int64
+	workFailed, judged                          atomic.Int64
 }
 
 // New returns the node; prefix is the subjects' first token (the bus adapter's). apply receives the
@@ -83,11 +100,15 @@ func New(b bus.Bus, prefix string, cfg Config, apply func([]telemetry.Report), g
 	if cfg.Queue <= 0 {
 		cfg.Queue = 1024
 	}
+	if cfg.Partitions <= 0 {
+		cfg.Partitions = Partitions
+	}
 	if log == nil {
 		log = slog.Default()
 	}
 	return &Node{bus: b, prefix: prefix, cfg: cfg, log: log.With("component", "cluster", "node", b.Node()), apply: apply, gw: gw,
-		held: map[int64]uint64{}, last: map[int64]lastSeen{}, out: make(chan []telemetry.Report, cfg.Queue)}
+		held: map[int64]uint64{}, last: map[int64]lastSeen{}, out: make(chan []telemetry.Report, cfg.Queue),
+		reading: map[int]*heldPart{}, gaps: map[int64]Gap{}}
 }
 
 // Start opens the owners bucket, follows the other nodes' reports, serves forwarded commands and
@@ -109,6 +130,9 @@ func (n *Node) Start(ctx context.Context) error {
 		return err
 	}
 	n.stop = append(n.stop, stopAlive)
+	if err := n.startWork(ctx); err != nil {
+		return err
+	}
 	stop, err := n.bus.Subscribe(n.prefix+".rep.*", n.received)
 	if err != nil {
 		return err
@@ -144,6 +168,7 @@ func (n *Node) Start(ctx context.Context) error {
 // Stop stops following and serving, gives up what this node holds and waits for its goroutines.
 // Call it after the gateway and the writer stopped: the last commits still reach the other nodes.
 func (n *Node) Stop() {
+	n.StopWork()
 	close(n.out)
 	for i := len(n.stop) - 1; i >= 0; i-- {
 		n.stop[i]()
@@ -165,5 +190,7 @@ func (n *Node) Collectors() []prometheus.Collector {
 		c("tankwatch_bus_batches_dropped_total", "Committed batches not published because the bus fell behind (only the other nodes' live view misses them, until the cars' next reports).", &n.m.dropped),
 		c("tankwatch_bus_publish_failures_total", "Batches the bus refused or lost on publishing.", &n.m.failed),
 		c("tankwatch_bus_published_bytes_total", "Bytes of report batches published.", &n.m.bytes),
+		c("tankwatch_work_publish_failures_total", "Partition messages the bus did not take (their reports are judged from the store once it does).", &n.m.workFailed),
+		c("tankwatch_work_reports_judged_total", "Reports of the partitions this node holds judged by its engines.", &n.m.judged),
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/gob"
 	"strings"
+	"time"
 
 	"tankwatch/internal/telemetry"
 )
@@ -23,12 +24,37 @@ func (n *Node) Committed(reports []telemetry.Report) {
 	case n.out <- reports:
 	default:
 		n.m.dropped.Add(1)
+		if n.queues != nil {
+			n.addGaps(reports) // the work is judged from the store (work.go)
+		}
 	}
 }
 
 func (n *Node) publishLoop(ctx context.Context) {
 	subject := n.prefix + ".rep." + n.bus.Node()
-	for reports := range n.out {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		var reports []telemetry.Report
+		select {
+		case r, ok := <-n.out:
+			if !ok {
+				if n.queues != nil {
+					n.flushGaps(ctx)
+				}
+				return
+			}
+			reports = r
+		case <-tick.C:
+			if n.queues != nil {
+				n.flushGaps(ctx)
+			}
+			continue
+		}
+		if n.queues != nil {
+			n.publishWork(ctx, reports)
+			n.flushGaps(ctx)
+		}
 		data, err := encodeReports(reports)
 		if err != nil {
 			n.m.failed.Add(1)
@@ -93,9 +119,13 @@ func (n *Node) noteLast(reports []telemetry.Report, here bool) {
 	}
 }
 
-// Mine reports whether this node committed the car's newest report since it started: it, and only
-// it, judges the car's offline rule, so that an offline alarm is raised once across the nodes.
+// Mine reports whether this node judges the car's offline rule, so that an offline alarm is raised
+// once across the nodes: with partitions, the holder of its partition; otherwise the node that
+// committed the car's newest report since it started.
 func (n *Node) Mine(carID int64) bool {
+	if n.queues != nil {
+		return n.Holds(carID)
+	}
 	n.lmu.Lock()
 	defer n.lmu.Unlock()
 	return n.last[carID].here

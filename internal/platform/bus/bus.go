@@ -43,6 +43,23 @@ type KV interface {
 	Update(ctx context.Context, key string, value []byte, rev uint64) (uint64, error)
 	// Delete removes key when its revision is rev (ErrConflict otherwise; absent is no error).
 	Delete(ctx context.Context, key string, rev uint64) error
+	// Keys lists the keys that are present, in no particular order.
+	Keys(ctx context.Context) ([]string, error)
+}
+
+// Queues is what a bus offers for work done once across the nodes (D97): a durable queue per
+// subject whose position survives the node that reads it. NATS has it; the in-process bus does not
+// (one node judges its own commits, catching up from the store).
+type Queues interface {
+	// PublishWork appends data to the work stream on subject (<prefix>.work.…); it is kept until a
+	// consumer acknowledges it.
+	PublishWork(ctx context.Context, subject string, data []byte) error
+	// ConsumeWork reads subject through the durable consumer named durable, one message at a time and
+	// in order, whichever node reads it: fn's nil acknowledges the message, an error has it delivered
+	// again. A message whose fn runs for longer than the acknowledgement wait without returning is
+	// kept alive (in progress); one whose reader died is delivered again after that wait. stop ends
+	// reading and waits for fn's call under way.
+	ConsumeWork(subject, durable string, fn func(ctx context.Context, data []byte) error) (stop func(), err error)
 }
 
 // Errors of KV and Request.

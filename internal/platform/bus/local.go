@@ -207,5 +207,17 @@ func (kv *localKV) Delete(_ context.Context, key string, rev uint64) error {
 	return nil
 }
 
+func (kv *localKV) Keys(_ context.Context) ([]string, error) {
+	kv.mu.Lock()
+	defer kv.mu.Unlock()
+	var out []string
+	for k := range kv.m {
+		if _, ok := kv.live(k); ok {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
 // Prefix is the subjects' first token.
 func (b *Local) Prefix() string { return "tw" }

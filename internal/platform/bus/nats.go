@@ -32,6 +32,7 @@ type NATS struct {
 	nc     *nats.Conn
 	js     jetstream.JetStream
 	stream jetstream.Stream
+	work   jetstream.Stream // <PREFIX>_WORK: committed reports by partition, kept until acknowledged (D97)
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -72,12 +73,93 @@ func DialNATS(ctx context.Context, cfg NATSConfig) (*NATS, error) {
 		nc.Close()
 		return nil, fmt.Errorf("bus: report stream on %s: %w", cfg.URL, err)
 	}
-	b := &NATS{cfg: cfg, nc: nc, js: js, stream: st}
+	// a work queue: each message stays until the one consumer of its partition acknowledges it, a day
+	// at most (a deployment whose workers are all down that long has its alarms judged no more)
+	wk, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: workStreamName(cfg.Prefix), Subjects: []string{cfg.Prefix + ".work.>"},
+		Retention: jetstream.WorkQueuePolicy, MaxAge: 24 * time.Hour, Storage: jetstream.FileStorage, Discard: jetstream.DiscardOld})
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("bus: work stream on %s: %w", cfg.URL, err)
+	}
+	b := &NATS{cfg: cfg, nc: nc, js: js, stream: st, work: wk}
 	b.ctx, b.cancel = context.WithCancel(context.Background())
 	return b, nil
 }
 
 func streamName(prefix string) string { return strings.ToUpper(prefix) + "_REPORTS" }
+
+func workStreamName(prefix string) string { return strings.ToUpper(prefix) + "_WORK" }
+
+// workAckWait is how long a message read by a node that died stays unacknowledged before it is
+// delivered again; a live reader keeps a long judgement alive every third of it.
+const workAckWait = 15 * time.Second
+
+func (b *NATS) PublishWork(ctx context.Context, subject string, data []byte) error {
+	_, err := b.js.Publish(ctx, subject, data)
+	return err
+}
+
+// ConsumeWork reads through a durable pull consumer with one message in flight: the partition's
+// order holds, and two nodes that both believe they hold it never judge two of its batches at once.
+func (b *NATS) ConsumeWork(subject, durable string, fn func(ctx context.Context, data []byte) error) (func(), error) {
+	c, err := b.work.CreateOrUpdateConsumer(b.ctx, jetstream.ConsumerConfig{Durable: durable, FilterSubject: subject,
+		AckPolicy: jetstream.AckExplicitPolicy, MaxAckPending: 1, AckWait: workAckWait, DeliverPolicy: jetstream.DeliverAllPolicy})
+	if err != nil {
+		return nil, fmt.Errorf("bus: work consumer %s: %w", durable, err)
+	}
+	ctx, cancel := context.WithCancel(b.ctx)
+	var running sync.WaitGroup
+	var mu sync.Mutex
+	stopped := false
+	cc, err := c.Consume(func(m jetstream.Msg) {
+		mu.Lock()
+		if stopped {
+			mu.Unlock()
+			_ = m.Nak() // stopping: the next holder reads it
+			return
+		}
+		running.Add(1)
+		mu.Unlock()
+		defer running.Done()
+		keep := time.NewTicker(workAckWait / 3)
+		defer keep.Stop()
+		res := make(chan error, 1)
+		go func() { res <- fn(ctx, m.Data()) }()
+		for {
+			select {
+			case err := <-res:
+				if err != nil {
+					b.cfg.Log.Warn("bus: work not done, delivered again", "subject", m.Subject(), "err", err)
+					_ = m.NakWithDelay(time.Second)
+				} else if err := m.DoubleAck(ctx); err != nil && ctx.Err() == nil {
+					b.cfg.Log.Warn("bus: work not acknowledged; it is delivered again", "subject", m.Subject(), "err", err)
+				}
+				return
+			case <-keep.C:
+				_ = m.InProgress()
+			}
+		}
+	}, jetstream.PullMaxMessages(1))
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("bus: work consumer %s: %w", durable, err)
+	}
+	return func() {
+		cc.Stop()
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
+		// the judgement under way is let finish (then acknowledged) rather than judged again elsewhere
+		idle := make(chan struct{})
+		go func() { running.Wait(); close(idle) }()
+		select {
+		case <-idle:
+		case <-time.After(workAckWait / 3):
+		}
+		cancel()
+		<-idle
+	}, nil
+}
 
 func (b *NATS) Node() string { return b.cfg.Node }
 
@@ -168,7 +250,7 @@ func (b *NATS) Destroy(ctx context.Context) error {
 	b.mu.Lock()
 	buckets := b.buckets
 	b.mu.Unlock()
-	errs := []error{b.js.DeleteStream(ctx, streamName(b.cfg.Prefix))}
+	errs := []error{b.js.DeleteStream(ctx, streamName(b.cfg.Prefix)), b.js.DeleteStream(ctx, workStreamName(b.cfg.Prefix))}
 	for _, k := range buckets {
 		if err := b.js.DeleteKeyValue(ctx, k); err != nil && !errors.Is(err, jetstream.ErrBucketNotFound) {
 			errs = append(errs, err)
@@ -178,6 +260,14 @@ func (b *NATS) Destroy(ctx context.Context) error {
 }
 
 type natsKV struct{ kv jetstream.KeyValue }
+
+func (k natsKV) Keys(ctx context.Context) ([]string, error) {
+	keys, err := k.kv.Keys(ctx)
+	if errors.Is(err, jetstream.ErrNoKeysFound) {
+		return nil, nil
+	}
+	return keys, err
+}
 
 func (k natsKV) Get(ctx context.Context, key string) ([]byte, uint64, error) {
 	e, err := k.kv.Get(ctx, key)

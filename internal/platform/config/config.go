@@ -63,7 +63,7 @@ type Config struct {
 	// BusPrefix names the subjects, stream and buckets on the bus ("" = "tw"): two platforms, or two
 	// test runs, can share one NATS server without seeing each other.
 	BusPrefix string
-	// Roles is the comma-separated duties of this node (roles.go): gateway, api; empty: every one.
+	// Roles is the comma-separated duties of this node (roles.go): gateway, api, worker; empty: every one.
 	Roles string
 
 	// Demo fleet (with --demo).
@@ -245,7 +245,7 @@ func BindServe(b *Binder, c *Config) {
 	b.String(&c.MQTTBroker, "mqtt-broker", "", "external MQTT broker shared by every node, e.g. tcp://127.0.0.1:1883 (empty: embedded broker only; browsers always connect to /mqtt)")
 	b.String(&c.Bus, "bus", "", "NATS JetStream shared by every node, e.g. nats://127.0.0.1:4222: live state, terminal sessions and commands span the nodes (empty: in-process, one node)")
 	b.String(&c.BusPrefix, "bus-prefix", "", "first token of the bus's subjects, stream and bucket names: letters and digits (empty: tw); every node of one platform uses the same")
-	b.String(&c.Roles, "roles", "gateway,api", "this node's duties, comma-separated: gateway (JT/T 808 and 1078 listeners, history writer, engines), api (HTTP API, console, /ws/live, /mqtt, video to browsers); a node without every role needs --bus and --mqtt-broker")
+	b.String(&c.Roles, "roles", "gateway,api,worker", "this node's duties, comma-separated: gateway (JT/T 808 and 1078 listeners, history writer), api (HTTP API, console, /ws/live, /mqtt, video to browsers), worker (with --bus: the engines of its share of the cars' partitions); a node without every role needs --bus and --mqtt-broker")
 	b.String(&c.NodeID, "node-id", "", "this node's name on the bus: letters, digits, - and _ (empty: generated at start and logged)")
 	b.Int(&c.DemoVehicles, "demo-vehicles", 200, "with --demo: vehicles seeded and driven by the in-process simulator")
 	b.Int(&c.DemoHistoryCars, "demo-history-cars", 24, "with --demo: this many demo cars get 60 days of past trips at the first start, for the statistics pages (0: none; each car costs about 0.3 s of start-up)")

@@ -13,10 +13,14 @@ const (
 	RoleGateway = "gateway"
 	// RoleAPI: the HTTP API, the console, /ws/live, /mqtt and video delivery to browsers.
 	RoleAPI = "api"
+	// RoleWorker: with --bus, the engines (alarms, tank and lock events, help requests, waybill
+	// progress) of the partitions of cars this node holds (D97). Without a bus the one node judges its
+	// own commits whatever its roles.
+	RoleWorker = "worker"
 )
 
 // Roles lists every role, in the order they are documented; the default of --roles.
-var Roles = []string{RoleGateway, RoleAPI}
+var Roles = []string{RoleGateway, RoleAPI, RoleWorker}
 
 // roleList splits --roles ("" = every role).
 func roleList(s string) []string {
@@ -42,7 +46,7 @@ func (c *Config) Serves(role string) bool {
 	return false
 }
 
-// validateRoles refuses unknown roles, the worker role (not built), and a split node that could not
+// validateRoles refuses unknown roles and a split node that could not
 // work with the others: without the bus an api node shows no terminal live and a gateway node's
 // reports reach no browser; without a shared MQTT broker the alarm and help-request pushes raised on
 // the gateway nodes reach no browser of the api nodes.
@@ -53,15 +57,14 @@ func (c *Config) validateRoles() error {
 	}
 	for _, r := range list {
 		switch r {
-		case RoleGateway, RoleAPI:
-		case "worker":
-			return fmt.Errorf("--roles: the worker role is not available yet: alarms, waybill progress and rollups run on the gateway node that commits each report (docs/DECISIONS.md D87, D93); leave worker out")
+		case RoleGateway, RoleAPI, RoleWorker:
 		default:
-			return fmt.Errorf("--roles: unknown role %q; the roles are %s", r, strings.Join(Roles, " and "))
+			return fmt.Errorf("--roles: unknown role %q; the roles are %s", r, strings.Join(Roles, ", "))
 		}
 	}
-	if c.Serves(RoleGateway) && c.Serves(RoleAPI) {
-		return nil
+	full := c.Serves(RoleGateway) && c.Serves(RoleAPI)
+	if full && (c.Bus == "" || c.Serves(RoleWorker)) {
+		return nil // one node (it judges its own commits), or a full node of several
 	}
 	if c.Bus == "" {
 		if c.Serves(RoleAPI) {

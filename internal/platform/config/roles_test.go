@@ -7,10 +7,13 @@ import (
 
 func TestRoles(t *testing.T) {
 	c, err := parse(t, nil)
-	if err != nil || !c.Serves(RoleGateway) || !c.Serves(RoleAPI) {
+	if err != nil || !c.Serves(RoleGateway) || !c.Serves(RoleAPI) || !c.Serves(RoleWorker) {
 		t.Fatalf("default: every role: %q %v", c.Roles, err)
 	}
-	split := map[string]string{"TANKWATCH_BUS": "nats://127.0.0.1:4222", "TANKWATCH_MQTT_BROKER": "tcp://127.0.0.1:1883"}
+	if c, err = parse(t, split(), "--roles", "worker"); err != nil || !c.Serves(RoleWorker) || c.Serves(RoleGateway) {
+		t.Fatalf("worker alone: %q %v", c.Roles, err)
+	}
+	split := split()
 	c, err = parse(t, merge(split, map[string]string{"TANKWATCH_ROLES": "api"}))
 	if err != nil || c.Serves(RoleGateway) || !c.Serves(RoleAPI) {
 		t.Fatalf("env api: %q %v", c.Roles, err)
@@ -29,7 +32,8 @@ func TestRoles(t *testing.T) {
 	}{
 		{split, "gateway,ui", `unknown role "ui"`},
 		{split, ",", "at least one"},
-		{split, "gateway,api,worker", "worker role is not available yet"},
+		{map[string]string{"TANKWATCH_BUS": "nats://127.0.0.1:4222"}, "gateway,api", "needs --mqtt-broker"},
+		{map[string]string{"TANKWATCH_MQTT_BROKER": "tcp://127.0.0.1:1883"}, "worker", "needs --bus"},
 		{map[string]string{"TANKWATCH_MQTT_BROKER": "tcp://127.0.0.1:1883"}, "api", "needs --bus"},
 		{map[string]string{"TANKWATCH_MQTT_BROKER": "tcp://127.0.0.1:1883"}, "gateway", "needs --bus"},
 		{map[string]string{"TANKWATCH_BUS": "nats://127.0.0.1:4222"}, "api", "needs --mqtt-broker"},
@@ -38,6 +42,10 @@ func TestRoles(t *testing.T) {
 			t.Errorf("--roles %q: %v, want an error with %q", tc.arg, err, tc.want)
 		}
 	}
+}
+
+func split() map[string]string {
+	return map[string]string{"TANKWATCH_BUS": "nats://127.0.0.1:4222", "TANKWATCH_MQTT_BROKER": "tcp://127.0.0.1:1883"}
 }
 
 func merge(a, b map[string]string) map[string]string {

@@ -4,9 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"maps"
-	"slices"
-	"strconv"
-	"strings"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,7 +61,7 @@ type Engine struct {
 	cfg EngineConfig
 	log *slog.Logger
 
-	q         chan []telemetry.Report
+	q         chan telemetry.Queued
 	bmu       sync.Mutex
 	behind    map[int64]bool
 	evaluated atomic.Int64
@@ -101,7 +99,7 @@ func NewEngine(d Deps, cfg EngineConfig, log *slog.Logger) *Engine {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Engine{d: d, cfg: cfg, log: log, q: make(chan []telemetry.Report, cfg.Queue), behind: map[int64]bool{},
+	return &Engine{d: d, cfg: cfg, log: log, q: make(chan telemetry.Queued, cfg.Queue), behind: map[int64]bool{},
 		cars: map[int64]*carJudge{}}
 }
 
@@ -109,7 +107,7 @@ func NewEngine(d Deps, cfg EngineConfig, log *slog.Logger) *Engine {
 // cars behind; their reports are read back from the store (they are committed).
 func (e *Engine) Enqueue(reports []telemetry.Report) {
 	select {
-	case e.q <- reports:
+	case e.q <- telemetry.Queued{Reports: reports}:
 	default:
 		e.overflows.Add(1)
 		e.bmu.Lock()
@@ -185,40 +183,13 @@ func (e *Engine) Warm(ctx context.Context) error {
 			cj.det.SeedDevices(s)
 			cj.prev, cj.hasPrev = s, true
 		}
-		if l := parseLevels(r.Levels); l != nil {
+		if l := telemetry.ParseLevels(r.Levels); l != nil {
 			for _, rd := range e.convert(c.ID, l) {
 				cj.det.Seed(int(rd.Compartment), r.T, rd.VolumeL, rd.V20L)
 			}
 		}
 	}
 	return nil
-}
-
-// parseLevels reads tank_states.levels ("compartment:mm:litres:0.1°C;…"); nil when there are none.
-func parseLevels(s string) *tank.Levels {
-	if s == "" {
-		return nil
-	}
-	l := &tank.Levels{}
-	for _, part := range strings.Split(s, ";") {
-		f := strings.Split(part, ":")
-		if len(f) != 4 || l.N >= tank.MaxCompartments {
-			continue
-		}
-		c, e1 := strconv.ParseUint(f[0], 10, 8)
-		mm, e2 := strconv.ParseUint(f[1], 10, 16)
-		vol, e3 := strconv.ParseUint(f[2], 10, 32)
-		temp, e4 := strconv.ParseInt(f[3], 10, 16)
-		if e1 != nil || e2 != nil || e3 != nil || e4 != nil {
-			continue
-		}
-		l.Probes[l.N] = tank.Level{Compartment: uint8(c), LevelMM: uint16(mm), VolumeL: uint32(vol), TempDeci: int16(temp)}
-		l.N++
-	}
-	if l.N == 0 {
-		return nil
-	}
-	return l
 }
 
 func (e *Engine) convert(carID int64, l *tank.Levels) []tank.Reading {
@@ -248,7 +219,8 @@ func (e *Engine) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case batch := <-e.q:
-			e.Evaluate(ctx, batch)
+			e.Evaluate(ctx, batch.Reports)
+			batch.Finish()
 		case <-catch.C:
 			if err := e.CatchUp(ctx); err != nil && ctx.Err() == nil {
 				e.log.Warn("tank events: catch-up failed", "err", err)
@@ -411,65 +383,23 @@ func (e *Engine) catchUpCar(ctx context.Context, carID int64) (more bool, err er
 	if cj.det.started {
 		from = cj.det.lastT
 	}
-	var pos []struct {
-		T     int64  `bun:"t"`
-		Lat   int32  `bun:"lat"`
-		Lon   int32  `bun:"lon"`
-		Speed uint16 `bun:"speed"`
-	}
-	if err := e.d.DB.NewSelect().TableExpr("positions").Column("t", "lat", "lon", "speed").Where("car_id = ? AND t > ?", carID, from).
-		OrderExpr("t").Limit(catchUpRows).Scan(ctx, &pos); err != nil {
+	reports, more, err := telemetry.ReadBack(ctx, e.d.DB, carID, car.Compartments, from, math.MaxInt64, catchUpRows)
+	if err != nil {
 		return false, err
 	}
-	var states []stateRow
-	if err := e.d.DB.NewSelect().TableExpr("tank_states").Column("car_id", "t", "lock_state", "levels").Where("car_id = ? AND t > ?", carID, from).
-		OrderExpr("t").Limit(catchUpRows).Scan(ctx, &states); err != nil {
-		return false, err
-	}
-	// both lists are complete up to the older of their last rows
-	until := int64(1<<62 - 1)
-	if len(pos) == catchUpRows {
-		until, more = pos[len(pos)-1].T, true
-	}
-	if len(states) == catchUpRows {
-		until, more = min(until, states[len(states)-1].T), true
-	}
-	byT := map[int64]*telemetry.Report{}
-	var order []int64
-	get := func(t int64) *telemetry.Report {
-		r := byT[t]
-		if r == nil {
-			r = &telemetry.Report{CarID: carID, Time: time.UnixMilli(t), Received: time.UnixMilli(t), TankOnly: true}
-			byT[t] = r
-			order = append(order, t)
-		}
-		return r
-	}
-	for _, p := range pos {
-		if p.T <= until {
-			r := get(p.T)
-			r.Lat, r.Lon, r.Speed, r.TankOnly = p.Lat, p.Lon, p.Speed, false
-		}
-	}
-	n := min(max(car.Compartments, 1), tank.MaxCompartments)
-	for _, s := range states {
-		if s.T > until {
-			continue
-		}
-		r := get(s.T)
-		if st, ok := tank.ParseLockString(s.LockState, n); ok {
-			r.Tank = &st
-		}
-		r.Levels = parseLevels(s.Levels)
-	}
-	slices.Sort(order)
 	var work []found
-	for _, t := range order {
+	for i := range reports {
 		e.caught.Add(1)
-		if f, ok := e.judge(byT[t]); ok {
+		if f, ok := e.judge(&reports[i]); ok {
 			work = append(work, f)
 		}
 	}
 	e.store(ctx, work)
 	return more, nil
+}
+
+// Judge is the partitioned worker's feed (D97): it waits for room in the queue instead of
+// overflowing and returns once the batch is judged, so that the batch is acknowledged only then.
+func (e *Engine) Judge(ctx context.Context, reports []telemetry.Report) error {
+	return telemetry.JudgeWait(ctx, e.q, reports)
 }

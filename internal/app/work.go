@@ -1,0 +1,72 @@
+package app
+
+import (
+	"context"
+
+	"tankwatch/internal/tank"
+	"tankwatch/internal/telemetry"
+)
+
+// Work done once (D97). Alone, a node's engines follow its own commits. With a bus that has durable
+// queues, the engines follow the partitions of cars this node holds as a worker instead, and a node
+// without the worker role judges nothing: every commit is judged by the one worker of its car's
+// partition.
+
+// engineFeed is an engine's subscription to the writer: this node's commits, unless partitioned.
+func (a *App) engineFeed(f func([]telemetry.Report)) func([]telemetry.Report) {
+	return func(reports []telemetry.Report) {
+		if !a.Devices.partitioned.Load() {
+			f(reports)
+		}
+	}
+}
+
+// engines is the cluster's Worker: this node's engines fed by its partitions.
+type engines struct{ a *App }
+
+// Judge returns once the alarm, tank events and waybill process engines judged the batch and the
+// lock events it carried are filed; help requests are queued (their queue drops when full, counted).
+func (w engines) Judge(ctx context.Context, reports []telemetry.Report) error {
+	a := w.a
+	a.Devices.Help.Accept(reports)
+	a.lockEvents.Queue.Enqueue(reports)
+	judges := []func(context.Context, []telemetry.Report) error{a.Alarms.Engine.Judge, a.TankJudge.Engine.Judge, a.waybillProcess.Engine.Judge}
+	errs := make(chan error, len(judges))
+	for _, j := range judges {
+		go func() { errs <- j(ctx, reports) }()
+	}
+	var first error
+	for range judges {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	a.lockEvents.Queue.Wait()
+	return first
+}
+
+// catchUpRows is how many reports one read-back of a gap takes at a time.
+const catchUpRows = 2000
+
+// CatchUp judges a gap (reports a node could not publish) from the store.
+func (w engines) CatchUp(ctx context.Context, carID, from, to int64) error {
+	n := len(w.a.TankCatalog.Compartments(carID))
+	if n == 0 {
+		n = tank.MaxCompartments
+	}
+	for after := from - 1; ; {
+		reports, more, err := telemetry.ReadBack(ctx, w.a.DB, carID, n, after, to, catchUpRows)
+		if err != nil {
+			return err
+		}
+		if len(reports) > 0 {
+			if err := w.Judge(ctx, reports); err != nil {
+				return err
+			}
+			after = reports[len(reports)-1].Time.UnixMilli()
+		}
+		if !more || len(reports) == 0 {
+			return nil
+		}
+	}
+}
