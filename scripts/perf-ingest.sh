@@ -83,10 +83,10 @@ awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v s="$sessions" -v rss="$(r
 tail -n 1 "$data/sim.log"
 if [ -n "${PROFILE:-}" ]; then
   # heap and stack in use after a collection, the difference per open session
-  awk -v s="$sessions" '$2 == "HeapInuse" || $2 == "StackInuse" { v[FILENAME, $2] = $4 }
+  awk -v s="$sessions" '$2 == "HeapInuse" || $2 == "Stack" { v[FILENAME, $2] = $4 }
     END { for (k in v) { split(k, p, SUBSEP); if (p[1] ~ /memstats0$/) b[p[2]] = v[k]; else a[p[2]] = v[k] }
       printf "go_kb/terminal_added: heap=%.2f stack=%.2f (in use after a collection, minus before any terminal, / sessions)\n",
-        (a["HeapInuse"] - b["HeapInuse"]) / s / 1024, (a["StackInuse"] - b["StackInuse"]) / s / 1024 }' \
+        (a["HeapInuse"] - b["HeapInuse"]) / s / 1024, (a["Stack"] - b["Stack"]) / s / 1024 }' \
     "$PROFILE/server.memstats0" "$PROFILE/server.memstats"
 fi
 # With PROFILE, the engines that read the committed reports (each on a goroutine of its own) get their
