@@ -4,15 +4,33 @@ import { DeltaBatch, type MergedDelta } from './deltaBatch';
 
 const car = (carId: number, speed: number): MapCar => ({ carId, speed }) as MapCar;
 
-function setup() {
+// A fake clock: frames run when frame() is called; timers when the time is advanced past them; an apply
+// "renders" for renderMs (the time moves on in it).
+function setup(renderMs = 0) {
   const applied: MergedDelta[] = [];
   const frames: (() => void)[] = [];
-  const b = new DeltaBatch(
-    (d) => applied.push(d),
-    (f) => frames.push(f),
-  );
-  const frame = () => frames.splice(0).forEach((f) => f());
-  return { b, applied, frames, frame };
+  let timers: { at: number; f: () => void }[] = [];
+  let t = 0;
+  const clock = {
+    now: () => t,
+    after: (ms: number, f: () => void) => void timers.push({ at: t + ms, f }),
+    frame: (f: () => void) => void frames.push(f),
+  };
+  const b = new DeltaBatch((d) => {
+    applied.push(d);
+    t += renderMs;
+  }, clock);
+  const advance = (ms: number) => {
+    t += ms;
+    const due = timers.filter((x) => x.at <= t);
+    timers = timers.filter((x) => x.at > t);
+    due.forEach((x) => x.f());
+  };
+  const frame = () => {
+    frames.splice(0).forEach((f) => f());
+    advance(0); // the measurement after the render
+  };
+  return { b, applied, frames, frame, advance };
 }
 
 describe('DeltaBatch', () => {
@@ -52,5 +70,31 @@ describe('DeltaBatch', () => {
     b.add([{ plate: 'x' } as unknown as MapCar]);
     frame();
     expect(applied).toHaveLength(0);
+  });
+
+  it('waits after a slow apply as long as it took, then applies what gathered meanwhile', () => {
+    const { b, applied, frames, frame, advance } = setup(100);
+    b.add([car(1, 1)]);
+    frame(); // applied; took 100 ms
+    expect(applied).toHaveLength(1);
+    b.add([car(2, 2)]);
+    b.add([car(3, 3)]);
+    expect(frames).toHaveLength(0); // not before another 100 ms
+    advance(60);
+    expect(frames).toHaveLength(0);
+    advance(40);
+    expect(frames).toHaveLength(1);
+    frame();
+    expect(applied.map((d) => d.cars.map((c) => c.carId))).toEqual([[1], [2, 3]]);
+  });
+
+  it('applies at once, frame by frame, when applies are quick', () => {
+    const { b, applied, frames, frame } = setup(0);
+    b.add([car(1, 1)]);
+    frame();
+    b.add([car(2, 2)]);
+    expect(frames).toHaveLength(1);
+    frame();
+    expect(applied).toHaveLength(2);
   });
 });
