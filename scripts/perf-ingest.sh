@@ -27,18 +27,32 @@ if [ -n "$dsn" ]; then
   db=$(echo "$dsn" | sed -E 's|^[a-z]+://[^/]*/([^?]*).*$|\1|'); admin=$(echo "$dsn" | sed -E 's|^([a-z]+://[^/]*/)[^?]*(.*)$|\1postgres\2|')
   psql "$admin" -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
 fi
+# Every simulated terminal connects from 127.0.0.1: with the default failure limit (30 a minute per
+# address), the few authentications a registration storm on a loaded machine gets wrong blocked the
+# whole fleet for minutes (41,098 refusals in one 10,000-terminal run), so the limit is lifted here.
 "${BIN:-./bin/tankwatch}" serve --demo --demo-sim=false --demo-vehicles "$n" --data "$data" --db "$dsn" --http "$http" --jt808 "$gw" --metrics "$metrics" \
-  --log-format json ${PROFILE:+--pprof $pprof} >"$data/server.log" 2>&1 &
+  --log-format json --jt808-fail-limit 1000000 --jt1078 127.0.0.1:0 ${PROFILE:+--pprof $pprof} >"$data/server.log" 2>&1 &
 srv=$!
 cleanup() { kill -INT "$sim" 2>/dev/null || true; sleep 1; kill "$srv" 2>/dev/null || true; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] && cp "$data"/*.log "$KEEP"/ ; rm -rf "$data"; }
 trap cleanup EXIT
 for _ in $(seq 600); do curl -fs "http://$http/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
+rss() { awk '/VmRSS/ { print int($2 / 1024) }' "/proc/$srv/status"; }
+rsskb() { awk '/VmRSS/ { print $2 }' "/proc/$srv/status"; }
+# the server's RSS with its fleet seeded and live state loaded, before any terminal connects: what a
+# connected terminal costs is the difference (the live state of every car, SQLite's caches and the
+# binary are there with 0 terminals too)
+sleep 3; rss0=$(rsskb)
+# with PROFILE, the Go runtime's own view before and after (after a collection): heap and stacks in use
+# (and the heap profile, for `go tool pprof -diff_base server.heap0 server.heap`)
+if [ -n "${PROFILE:-}" ]; then
+  curl -fs "http://$pprof/debug/pprof/heap?debug=1&gc=1" | grep "^# [A-Z]" >"$PROFILE/server.memstats0"
+  curl -fs -o "$PROFILE/server.heap0" "http://$pprof/debug/pprof/heap"
+fi
 "${BIN:-./bin/tankwatch}" sim --gateway "$gw" --vehicles "$n" --interval "${INTERVAL:-1s}" --speedup "$speedup" --misbehave 0 --day-at-start \
   ${PROFILE:+--cpuprofile "$PROFILE/sim.prof"} >"$data/sim.log" 2>&1 &
 sim=$!
 sleep 1; kill -0 "$sim" 2>/dev/null || { cat "$data/sim.log" >&2; exit 1; }
 metric() { curl -fs "http://$metrics/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
-rss() { awk '/VmRSS/ { print int($2 / 1024) }' "/proc/$srv/status"; }
 hz=$(getconf CLK_TCK)
 # utime + stime in clock ticks: fields 14 and 15 of /proc/PID/stat, counted after the ")" that ends the
 # command name (which may hold spaces)
@@ -57,7 +71,7 @@ w0=$(metric tankwatch_history_commit_seconds_total); t0=$(date +%s.%N); u0=$(cpu
 if [ -n "${PROFILE:-}" ]; then
   mkdir -p "$PROFILE"; curl -fs -o "$PROFILE/server.prof" "http://$pprof/debug/pprof/profile?seconds=$secs"
   curl -fs -o "$PROFILE/server.heap" "http://$pprof/debug/pprof/heap"
-  curl -fs "http://$pprof/debug/pprof/heap?debug=1" | grep "^# [A-Z]" >"$PROFILE/server.memstats"
+  curl -fs "http://$pprof/debug/pprof/heap?debug=1&gc=1" | grep "^# [A-Z]" >"$PROFILE/server.memstats"
   curl -fs -o "$PROFILE/server.goroutine" "http://$pprof/debug/pprof/goroutine"
   grep -E 'VmRSS|RssAnon|RssFile|Threads' "/proc/$srv/status" >"$PROFILE/server.status"
 else
@@ -67,11 +81,21 @@ c1=$(metric tankwatch_history_committed_reports_total); b1=$(metric tankwatch_hi
 w1=$(metric tankwatch_history_commit_seconds_total); t1=$(date +%s.%N); u1=$(cpu)
 sessions=$(metric tankwatch_jt808_sessions)
 awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v s="$sessions" -v rss="$(rss)" -v q="$(metric tankwatch_history_queued)" \
-  -v b0="$b0" -v b1="$b1" -v w0="$w0" -v w1="$w1" -v u0="$u0" -v u1="$u1" -v hz="$hz" \
+  -v b0="$b0" -v b1="$b1" -v w0="$w0" -v w1="$w1" -v u0="$u0" -v u1="$u1" -v hz="$hz" -v rss0="$rss0" -v rss1="$(rsskb)" \
   'BEGIN { cpu = (u1 - u0) / hz; n = c1 - c0
     printf "sessions=%d committed/s=%.0f server_rss_mb=%d writer_queue=%d batches/s=%.1f writer_busy=%.0f%% server_cpu_us/report=%s server_cores=%.2f\n",
-    s, n / (t1 - t0), rss, q, (b1 - b0) / (t1 - t0), 100 * (w1 - w0) / (t1 - t0), (n > 0 ? sprintf("%.1f", 1e6 * cpu / n) : "n/a"), cpu / (t1 - t0) }'
+    s, n / (t1 - t0), rss, q, (b1 - b0) / (t1 - t0), 100 * (w1 - w0) / (t1 - t0), (n > 0 ? sprintf("%.1f", 1e6 * cpu / n) : "n/a"), cpu / (t1 - t0)
+    printf "rss_before_terminals_mb=%d rss_kb/terminal=%.1f (all RSS / sessions) rss_kb/terminal_added=%.1f ((RSS - RSS before) / sessions)\n",
+    rss0 / 1024, (s > 0 ? rss1 / s : 0), (s > 0 ? (rss1 - rss0) / s : 0) }'
 tail -n 1 "$data/sim.log"
+if [ -n "${PROFILE:-}" ]; then
+  # heap and stack in use after a collection, the difference per open session
+  awk -v s="$sessions" '$2 == "HeapAlloc" || $2 == "HeapInuse" || $2 == "Stack" { v[FILENAME, $2] = $4 }
+    END { for (k in v) { split(k, p, SUBSEP); if (p[1] ~ /memstats0$/) b[p[2]] = v[k]; else a[p[2]] = v[k] }
+      printf "go_kb/terminal_added: heap_live=%.2f heap_spans=%.2f stack=%.2f (after a collection, minus before any terminal, / sessions)\n",
+        (a["HeapAlloc"] - b["HeapAlloc"]) / s / 1024, (a["HeapInuse"] - b["HeapInuse"]) / s / 1024, (a["Stack"] - b["Stack"]) / s / 1024 }' \
+    "$PROFILE/server.memstats0" "$PROFILE/server.memstats"
+fi
 # With PROFILE, the engines that read the committed reports (each on a goroutine of its own) get their
 # own CPU per report from the profile of the same window; "position path" is the rest of the server
 # (the writer, live state and sessions included; registry_lookups is a part of it: a window with

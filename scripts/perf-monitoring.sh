@@ -12,8 +12,9 @@ what=${1:-latency}; n=${2:-10000}
 b=${PORT_BASE:-18600}
 data=$(mktemp -d); http=127.0.0.1:$b; gw=127.0.0.1:$((b + 8)); metrics=127.0.0.1:$((b + 1))
 probe=$((n - 3)) # a 2013 terminal the simulator leaves alone (it drives 0 … probe-1)
+# --jt808-fail-limit: every simulated terminal connects from 127.0.0.1 (see perf-ingest.sh)
 "${BIN:-./bin/tankwatch}" serve --demo --demo-sim=false --demo-vehicles "$n" --map-tiles none --data "$data" --db "${DB:-}" \
-  --http "$http" --jt808 "$gw" --metrics "$metrics" --log-format json >"$data/server.log" 2>&1 &
+  --http "$http" --jt808 "$gw" --metrics "$metrics" --log-format json --jt808-fail-limit 1000000 --jt1078 127.0.0.1:0 >"$data/server.log" 2>&1 &
 srv=$!
 cleanup() { kill "${sim:-}" 2>/dev/null || true; kill "$srv" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$data"; }
 trap cleanup EXIT

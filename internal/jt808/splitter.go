@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // DefaultMaxFrame caps one escaped frame (delimiters excluded): a 1023-byte body
@@ -22,9 +23,10 @@ const DefaultMaxFrame = 4096
 type Splitter struct {
 	r       io.Reader
 	buf     []byte
-	start   int // first byte of the current frame (or of unscanned data)
-	scan    int // bytes before scan are known not to be 0x7e
-	end     int // end of valid data
+	pooled  *[]byte // buf's handle in splitBufs, kept so that Release does not allocate one
+	start   int     // first byte of the current frame (or of unscanned data)
+	scan    int     // bytes before scan are known not to be 0x7e
+	end     int     // end of valid data
 	max     int
 	open    bool // a 0x7e was seen and start is just after it
 	skip    bool // dropping an over-long run until the next 0x7e
@@ -38,13 +40,33 @@ func NewSplitter(r io.Reader, maxFrame int) *Splitter {
 	if maxFrame <= 0 {
 		maxFrame = DefaultMaxFrame
 	}
-	return &Splitter{r: r, max: maxFrame, buf: make([]byte, initialBuffer)}
+	return &Splitter{r: r, max: maxFrame}
 }
 
 // initialBuffer is where a Splitter's buffer starts: most frames are well under 512 bytes, and a
 // gateway holds one Splitter per connected terminal, so the buffer grows (to maxFrame + 4 KiB) only
 // for the terminals that need it.
 const initialBuffer = 512
+
+// splitBufs holds the buffers of Splitters that had nothing left to cut (Release): a gateway's
+// thousands of terminals are idle most of the time, and an idle one need not keep a buffer.
+var splitBufs = sync.Pool{New: func() any { b := make([]byte, initialBuffer); return &b }}
+
+// Idle reports whether the Splitter holds no bytes that were read and not yet cut into frames.
+func (s *Splitter) Idle() bool { return s.start == s.end }
+
+// Release gives an idle Splitter's buffer back (to a pool shared by all Splitters) so that nothing is
+// held while the caller waits for the next bytes; Next takes a buffer again when it must read. It does
+// nothing when the Splitter is not Idle. The last frame returned by Next is invalid after it.
+func (s *Splitter) Release() {
+	if s.start != s.end || s.buf == nil {
+		return
+	}
+	if s.pooled != nil {
+		splitBufs.Put(s.pooled)
+	} // a grown buffer is left to the collector: rare, and the pool's buffers stay one size
+	s.buf, s.pooled, s.start, s.scan, s.end = nil, nil, 0, 0, 0
+}
 
 // Next returns the next escaped frame without its delimiters. The slice is
 // valid until the next call. At the end of the stream it returns io.EOF, or
@@ -109,6 +131,10 @@ func (s *Splitter) Next() ([]byte, error) {
 
 // fill compacts the buffer and reads more data.
 func (s *Splitter) fill() {
+	if s.buf == nil {
+		s.pooled = splitBufs.Get().(*[]byte)
+		s.buf = *s.pooled
+	}
 	if s.start > 0 {
 		n := copy(s.buf, s.buf[s.start:s.end])
 		s.scan -= s.start
@@ -118,7 +144,7 @@ func (s *Splitter) fill() {
 	if limit := s.max + 4096; s.end == len(s.buf) && len(s.buf) < limit {
 		grown := make([]byte, min(2*len(s.buf), limit))
 		copy(grown, s.buf[:s.end])
-		s.buf = grown
+		s.buf, s.pooled = grown, nil
 	}
 	for range 100 {
 		n, err := s.r.Read(s.buf[s.end:])

@@ -104,3 +104,52 @@ func TestSplitterGrowsForLongFrames(t *testing.T) {
 		t.Fatalf("next frame: % x, %v", f, err)
 	}
 }
+
+// TestSplitterRelease: a Splitter that gave its buffer back between reads (what the gateway does with
+// an idle terminal's) cuts the same frames, also when a frame's closing 0x7e opens the next (shared
+// delimiter) or a frame arrives in pieces; Release keeps bytes not yet cut.
+func TestSplitterRelease(t *testing.T) {
+	hb := hx(t, "7e 0002 0000 013800138000 0001 a9 7e")
+	inner := string(hb[1 : len(hb)-1])
+	chunks := [][]byte{hb, hb[1:], hb[:5], hb[5:], append(append([]byte{}, hb...), hb[1:4]...), hb[4:]}
+	r, w := io.Pipe()
+	go func() {
+		for _, c := range chunks {
+			_, _ = w.Write(c)
+		}
+		_ = w.Close()
+	}()
+	s := NewSplitter(r, 0)
+	var got []string
+	for {
+		if s.Idle() {
+			s.Release()
+			if s.buf != nil {
+				t.Fatal("an idle Splitter kept its buffer after Release")
+			}
+		}
+		f, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(f))
+		if !s.Idle() {
+			held := s.end - s.start
+			s.Release() // bytes of the next frame are held: nothing may be dropped
+			if s.end-s.start != held {
+				t.Fatal("Release dropped bytes not yet cut")
+			}
+		}
+	}
+	if len(got) != 5 {
+		t.Fatalf("%d frames, want 5: %q", len(got), got)
+	}
+	for i, f := range got {
+		if f != inner {
+			t.Errorf("frame %d = %x", i, f)
+		}
+	}
+}

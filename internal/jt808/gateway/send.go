@@ -55,6 +55,9 @@ func (s *session) forget(w *waiter) {
 			delete(s.waiters, k)
 		}
 	}
+	if len(s.waiters) == 0 {
+		s.waiters = nil // an emptied map keeps its buckets: most sessions answered one command at login
+	}
 	s.pmu.Unlock()
 }
 

@@ -109,7 +109,17 @@ func (s *session) run() {
 	s.authBy = now.Add(cfg.AuthTimeout)
 	_ = s.conn.SetReadDeadline(now.Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout, cfg.AuthTimeout)))
 	sp := jt808.NewSplitter(s.conn, jt808.DefaultMaxFrame)
+	rc := rawConn(s.conn)
 	for {
+		// Between frames the session waits for the socket to become readable with its splitter's
+		// buffer given back: an idle terminal (most of them, most of the time) holds no read buffer.
+		if rc != nil && sp.Idle() {
+			sp.Release()
+			if err := rc.Read(peekReady); err != nil {
+				s.readOne(nil, err)
+				return
+			}
+		}
 		raw, err := sp.Next()
 		if !s.readOne(raw, err) {
 			return
@@ -228,7 +238,7 @@ func (s *session) enqueue(wire []byte, readAt time.Time) bool {
 		s.close()
 		return false
 	}
-	s.pend = append(s.pend, wire...)
+	s.pend = append(s.pend, wire...) // a copy: callers reuse wire (upgrade.go)
 	if !readAt.IsZero() {
 		s.stamps = append(s.stamps, readAt)
 	}
@@ -240,9 +250,9 @@ func (s *session) enqueue(wire []byte, readAt time.Time) bool {
 	return true
 }
 
+// flush writes what is queued until nothing is. The queue's slices go with each write: a session
+// that is not writing holds no buffer (thousands of terminals connected, a reply every few seconds).
 func (s *session) flush() {
-	var buf []byte
-	var stamps []time.Time
 	for {
 		s.wmu.Lock()
 		if len(s.pend) == 0 || s.closed {
@@ -254,8 +264,8 @@ func (s *session) flush() {
 			}
 			return
 		}
-		buf, s.pend = s.pend, buf[:0]
-		stamps, s.stamps = s.stamps, stamps[:0]
+		buf, stamps := s.pend, s.stamps
+		s.pend, s.stamps = nil, nil
 		s.wmu.Unlock()
 		_ = s.conn.SetWriteDeadline(time.Now().Add(s.srv.cfg.WriteTimeout))
 		if _, err := s.conn.Write(buf); err != nil {
@@ -273,7 +283,6 @@ func (s *session) flush() {
 			}
 			s.srv.m.acks.Add(float64(len(stamps)))
 		}
-		buf, stamps = buf[:0], stamps[:0]
 	}
 }
 

@@ -6,7 +6,7 @@ import type { CarCounts, MapCar } from './monitor';
  *
  * Contract: connect `ws(s)://<host>/ws/live?token=<access_token>&lang=<lang>`; send
  * `{"type":"select","groupId"?,"carIds":[...],"all":bool}`; receive a `snapshot` after each select, then
- * `delta`s (changed cars only, at most once a second), `error` on bad input. The server closes with 4401
+ * `delta`s (changed cars only, at most every 50 ms), `error` on bad input. The server closes with 4401
  * when the token expires. The stream reconnects by itself (1 s, 2 s, 4 s … at most 10 s) and re-sends the
  * selection each time it is connected again.
  */

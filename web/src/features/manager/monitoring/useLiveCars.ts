@@ -6,6 +6,7 @@ import { LiveStream, liveUrl } from '../../../api/liveStream';
 import { carExhibition } from '../../../api/monitor';
 import { carCount } from '../../../api/vehicleCounts';
 import { STORAGE, useAppStore } from '../../../app/store';
+import { DeltaBatch } from './deltaBatch';
 import { useMonitorStore } from './store';
 
 /** While the live stream is down, positions and counts are read over HTTP this often. */
@@ -24,11 +25,15 @@ export function useLiveCars(): { httpError: boolean; retry: () => void } {
   useEffect(() => {
     const store = useMonitorStore.getState;
     let lastError = '';
+    // Deltas are applied once an animation frame, however often they come (deltaBatch.ts).
+    const deltas = new DeltaBatch((d) => store().applyDelta(d.cars, d.counts, d.time));
     const stream = new LiveStream({
       url: () => liveUrl(localStorage.getItem(STORAGE.token) ?? '', lang),
       onMessage: (m) => {
-        if (m.type === 'snapshot') store().applySnapshot(m.cars, m.counts, m.time);
-        else if (m.type === 'delta') store().applyDelta(m.cars, m.counts, m.time);
+        if (m.type === 'snapshot') {
+          deltas.clear();
+          store().applySnapshot(m.cars, m.counts, m.time);
+        } else if (m.type === 'delta') deltas.add(m.cars, m.counts, m.time);
         else if (m.message && m.message !== lastError) {
           lastError = m.message;
           warn(m.message);
@@ -41,6 +46,7 @@ export function useLiveCars(): { httpError: boolean; retry: () => void } {
     stream.select({ all: true, carIds: [] });
     return () => {
       stream.stop();
+      deltas.clear();
       store().setLiveState('closed');
     };
   }, [lang]);

@@ -1,0 +1,13 @@
+//go:build !linux
+
+package gateway
+
+import (
+	"net"
+	"syscall"
+)
+
+// rawConn: elsewhere than Linux, sessions keep their read buffer while they wait (see session.run).
+func rawConn(net.Conn) syscall.RawConn { return nil }
+
+func peekReady(uintptr) bool { return true }
