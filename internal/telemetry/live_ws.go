@@ -50,7 +50,7 @@ func (c LiveWSConfig) withDefaults() LiveWSConfig {
 		c.Tick = 250 * time.Millisecond
 	}
 	if c.MinGap <= 0 {
-		// 250 ms until D9d: a commit's changes waited up to that long at 10,000 cars, where commits
+		// 250 ms until D98: a commit's changes waited up to that long at 10,000 cars, where commits
 		// follow one another. The console now applies the deltas of one animation frame at once
 		// (web deltaBatch.ts); before, 20 deltas a second made monitoring-all over 3,000 cars fall
 		// seconds behind (PERFORMANCE.md, D92).
