@@ -231,67 +231,69 @@ func (s *sqliteWriter) rollups(ctx context.Context, dc any) error {
 
 // rows inserts rows (flattened values, len(cols) per row) in chunks of the prepared sizes. With
 // inserted, it is called with each row the insert kept, in insertion order, and not with a re-sent row
-// that INSERT OR IGNORE dropped: a chunk that inserted fewer rows than it has is rolled back to a
-// savepoint and inserted again row by row, each row's change count telling. Re-sends are the
-// exception, so nearly every chunk costs only the savepoint around it.
+// that INSERT OR IGNORE dropped (kept).
 func (s *sqliteWriter) rows(ctx context.Context, dc any, table string, cols []string, args []driver.Value, inserted func([]driver.Value)) error {
 	per := len(cols)
 	for len(args) > 0 {
 		n := rollup.ChunkRows(len(args) / per)
-		st, err := s.insertStmt(ctx, dc, table, cols, n)
-		if err != nil {
-			return err
-		}
 		chunk := args[:n*per]
 		args = args[n*per:]
-		if inserted == nil {
-			if _, err := st.Exec(chunk); err != nil { //nolint:staticcheck // modernc's statements implement only Exec
+		if inserted != nil {
+			if err := s.kept(ctx, dc, table, cols, chunk, inserted); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := s.exec(ctx, dc, "SAVEPOINT hist_rows"); err != nil {
-			return err
-		}
-		res, err := st.Exec(chunk) //nolint:staticcheck // modernc's statements implement only Exec
+		st, err := s.insertStmt(ctx, dc, table, cols, n)
 		if err != nil {
 			return err
 		}
-		if k, err := res.RowsAffected(); err != nil || k != int64(n) {
-			if err := s.exec(ctx, dc, "ROLLBACK TO hist_rows"); err != nil {
-				return err
-			}
-			if err := s.rowByRow(ctx, dc, table, cols, chunk, inserted); err != nil {
-				return err
-			}
-		} else {
-			for i := 0; i < len(chunk); i += per {
-				inserted(chunk[i : i+per])
-			}
-		}
-		if err := s.exec(ctx, dc, "RELEASE hist_rows"); err != nil {
+		if _, err := st.Exec(chunk); err != nil { //nolint:staticcheck // modernc's statements implement only Exec
 			return err
 		}
 	}
 	return nil
 }
 
-// rowByRow inserts a chunk that held a re-sent row one row at a time, calling inserted for each row kept.
-func (s *sqliteWriter) rowByRow(ctx context.Context, dc any, table string, cols []string, chunk []driver.Value, inserted func([]driver.Value)) error {
-	st, err := s.insertStmt(ctx, dc, table, cols, 1)
+// kept inserts a chunk of one of the prepared sizes inside a savepoint and tells which rows it kept by
+// the change count: all of them or none, done; some, the chunk is rolled back to the savepoint and
+// inserted again as chunks of the next smaller size, down to single rows. Re-sent reports come in runs
+// (a terminal re-sends its unacknowledged ones in order, and rows are in key order), so a saturated
+// writer whose queue is half re-sends splits few chunks.
+func (s *sqliteWriter) kept(ctx context.Context, dc any, table string, cols []string, chunk []driver.Value, inserted func([]driver.Value)) error {
+	per := len(cols)
+	n := len(chunk) / per
+	st, err := s.insertStmt(ctx, dc, table, cols, n)
 	if err != nil {
 		return err
 	}
-	per := len(cols)
-	for i := 0; i < len(chunk); i += per {
-		res, err := st.Exec(chunk[i : i+per]) //nolint:staticcheck // modernc's statements implement only Exec
-		if err != nil {
-			return err
-		}
-		if k, err := res.RowsAffected(); err != nil {
-			return err
-		} else if k == 1 {
+	if err := s.exec(ctx, dc, "SAVEPOINT hist_rows"); err != nil {
+		return err
+	}
+	res, err := st.Exec(chunk) //nolint:staticcheck // modernc's statements implement only Exec
+	if err != nil {
+		return err
+	}
+	k, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if k == int64(n) || k == 0 {
+		for i := 0; k > 0 && i < len(chunk); i += per {
 			inserted(chunk[i : i+per])
+		}
+		return s.exec(ctx, dc, "RELEASE hist_rows")
+	}
+	if err := s.exec(ctx, dc, "ROLLBACK TO hist_rows"); err != nil {
+		return err
+	}
+	if err := s.exec(ctx, dc, "RELEASE hist_rows"); err != nil {
+		return err
+	}
+	m := rollup.ChunkRows(n - 1) // the next smaller prepared size
+	for i := 0; i < len(chunk); i += m * per {
+		if err := s.kept(ctx, dc, table, cols, chunk[i:i+m*per], inserted); err != nil {
+			return err
 		}
 	}
 	return nil
