@@ -100,7 +100,8 @@ fi
 # own CPU per report from the profile of the same window; "position path" is the rest of the server
 # (the writer, live state and sessions included; registry_lookups is a part of it: a window with
 # terminals still registering measures their storm as much as the reports).
-# The statistics rollups are triggers inside the writer's transaction: BenchmarkWriterNoRollups.
+# The trend rollups are upserted by the writer in its transaction (D9c): their cost is inside
+# writer(store+rollups); BenchmarkWriterNoRollups separates it.
 if [ -n "${PROFILE:-}" ]; then
   n=$(awk -v a="$c0" -v b="$c1" 'BEGIN { print b - a }')
   go tool pprof -top -cum -nodecount=100000 "${BIN:-./bin/tankwatch}" "$PROFILE/server.prof" 2>/dev/null | awk -v n="$n" -v u0="$u0" -v u1="$u1" -v hz="$hz" '

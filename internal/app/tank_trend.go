@@ -6,8 +6,8 @@ import (
 )
 
 // trendRoutes builds the level trend service (hydtrend, hydtrend2) and returns its routes. It reads
-// the store only (the rollups of migration 00018 are kept by triggers); the geocoder names the place
-// of a clicked point.
+// the store only (the rollups of migration 00018 are kept by the history writer, D9c); the geocoder
+// names the place of a clicked point.
 func (a *App) trendRoutes() []httpx.Route {
 	svc := trend.New(a.DB, a.Fleet)
 	if a.Devices.Geo != nil {

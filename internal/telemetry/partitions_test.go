@@ -115,7 +115,7 @@ func TestHistoryPartitions(t *testing.T) {
 		if a, b, d := count(t, e.DB, "positions_p20260301"), count(t, e.DB, "positions_p20260302"), count(t, e.DB, "positions_default"); a != 2 || b != 1 || d != 2 {
 			t.Errorf("rows by partition: %d %d default %d", a, b, d)
 		}
-		if n := rollup(); n != 5 { // the rollup triggers fire on the attached days too
+		if n := rollup(); n != 5 { // the writer's rollups count the attached days too, the re-sent reports not
 			t.Errorf("speed rollup slices: %d, want 5", n)
 		}
 		if n := count(t, e.DB, "level_rollup", "car_id = ?", car.ID); n != 5 {

@@ -99,7 +99,7 @@ func NewWriter(d *db.DB, cfg WriterConfig, log *slog.Logger) *Writer {
 		log = slog.Default()
 	}
 	w := &Writer{d: d, cfg: cfg.withDefaults(), log: log, room: make(chan struct{}), wake: make(chan struct{}, 1)}
-	w.commit, w.release = histCommitter(d)
+	w.commit, w.release = histCommitter(d, true)
 	w.wait = histWait
 	return w
 }

@@ -15,6 +15,7 @@ import (
 
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/tank"
+	"tankwatch/internal/tank/trend/rollup"
 )
 
 // The history insert is the one hot path that bypasses bun: SQLite gets prepared multi-row INSERT OR
@@ -75,25 +76,29 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-// histCommitter returns the commit function of the writer for d, and what releases its resources.
-func histCommitter(d *db.DB) (commit func(ctx context.Context, reports []Report, frames []Frame) error, release func()) {
+// histCommitter returns the commit function of the writer for d, and what releases its resources. With
+// rollups, each commit also folds the positions and level readings it inserted into the trend slices
+// (D9c); without, only a store that still has the insert triggers of 00018 keeps them (the equality test).
+func histCommitter(d *db.DB, rollups bool) (commit func(ctx context.Context, reports []Report, frames []Frame) error, release func()) {
 	if d.IsPostgres() {
+		var f *rollup.Fold
+		if rollups {
+			f = &rollup.Fold{}
+		}
 		return func(ctx context.Context, reports []Report, frames []Frame) error {
-			return histCommitPG(ctx, d, reports, frames)
+			return histCommitPG(ctx, d, reports, frames, f)
 		}, func() {}
 	}
 	s := &sqliteWriter{d: d}
+	if rollups {
+		s.fold = &rollup.Fold{}
+	}
 	return s.commit, s.reset
 }
 
 // sqliteWriterCacheKiB is the page cache of the writer's connection: the leaf pages of the per-vehicle
 // indexes that every batch touches stay in memory (without it each batch re-reads them).
 const sqliteWriterCacheKiB = 16 << 10
-
-// histChunks are the row counts of the prepared multi-row INSERTs: a batch is cut into chunks of these
-// sizes so that a handful of statements, prepared once on the writer's connection, serve every batch
-// (re-parsing a 256-row statement cost as much as executing it).
-var histChunks = []int{256, 64, 16, 4, 1}
 
 // sqliteWriter commits history on a connection of its own: its statements stay prepared and its page
 // cache warm, and the pool's other connections keep the small default cache. It talks to the driver
@@ -103,6 +108,7 @@ type sqliteWriter struct {
 	conn  *sql.Conn
 	dc    any                    // the driver connection the statements belong to
 	stmts map[string]driver.Stmt // by table and chunk size
+	fold  *rollup.Fold           // nil: the store's triggers keep the trend rollups
 }
 
 func (s *sqliteWriter) open(ctx context.Context) error {
@@ -157,6 +163,10 @@ func (s *sqliteWriter) commit(ctx context.Context, reports []Report, frames []Fr
 			_ = tx.Rollback()
 			return err
 		}
+		if err := s.rollups(ctx, dc); err != nil {
+			_ = tx.Rollback()
+			return err
+		}
 		return tx.Commit()
 	})
 	if err != nil {
@@ -166,43 +176,148 @@ func (s *sqliteWriter) commit(ctx context.Context, reports []Report, frames []Fr
 }
 
 func (s *sqliteWriter) insert(ctx context.Context, dc any, pos, tanks, rd, fr []driver.Value) error {
-	if err := s.rows(ctx, dc, "positions", histPositionCols, pos); err != nil {
+	var addPos, addLevel func([]driver.Value)
+	if s.fold != nil {
+		s.fold.Reset() // what a failed attempt folded is gone with its transaction
+		addPos, addLevel = s.foldPosition, s.foldLevel
+	}
+	if err := s.rows(ctx, dc, "positions", histPositionCols, pos, addPos); err != nil {
 		return err
 	}
-	if err := s.rows(ctx, dc, "tank_states", histTankCols, tanks); err != nil {
+	if err := s.rows(ctx, dc, "tank_states", histTankCols, tanks, nil); err != nil {
 		return err
 	}
-	if err := s.rows(ctx, dc, "level_readings", histReadingCols, rd); err != nil {
+	if err := s.rows(ctx, dc, "level_readings", histReadingCols, rd, addLevel); err != nil {
 		return err
 	}
-	return s.rows(ctx, dc, "raw_frames", histFrameCols, fr)
+	return s.rows(ctx, dc, "raw_frames", histFrameCols, fr, nil)
 }
 
-// rows inserts rows (flattened values, len(cols) per row) in chunks of the prepared sizes.
-func (s *sqliteWriter) rows(ctx context.Context, dc any, table string, cols []string, args []driver.Value) error {
-	per := len(cols)
-	for len(args) > 0 {
-		n := len(args) / per
-		for _, c := range histChunks {
-			if c <= n {
-				n = c
-				break
+// foldPosition and foldLevel take an inserted row (its values as histSQLiteArgs made them) into the fold.
+func (s *sqliteWriter) foldPosition(row []driver.Value) {
+	s.fold.AddSpeed(row[0].(int64), row[1].(int64), row[7].(int64))
+}
+
+func (s *sqliteWriter) foldLevel(row []driver.Value) {
+	s.fold.AddLevel(row[0].(int64), row[1].(int64), row[2].(int64), rollup.LevelValues{
+		LevelMM: row[3].(int64), TempDC: row[5].(int64), VolumeL: row[6].(float64), V20L: row[8].(float64)})
+}
+
+// rollups upserts what the batch folded, a chunk of slices per statement.
+func (s *sqliteWriter) rollups(ctx context.Context, dc any) error {
+	if s.fold == nil {
+		return nil
+	}
+	for _, t := range s.fold.Take() {
+		per := len(t.Cols)
+		for args := t.Args; len(args) > 0; {
+			n := rollup.ChunkRows(len(args) / per)
+			st, err := s.prepared(ctx, dc, t.Name+"/"+strconv.Itoa(n), func() string { return rollup.UpsertSQL(false, t.Name, n) })
+			if err != nil {
+				return err
 			}
+			vals := make([]driver.Value, n*per)
+			for i, v := range args[:n*per] {
+				vals[i] = v
+			}
+			if _, err := st.Exec(vals); err != nil { //nolint:staticcheck // modernc's statements implement only Exec
+				return err
+			}
+			args = args[n*per:]
 		}
-		st, err := s.stmt(ctx, dc, table, cols, n)
-		if err != nil {
-			return err
-		}
-		if _, err := st.Exec(args[:n*per]); err != nil { //nolint:staticcheck // modernc's statements implement only Exec
-			return err
-		}
-		args = args[n*per:]
 	}
 	return nil
 }
 
-func (s *sqliteWriter) stmt(ctx context.Context, dc any, table string, cols []string, rows int) (driver.Stmt, error) {
-	key := table + "/" + strconv.Itoa(rows)
+// rows inserts rows (flattened values, len(cols) per row) in chunks of the prepared sizes. With
+// inserted, it is called with each row the insert kept, in insertion order, and not with a re-sent row
+// that INSERT OR IGNORE dropped (kept).
+func (s *sqliteWriter) rows(ctx context.Context, dc any, table string, cols []string, args []driver.Value, inserted func([]driver.Value)) error {
+	per := len(cols)
+	for len(args) > 0 {
+		n := rollup.ChunkRows(len(args) / per)
+		chunk := args[:n*per]
+		args = args[n*per:]
+		if inserted != nil {
+			if err := s.kept(ctx, dc, table, cols, chunk, inserted); err != nil {
+				return err
+			}
+			continue
+		}
+		st, err := s.insertStmt(ctx, dc, table, cols, n)
+		if err != nil {
+			return err
+		}
+		if _, err := st.Exec(chunk); err != nil { //nolint:staticcheck // modernc's statements implement only Exec
+			return err
+		}
+	}
+	return nil
+}
+
+// kept inserts a chunk of one of the prepared sizes inside a savepoint and tells which rows it kept by
+// the change count: all of them or none, done; some, the chunk is rolled back to the savepoint and
+// inserted again as chunks of the next smaller size, down to single rows. Re-sent reports come in runs
+// (a terminal re-sends its unacknowledged ones in order, and rows are in key order), so a saturated
+// writer whose queue is half re-sends splits few chunks.
+func (s *sqliteWriter) kept(ctx context.Context, dc any, table string, cols []string, chunk []driver.Value, inserted func([]driver.Value)) error {
+	per := len(cols)
+	n := len(chunk) / per
+	st, err := s.insertStmt(ctx, dc, table, cols, n)
+	if err != nil {
+		return err
+	}
+	if err := s.exec(ctx, dc, "SAVEPOINT hist_rows"); err != nil {
+		return err
+	}
+	res, err := st.Exec(chunk) //nolint:staticcheck // modernc's statements implement only Exec
+	if err != nil {
+		return err
+	}
+	k, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if k == int64(n) || k == 0 {
+		for i := 0; k > 0 && i < len(chunk); i += per {
+			inserted(chunk[i : i+per])
+		}
+		return s.exec(ctx, dc, "RELEASE hist_rows")
+	}
+	if err := s.exec(ctx, dc, "ROLLBACK TO hist_rows"); err != nil {
+		return err
+	}
+	if err := s.exec(ctx, dc, "RELEASE hist_rows"); err != nil {
+		return err
+	}
+	m := rollup.ChunkRows(n - 1) // the next smaller prepared size
+	for i := 0; i < len(chunk); i += m * per {
+		if err := s.kept(ctx, dc, table, cols, chunk[i:i+m*per], inserted); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exec runs a statement without arguments (the savepoints), prepared once like the inserts.
+func (s *sqliteWriter) exec(ctx context.Context, dc any, q string) error {
+	st, err := s.prepared(ctx, dc, q, func() string { return q })
+	if err != nil {
+		return err
+	}
+	_, err = st.Exec(nil) //nolint:staticcheck // modernc's statements implement only Exec
+	return err
+}
+
+func (s *sqliteWriter) insertStmt(ctx context.Context, dc any, table string, cols []string, rows int) (driver.Stmt, error) {
+	return s.prepared(ctx, dc, table+"/"+strconv.Itoa(rows), func() string {
+		one := "(" + strings.Repeat("?,", len(cols)-1) + "?)"
+		return "INSERT OR IGNORE INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " + strings.Repeat(one+",", rows-1) + one
+	})
+}
+
+// prepared returns the statement under key on the writer's connection, preparing text() the first time.
+func (s *sqliteWriter) prepared(ctx context.Context, dc any, key string, text func() string) (driver.Stmt, error) {
 	if st, ok := s.stmts[key]; ok {
 		return st, nil
 	}
@@ -210,9 +325,7 @@ func (s *sqliteWriter) stmt(ctx context.Context, dc any, table string, cols []st
 	if !ok {
 		return nil, fmt.Errorf("history writer: SQLite driver connection is %T", dc)
 	}
-	one := "(" + strings.Repeat("?,", len(cols)-1) + "?)"
-	st, err := p.PrepareContext(ctx, "INSERT OR IGNORE INTO "+table+" ("+strings.Join(cols, ", ")+") VALUES "+
-		strings.Repeat(one+",", rows-1)+one)
+	st, err := p.PrepareContext(ctx, text())
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +406,9 @@ func histSeal(s *tank.State) int64 {
 // raw frames straight into raw_frames, positions and tank states into per-connection temporary
 // tables first, so that INSERT … ON CONFLICT DO NOTHING can drop re-sent reports (COPY cannot).
 // Measured twice as fast as INSERT … SELECT FROM unnest(arrays) for 2000 + 2000 rows.
-func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Frame) error {
+// With fold, the positions and level readings the copies inserted are folded into the trend slices,
+// upserted once each before the commit.
+func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Frame, fold *rollup.Fold) error {
 	var pos, tanks, rd [][]any
 	for _, i := range histKeyOrder(reports) {
 		r := &reports[i]
@@ -333,14 +448,32 @@ func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Fram
 			return err
 		}
 		defer func() { _ = tx.Rollback(ctx) }() // no-op after Commit
-		if err := histCopyIgnoring(ctx, tx, "positions", histPositionCols, pos); err != nil {
+		var addPos, addLevel func([]any)
+		if fold != nil {
+			fold.Reset() // what a failed attempt folded is gone with its transaction
+			addPos = func(row []any) { fold.AddSpeed(row[0].(int64), row[1].(int64), row[7].(int64)) }
+			addLevel = func(row []any) {
+				fold.AddLevel(row[0].(int64), row[1].(int64), row[2].(int64), rollup.LevelValues{
+					LevelMM: row[3].(int64), TempDC: row[5].(int64), VolumeL: row[6].(float64), V20L: row[8].(float64)})
+			}
+		}
+		if err := histCopyIgnoring(ctx, tx, "positions", histPositionCols, pos, addPos); err != nil {
 			return err
 		}
-		if err := histCopyIgnoring(ctx, tx, "tank_states", histTankCols, tanks); err != nil {
+		if err := histCopyIgnoring(ctx, tx, "tank_states", histTankCols, tanks, nil); err != nil {
 			return err
 		}
-		if err := histCopyIgnoring(ctx, tx, "level_readings", histReadingCols, rd); err != nil {
+		if err := histCopyIgnoring(ctx, tx, "level_readings", histReadingCols, rd, addLevel); err != nil {
 			return err
+		}
+		if fold != nil {
+			err := rollup.Write(ctx, true, fold.Take(), func(ctx context.Context, q string, args ...any) error {
+				_, err := tx.Exec(ctx, q, args...)
+				return err
+			})
+			if err != nil {
+				return err
+			}
 		}
 		if len(fr) > 0 {
 			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"raw_frames"}, histFrameCols, pgx.CopyFromRows(fr)); err != nil {
@@ -354,8 +487,10 @@ func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Fram
 // histCopyIgnoring copies rows into table, skipping rows whose primary key is already stored. COPY
 // straight into the table is the common case (terminals re-send only what went unacknowledged); when
 // it meets a re-sent row, the copy is rolled back to a savepoint and the batch goes through a
-// temporary table and INSERT … ON CONFLICT DO NOTHING, which COPY cannot do.
-func histCopyIgnoring(ctx context.Context, tx pgx.Tx, table string, cols []string, rows [][]any) error {
+// temporary table and INSERT … ON CONFLICT DO NOTHING, which COPY cannot do. With inserted, it is
+// called with each row the table kept, in order (the key is the first three columns: positions and
+// level readings).
+func histCopyIgnoring(ctx context.Context, tx pgx.Tx, table string, cols []string, rows [][]any, inserted func([]any)) error {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -363,6 +498,11 @@ func histCopyIgnoring(ctx context.Context, tx pgx.Tx, table string, cols []strin
 		return err
 	}
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromRows(rows))
+	if err == nil && inserted != nil {
+		for _, r := range rows {
+			inserted(r)
+		}
+	}
 	if err == nil || !db.IsUniqueViolation(err) {
 		return err
 	}
@@ -377,8 +517,43 @@ func histCopyIgnoring(ctx context.Context, tx pgx.Tx, table string, cols []strin
 		return err
 	}
 	list := strings.Join(cols, ", ")
-	_, err = tx.Exec(ctx, "INSERT INTO "+table+" ("+list+") SELECT "+list+" FROM "+tmp+" ON CONFLICT DO NOTHING")
-	return err
+	q := "INSERT INTO " + table + " (" + list + ") SELECT " + list + " FROM " + tmp + " ON CONFLICT DO NOTHING"
+	if inserted == nil {
+		_, err = tx.Exec(ctx, q)
+		return err
+	}
+	return histKeptRows(ctx, tx, q+" RETURNING "+strings.Join(cols[:3], ", "), rows, inserted)
+}
+
+// histKeptRows runs the INSERT … RETURNING the key of each row it kept, and calls inserted with those
+// rows: of rows with equal keys, the first (the temporary table is read in the order it was copied,
+// which is the order the insert keeps).
+func histKeptRows(ctx context.Context, tx pgx.Tx, q string, rows [][]any, inserted func([]any)) error {
+	res, err := tx.Query(ctx, q)
+	if err != nil {
+		return err
+	}
+	kept := map[[3]int64]bool{}
+	for res.Next() {
+		var k [3]int64
+		if err := res.Scan(&k[0], &k[1], &k[2]); err != nil {
+			res.Close()
+			return err
+		}
+		kept[k] = true
+	}
+	res.Close()
+	if err := res.Err(); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		k := [3]int64{r[0].(int64), r[1].(int64), r[2].(int64)}
+		if kept[k] {
+			delete(kept, k) // a later row with this key was the one dropped
+			inserted(r)
+		}
+	}
+	return nil
 }
 
 func histPtr(ok bool, v int64) *int64 {

@@ -14,6 +14,7 @@ import (
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/db/dbtest"
 	"tankwatch/internal/platform/httpx"
+	"tankwatch/internal/tank/trend/rollup"
 )
 
 // t0 is 2026-03-01 00:00 UTC, aligned to the rollup.
@@ -51,6 +52,10 @@ func readings(t testing.TB, d *db.DB, car int64, start int64, n int, dip int) {
 		"INSERT INTO positions (car_id, t, terminal_id, received_at, lat, lon, speed, status) "+
 		"SELECT %d, %d + CAST(i AS BIGINT) * 10000, 1, %d + CAST(i AS BIGINT) * 10000, 31000000 + i, 121000000, (i %% 90) * 10, 3 FROM s", n-1, car, start, start)
 	if _, err := d.ExecContext(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	// rows inserted by SQL, not by the history writer: their slices are made from them (D9c)
+	if err := rollup.Rebuild(context.Background(), d, car, start, start+int64(n)*10_000); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"encoding/hex"
 	"net/url"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"tankwatch/internal/platform/db"
@@ -92,16 +94,26 @@ func SchemaDSN(t testing.TB) string {
 	return u.String()
 }
 
-// Snapshot returns every row of the named tables (ordered), for "nothing changed" assertions.
+// Snapshot returns every row of the named tables, ordered by every column in turn, for "nothing
+// changed" and "these two stores hold the same" assertions.
 func Snapshot(t testing.TB, d *db.DB, tables ...string) map[string][][]any {
 	t.Helper()
 	out := map[string][][]any{}
 	for _, table := range tables {
-		rows, err := d.DB.DB.Query("SELECT * FROM " + table + " ORDER BY 1, 2")
+		rows, err := d.DB.DB.Query("SELECT * FROM " + table + " LIMIT 0")
 		if err != nil {
 			t.Fatalf("snapshot %s: %v", table, err)
 		}
 		cols, _ := rows.Columns()
+		_ = rows.Close()
+		order := make([]string, len(cols))
+		for i := range cols {
+			order[i] = strconv.Itoa(i + 1)
+		}
+		rows, err = d.DB.DB.Query("SELECT * FROM " + table + " ORDER BY " + strings.Join(order, ", "))
+		if err != nil {
+			t.Fatalf("snapshot %s: %v", table, err)
+		}
 		for rows.Next() {
 			vals := make([]any, len(cols))
 			ptrs := make([]any, len(cols))

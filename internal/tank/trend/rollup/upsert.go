@@ -1,0 +1,68 @@
+package rollup
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Columns of the rollup tables (migration 00018), in the order of Table.Args.
+var (
+	SpeedCols = []string{"car_id", "b", "n", "t0", "t1", "sp0", "sp1", "splo", "sphi"}
+	LevelCols = []string{"car_id", "b", "compartment", "n", "t0", "t1",
+		"lv0", "lv1", "lvlo", "lvhi", "vo0", "vo1", "volo", "vohi",
+		"vs0", "vs1", "vslo", "vshi", "tp0", "tp1", "tplo", "tphi"}
+)
+
+// UpsertSQL is the statement that merges `rows` folded slices into table (one of the four rollup tables)
+// with placeholders "?" (SQLite) or "$n" (PostgreSQL): a new slice is inserted, a stored one merged as
+// the insert triggers of 00018 did, row by row — counts add up, the earlier first value and the later
+// last value win (on equal times the stored first value and the new last value, which is what
+// inserting the new readings after the stored ones gives), minimum of minimums, maximum of maximums.
+func UpsertSQL(postgres bool, table string, rows int) string {
+	cols, key := SpeedCols, "car_id, b"
+	if strings.HasPrefix(table, "level_") {
+		cols, key = LevelCols, "car_id, b, compartment"
+	}
+	old, least, greatest := "", "min", "max"
+	if postgres {
+		old, least, greatest = "r.", "LEAST", "GREATEST"
+	}
+	var b strings.Builder
+	b.WriteString("INSERT INTO " + table)
+	if postgres {
+		b.WriteString(" AS r")
+	}
+	b.WriteString(" (" + strings.Join(cols, ", ") + ") VALUES ")
+	p := 0
+	for i := range rows {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('(')
+		for j := range cols {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			p++
+			if postgres {
+				b.WriteString("$" + strconv.Itoa(p))
+			} else {
+				b.WriteByte('?')
+			}
+		}
+		b.WriteByte(')')
+	}
+	b.WriteString(" ON CONFLICT (" + key + ") DO UPDATE SET n = " + old + "n + excluded.n, t0 = " + least + "(" + old +
+		"t0, excluded.t0), t1 = " + greatest + "(" + old + "t1, excluded.t1)")
+	for _, c := range cols {
+		if c[len(c)-1] != '0' || c == "t0" { // the value columns by their first one (sp0, lv0, …)
+			continue
+		}
+		v := c[:len(c)-1]
+		b.WriteString(", " + v + "0 = CASE WHEN excluded.t0 < " + old + "t0 THEN excluded." + v + "0 ELSE " + old + v + "0 END")
+		b.WriteString(", " + v + "1 = CASE WHEN excluded.t1 >= " + old + "t1 THEN excluded." + v + "1 ELSE " + old + v + "1 END")
+		b.WriteString(", " + v + "lo = " + least + "(" + old + v + "lo, excluded." + v + "lo)")
+		b.WriteString(", " + v + "hi = " + greatest + "(" + old + v + "hi, excluded." + v + "hi)")
+	}
+	return b.String()
+}
