@@ -100,7 +100,7 @@ fi
 # own CPU per report from the profile of the same window; "position path" is the rest of the server
 # (the writer, live state and sessions included; registry_lookups is a part of it: a window with
 # terminals still registering measures their storm as much as the reports).
-# The trend rollups are upserted by the writer in its transaction (D9c): their cost is inside
+# The trend rollups are upserted by the writer in its transaction (D99): their cost is inside
 # writer(store+rollups); BenchmarkWriterNoRollups separates it.
 if [ -n "${PROFILE:-}" ]; then
   n=$(awk -v a="$c0" -v b="$c1" 'BEGIN { print b - a }')

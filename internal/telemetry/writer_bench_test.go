@@ -31,7 +31,7 @@ func BenchmarkWriter(b *testing.B) {
 }
 
 // BenchmarkWriterNoRollups is BenchmarkWriter without the trend rollups (the writer's fold and upserts,
-// D9c; before 00042 the insert triggers of D38): the difference is what the trend summaries cost per
+// D99; before 00042 the insert triggers of D38): the difference is what the trend summaries cost per
 // report inside the store's transaction (on PostgreSQL mostly in the database's own CPU, which
 // cpu-µs/report does not count).
 func BenchmarkWriterNoRollups(b *testing.B) {

@@ -118,7 +118,7 @@ func sameRollups(t *testing.T, what string, got, want map[string][][]any) {
 	}
 }
 
-// TestWriterRollupsEqualTriggers: the writer's folded rollups (00042, D9c) are row for row what the
+// TestWriterRollupsEqualTriggers: the writer's folded rollups (00042, D99) are row for row what the
 // insert triggers of 00018 made from the same batches — re-sent reports counted once, out-of-order
 // and equal times — on both dialects; a store migrated from the triggers goes on the same; and
 // rollup.Rebuild from the stored rows agrees too.

@@ -78,7 +78,7 @@ func b2i(b bool) int64 {
 
 // histCommitter returns the commit function of the writer for d, and what releases its resources. With
 // rollups, each commit also folds the positions and level readings it inserted into the trend slices
-// (D9c); without, only a store that still has the insert triggers of 00018 keeps them (the equality test).
+// (D99); without, only a store that still has the insert triggers of 00018 keeps them (the equality test).
 func histCommitter(d *db.DB, rollups bool) (commit func(ctx context.Context, reports []Report, frames []Frame) error, release func()) {
 	if d.IsPostgres() {
 		var f *rollup.Fold

@@ -1,7 +1,7 @@
 -- +goose Up
 -- The trend rollups (00018, DECISIONS D38) are no longer kept by insert triggers, two upserts per
 -- inserted row: the history writer folds the rows a batch actually inserted into slices and upserts
--- each slice once, in the batch's transaction (internal/tank/trend/rollup, DECISIONS D9c). Whatever
+-- each slice once, in the batch's transaction (internal/tank/trend/rollup, DECISIONS D99). Whatever
 -- else inserts readings or positions calls rollup.Rebuild for what it inserted. The delete triggers
 -- stay: retention deletes rows (SQLite, PostgreSQL's default partition) and their slices go with them.
 DROP TRIGGER level_rollup_ins ON level_readings;

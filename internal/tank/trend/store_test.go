@@ -54,7 +54,7 @@ func readings(t testing.TB, d *db.DB, car int64, start int64, n int, dip int) {
 	if _, err := d.ExecContext(context.Background(), q); err != nil {
 		t.Fatal(err)
 	}
-	// rows inserted by SQL, not by the history writer: their slices are made from them (D9c)
+	// rows inserted by SQL, not by the history writer: their slices are made from them (D99)
 	if err := rollup.Rebuild(context.Background(), d, car, start, start+int64(n)*10_000); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@
 // and hourly slices per car (and compartment) with the count, the first and last reading's time and
 // value, and the minimum and maximum of each value. Until migration 00042 insert triggers kept them,
 // two upserts per inserted row; now whoever inserts the rows folds the rows it actually inserted into
-// slices in memory and upserts each slice once (DECISIONS D9c). The merge is the triggers' own: a
+// slices in memory and upserts each slice once (DECISIONS D99). The merge is the triggers' own: a
 // slice's first value is the earliest reading's (on equal times the one inserted first), its last the
 // latest's (on equal times the one inserted last), so folding a batch and merging it into the stored
 // slice gives the same row as inserting the readings one by one.
