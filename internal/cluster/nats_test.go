@@ -20,8 +20,9 @@ func (n *Node) crash() {
 	n.wg.Wait()
 }
 
-// On a real NATS server, a node that dies without a word frees its terminals once its beat key
-// expires, well before the heartbeat window.
+// On a real NATS server, a node that dies without a word frees its terminals well before the
+// heartbeat window: at once, when NATS answers its liveness probe with "no responders" (D96), and
+// otherwise once its beat key expires.
 func TestKilledNodeOnNATS(t *testing.T) {
 	url := os.Getenv("TANKWATCH_TEST_NATS")
 	if url == "" {
