@@ -11,9 +11,9 @@ func equipmentCalls(f fixture) map[string][]call {
 	return map[string][]call{
 		"POST " + p + "page":   {{body: g}, {body: car}},
 		"POST " + p + "export": {{body: g}, {body: car}},
-		"POST " + p + "save": {{body: map[string]any{"kind": 1, "serial": f.northPhone, "notes": "x"}},
-			{body: map[string]any{"kind": 4, "serial": "CAM-AUTHZ", "carId": f.northCar}}},
-		"POST " + p + "delete":      {{body: map[string]any{"kind": 1, "serial": f.northPhone}}},
+		"POST " + p + "save": {{body: map[string]any{"kind": "terminal", "serial": f.northPhone, "notes": "x"}},
+			{body: map[string]any{"kind": "camera", "serial": "CAM-AUTHZ", "carId": f.northCar}}},
+		"POST " + p + "delete":      {{body: map[string]any{"kind": "terminal", "serial": f.northPhone}}},
 		"GET " + p + "carFunctions": {{query: fmt.Sprintf("?carId=%d", f.northCar)}},
 	}
 }
