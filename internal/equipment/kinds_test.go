@@ -2,6 +2,7 @@ package equipment_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -111,12 +112,17 @@ func TestKindsFromCodeList(t *testing.T) {
 		// the register kinds stay: not deleted, not disabled; a kind without registers may be disabled
 		items := map[string]int64{}
 		var list httpx.Page[struct {
-			ID   int64  `json:"id"`
-			Code string `json:"code"`
+			ID     int64  `json:"id"`
+			Code   string `json:"code"`
+			Pinned bool   `json:"pinned"`
 		}]
 		e.MustOK("POST", codePage, v.admin, map[string]any{"type": equipment.KindList, "pageSize": 50}).Decode(&list)
 		for _, it := range list.List {
 			items[it.Code] = it.ID
+			// the page greys out disabling and deleting the items the server would refuse
+			if want := slices.Contains(equipment.MirroredKinds, it.Code); it.Pinned != want {
+				t.Errorf("kind %s pinned %v, want %v", it.Code, it.Pinned, want)
+			}
 		}
 		if len(items) != 7 {
 			t.Fatalf("kinds %v", items)

@@ -52,6 +52,18 @@ describe('settings', () => {
       await row.getByRole('button', { name: zh('common.delete') }).click();
       await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定|删\s*除/ }).click();
       await row.waitFor({ state: 'detached' });
+
+      // a kind the registers rest on (D95) is shown as a system item: it cannot be deleted or disabled here
+      await pane.getByTestId('codeType-equipmentKind').click();
+      const terminal = pane.locator('tr.ant-table-row').filter({ hasText: 'terminal' });
+      await terminal.locator('.ant-tag').filter({ hasText: zh('settings.codes.pinned') }).waitFor();
+      assert.ok(await terminal.getByRole('button', { name: zh('common.delete') }).isDisabled());
+      await terminal.getByRole('button', { name: zh('common.edit') }).click();
+      const kind = page.locator('.ant-modal:visible');
+      await kind.getByText(zh('settings.codes.pinnedHint')).waitFor();
+      assert.ok(await kind.getByRole('switch').isDisabled());
+      await kind.getByRole('button', { name: /取\s*消/ }).click();
+      await kind.waitFor({ state: 'hidden' });
     });
   });
 

@@ -27,6 +27,9 @@ type Item struct {
 	Enabled   bool   `bun:"enabled" json:"enabled"`
 	Builtin   bool   `bun:"builtin" json:"builtin"` // seeded: it can be disabled, never deleted (D66)
 	UpdatedAt int64  `bun:"updated_at" json:"updatedAt"`
+	// Pinned (not stored): a part's behaviour rests on the item, so it can be renamed but never
+	// disabled or deleted; the page greys those actions out in advance.
+	Pinned bool `bun:"-" json:"pinned"`
 }
 
 // Label returns the item's label in lang ("zh-CN", "zh-TW", "en-US"), falling back to the Chinese.

@@ -151,6 +151,9 @@ func (s *Service) Page(ctx context.Context, q Query) (httpx.Page[Item], error) {
 	if err != nil {
 		return httpx.Page[Item]{}, err
 	}
+	for i := range list {
+		list[i].Pinned = s.isPinned(&list[i])
+	}
 	return httpx.NewPage(list, int64(n), q.PageReq), nil
 }
 
@@ -276,6 +279,7 @@ func (s *Service) Edit(r *http.Request, in Input) (*Item, error) {
 	s.forget(it.Type)
 	s.record(r, audit.ActionUpdate, &it, audit.Text("baseType.detail.edit", it.Type, it.Code,
 		old.LabelZh, it.LabelZh, old.Sort, it.Sort, old.Enabled, it.Enabled))
+	it.Pinned = s.isPinned(&it)
 	return &it, nil
 }
 

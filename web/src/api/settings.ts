@@ -18,6 +18,8 @@ export interface CodeItem {
   enabled: boolean;
   builtin: boolean;
   updatedAt: number;
+  /** A part's behaviour rests on it: it can be renamed, never disabled or deleted. */
+  pinned?: boolean;
 }
 
 export interface CodeQuery extends PageQuery {

@@ -33,6 +33,8 @@ export function toCodeBody(type: CodeType, v: CodeFormValues, id?: number): Code
 export function CodeForm({ type, item, onClose, onSaved }: { type: CodeType; item: CodeItem | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<CodeFormValues>();
+  // an enabled pinned item stays enabled (the server refuses); a disabled one may still be switched on
+  const pinnedOn = !!item?.pinned && item.enabled;
   useEffect(() => {
     form.setFieldsValue(item ? { ...item } : { enabled: true, sort: 100 });
   }, [item, form]);
@@ -45,8 +47,8 @@ export function CodeForm({ type, item, onClose, onSaved }: { type: CodeType; ite
       save={(v) => (item ? codeEdit(toCodeBody(type, v, item.id)) : codeAdd(toCodeBody(type, v)))}
       onClose={onClose}
       onSaved={onSaved}
-      labelWidth={110}
-      width={680}
+      labelWidth={140}
+      width={720}
     >
       <Row gutter={24}>
         <Col span={12}>
@@ -83,8 +85,13 @@ export function CodeForm({ type, item, onClose, onSaved }: { type: CodeType; ite
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item name="enabled" label={t('settings.codes.enabled')} valuePropName="checked" extra={t('settings.codes.enabledHint')}>
-            <Switch />
+          <Form.Item
+            name="enabled"
+            label={t('settings.codes.enabled')}
+            valuePropName="checked"
+            extra={t(pinnedOn ? 'settings.codes.pinnedHint' : 'settings.codes.enabledHint')}
+          >
+            <Switch disabled={pinnedOn} />
           </Form.Item>
         </Col>
       </Row>

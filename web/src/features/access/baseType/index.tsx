@@ -104,7 +104,14 @@ export default function BaseTypePage() {
             dataIndex: 'builtin',
             key: 'builtin',
             width: 100,
-            render: (v: boolean) => <Tag color={v ? 'blue' : 'gold'}>{t(v ? 'settings.codes.builtin' : 'settings.codes.custom')}</Tag>,
+            render: (v: boolean, it) =>
+              it.pinned ? (
+                <Tooltip title={t('settings.codes.pinnedHint')}>
+                  <Tag color="purple">{t('settings.codes.pinned')}</Tag>
+                </Tooltip>
+              ) : (
+                <Tag color={v ? 'blue' : 'gold'}>{t(v ? 'settings.codes.builtin' : 'settings.codes.custom')}</Tag>
+              ),
           },
           {
             title: t('common.actions'),
@@ -119,8 +126,8 @@ export default function BaseTypePage() {
                   </Button>
                 </AuthButton>
                 <AuthButton code="delete">
-                  {it.builtin ? (
-                    <Tooltip title={t('settings.codes.builtinHint')}>
+                  {it.builtin || it.pinned ? (
+                    <Tooltip title={t(it.pinned ? 'settings.codes.pinnedHint' : 'settings.codes.builtinHint')}>
                       <Button type="link" size="small" danger disabled>
                         {t('common.delete')}
                       </Button>
