@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"strings"
 	"sync"
@@ -25,9 +24,9 @@ import (
 type Config struct {
 	// Gateway is the host:port of a JT/T 808 gateway, or several separated by commas: terminal i
 	// starts on address i mod n, and one whose connection is refused, drops or gets no reply moves on
-	// to the next address of its own order (gatewayAt, after its back-off), as a field terminal
-	// configured with backup servers does. Unacknowledged reports go up again, as a blind-area batch,
-	// wherever it authenticates next.
+	// to the next address (round robin, after its back-off), as a field terminal configured with a
+	// backup server does. Unacknowledged reports go up again, as a blind-area batch, wherever it
+	// authenticates next.
 	Gateway   string
 	Vehicles  int           // number of terminals
 	Interval  time.Duration // report interval while driving (default 10s); parked vehicles report every 3×Interval
@@ -138,27 +137,6 @@ type counters struct {
 	commands, malformed                          atomic.Int64
 	videoStreams                                 atomic.Int64
 	incidents                                    [nIncidents]atomic.Int64
-}
-
-// gatewayAt is the address terminal idx dials at place pos (0…n-1, then round again) of its own order
-// of the n gateway addresses: its home address idx mod n first, then the others in an order shuffled
-// per terminal. A deployment spreads its terminals' backup servers over the nodes in the same way, so
-// that the terminals of a lost node share the survivors instead of all moving to the next node of one
-// list (what slowed the cluster soak's recovery, D96).
-func gatewayAt(idx, pos, n int) int {
-	home := idx % n
-	pos %= n
-	if pos == 0 {
-		return home
-	}
-	rest := make([]int, 0, n-1)
-	for a := range n {
-		if a != home {
-			rest = append(rest, a)
-		}
-	}
-	rand.New(rand.NewPCG(uint64(idx), 0x6a7e)).Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
-	return rest[pos-1]
 }
 
 // Gateways splits a Gateway list ("a:1,b:2") into its addresses.

@@ -94,7 +94,7 @@ type terminal struct {
 	lastSend   time.Time
 	retryAt    time.Time
 	failures   int
-	gw         int // place in the terminal's own order of gateway addresses (gatewayAt) dialled next
+	gw         int // index of the gateway address dialled next (Fleet.gateways)
 	wantOnline bool
 	refusals   int
 	buf        []byte
@@ -119,7 +119,7 @@ func newTerminal(f *Fleet, idx int, plate, tid string) (*terminal, error) {
 	t := &terminal{f: f, idx: idx, phone: phone, hp: hp, plate: plate, tid: tid,
 		v:     newVehicle(idx, f.cfg.Seed, f.epoch, f.cfg.Interval, f.cfg.Misbehave, workShift(f.cfg.DayAtStart, f.epoch)),
 		jit:   rand.New(rand.NewPCG(uint64(f.cfg.Seed)^0x5eed, uint64(idx))),
-		inbox: make(chan event, 16)}
+		inbox: make(chan event, 16), gw: idx % len(f.gateways)}
 	t.v.onUnload, t.v.onDeliver = f.cfg.OnUnload, f.cfg.OnDeliver
 	if f.cfg.OnLoaded != nil {
 		t.v.onLoaded = func(comps []LoadedCompartment, start, end time.Time) { f.cfg.OnLoaded(phone, comps, start, end) }
@@ -454,7 +454,7 @@ func (t *terminal) ack(serial, msg uint16) {
 func (t *terminal) dial(ctx context.Context) {
 	t.gen++
 	t.state, t.since = dialing, time.Now()
-	gen, addr := t.gen, t.f.gateways[gatewayAt(t.idx, t.gw, len(t.f.gateways))]
+	gen, addr := t.gen, t.f.gateways[t.gw]
 	t.f.wg.Add(1)
 	go func() {
 		defer t.f.wg.Done()
