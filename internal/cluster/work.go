@@ -76,6 +76,7 @@ func (n *Node) publishWork(ctx context.Context, reports []telemetry.Report) {
 		if r.CarID == 0 {
 			continue
 		}
+		n.inheritedGap(r)
 		if g, ok := n.gaps[r.CarID]; ok {
 			t := rowTime(r)
 			n.gaps[r.CarID] = Gap{CarID: r.CarID, From: min(g.From, t), To: max(g.To, t)}
@@ -113,6 +114,7 @@ func (n *Node) addGaps(reports []telemetry.Report) {
 // flushGaps publishes the gaps pending, one message per partition.
 func (n *Node) flushGaps(ctx context.Context) {
 	n.gmu.Lock()
+	n.forgetInherited(time.Now())
 	if len(n.gaps) == 0 {
 		n.gmu.Unlock()
 		return
