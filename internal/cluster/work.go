@@ -78,7 +78,7 @@ func (n *Node) publishWork(ctx context.Context, reports []telemetry.Report) {
 		}
 		n.inheritedGap(r)
 		if g, ok := n.gaps[r.CarID]; ok {
-			t := rowTime(r)
+			t := telemetry.RowTime(r)
 			n.gaps[r.CarID] = Gap{CarID: r.CarID, From: min(g.From, t), To: max(g.To, t)}
 			continue
 		}
@@ -102,7 +102,7 @@ func (n *Node) addGaps(reports []telemetry.Report) {
 		if r.CarID == 0 {
 			continue
 		}
-		t := rowTime(r)
+		t := telemetry.RowTime(r)
 		if g, ok := n.gaps[r.CarID]; ok {
 			n.gaps[r.CarID] = Gap{CarID: r.CarID, From: min(g.From, t), To: max(g.To, t)}
 		} else {
@@ -154,13 +154,6 @@ func (n *Node) sendWork(ctx context.Context, p int, m workMsg) bool {
 		return false
 	}
 	return true
-}
-
-func rowTime(r *telemetry.Report) int64 {
-	if r.Time.IsZero() {
-		return r.Received.UnixMilli()
-	}
-	return r.Time.UnixMilli()
 }
 
 // handle judges one message of a partition.

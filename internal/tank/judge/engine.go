@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"math"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -63,8 +62,7 @@ type Engine struct {
 	log *slog.Logger
 
 	q         chan telemetry.Queued
-	bmu       sync.Mutex
-	behind    map[int64]int64 // car → the oldest row time not judged (read back from there)
+	behind    telemetry.Behind
 	evaluated atomic.Int64
 	overflows atomic.Int64
 	caught    atomic.Int64
@@ -101,7 +99,7 @@ func NewEngine(d Deps, cfg EngineConfig, log *slog.Logger) *Engine {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Engine{d: d, cfg: cfg, log: log, q: make(chan telemetry.Queued, cfg.Queue), behind: map[int64]int64{},
+	return &Engine{d: d, cfg: cfg, log: log, q: make(chan telemetry.Queued, cfg.Queue),
 		cars: map[int64]*carJudge{}, unstored: map[int64][]found{}}
 }
 
@@ -112,44 +110,12 @@ func (e *Engine) Enqueue(reports []telemetry.Report) {
 	case e.q <- telemetry.Queued{Reports: reports}:
 	default:
 		e.overflows.Add(1)
-		e.bmu.Lock()
-		for i := range reports {
-			e.markBehind(reports[i].CarID, rowTime(&reports[i]))
-		}
-		e.bmu.Unlock()
+		e.behind.MarkAll(reports)
 	}
-}
-
-// markBehind lowers the car's mark to t. Call with bmu held.
-func (e *Engine) markBehind(carID, t int64) {
-	if carID == 0 {
-		return
-	}
-	if cur, ok := e.behind[carID]; !ok || t < cur {
-		e.behind[carID] = t
-	}
-}
-
-// remark marks the car behind from t (a catch-up pass left it unfinished).
-func (e *Engine) remark(carID, t int64) {
-	e.bmu.Lock()
-	e.markBehind(carID, t)
-	e.bmu.Unlock()
 }
 
 // Behind is how many cars wait for a catch-up.
-func (e *Engine) Behind() int {
-	e.bmu.Lock()
-	defer e.bmu.Unlock()
-	return len(e.behind)
-}
-
-func rowTime(r *telemetry.Report) int64 {
-	if r.Time.IsZero() {
-		return r.Received.UnixMilli()
-	}
-	return r.Time.UnixMilli()
-}
+func (e *Engine) Behind() int { return e.behind.Len() }
 
 // Stats are the engine's counters: reports judged, batches that overflowed the queue, reports read
 // back from the store, events and valve changes stored.
@@ -276,19 +242,7 @@ type found struct {
 // mark): the catch-up reads them from the store in order. What the batch found and the store did not
 // take stays with its cars, which are marked behind after it.
 func (e *Engine) Evaluate(ctx context.Context, batch []telemetry.Report) {
-	e.bmu.Lock()
-	var skip map[int64]bool
-	for i := range batch {
-		r := &batch[i]
-		if _, ok := e.behind[r.CarID]; ok {
-			e.markBehind(r.CarID, rowTime(r))
-			if skip == nil {
-				skip = map[int64]bool{}
-			}
-			skip[r.CarID] = true
-		}
-	}
-	e.bmu.Unlock()
+	skip := e.behind.Skip(batch)
 	var work []found
 	for i := range batch {
 		r := &batch[i]
@@ -310,7 +264,7 @@ func (e *Engine) keep(work []found) {
 	for i := range work {
 		w := &work[i]
 		e.unstored[w.carID] = append(e.unstored[w.carID], *w)
-		e.remark(w.carID, e.judgeOf(w.carID).det.lastT+1)
+		e.behind.Mark(w.carID, e.judgeOf(w.carID).det.lastT+1)
 	}
 }
 
@@ -321,7 +275,7 @@ func (e *Engine) judge(r *telemetry.Report) (found, bool) {
 		return found{}, false // not in the registry yet; the next reload knows it
 	}
 	cj := e.judgeOf(r.CarID)
-	t := rowTime(r)
+	t := telemetry.RowTime(r)
 	if cj.det.started && t <= cj.det.lastT {
 		// judged already (a batch delivered again, a read-back overlapping the queue) or a late
 		// blind-area upload: the detector ignores it, and its device states are not a change either
@@ -411,37 +365,7 @@ const catchUpRows = 5000
 // could not store is stored first. A car not finished (a failure, or more to read) stays marked
 // with where it must resume, and after a failure the cars not reached keep their marks.
 func (e *Engine) CatchUp(ctx context.Context) error {
-	// what is queued was committed before what overflowed: judged (or, for cars behind, skipped and
-	// marked) first, so that the store is read from the oldest report not judged
-	for range cap(e.q) {
-		select {
-		case batch := <-e.q:
-			e.Evaluate(ctx, batch.Reports)
-			batch.Finish()
-			continue
-		default:
-		}
-		break
-	}
-	e.bmu.Lock()
-	marks := e.behind
-	e.behind = map[int64]int64{} // reports committed from now on come through the queue again
-	e.bmu.Unlock()
-	var failed error
-	for id, mark := range marks {
-		if failed != nil {
-			e.remark(id, mark)
-			continue
-		}
-		next, more, err := e.catchUpCar(ctx, id, mark)
-		if err != nil {
-			failed = err
-			e.remark(id, mark)
-		} else if more {
-			e.remark(id, next)
-		}
-	}
-	return failed
+	return e.behind.Pass(ctx, e.q, e.Evaluate, e.catchUpCar)
 }
 
 // catchUpCar stores what the car found earlier and could not store, then judges its stored reports
@@ -478,7 +402,7 @@ func (e *Engine) catchUpCar(ctx context.Context, carID, mark int64) (next int64,
 		return 0, false, err
 	}
 	if n := len(reports); n > 0 {
-		after = max(after, rowTime(&reports[n-1]))
+		after = max(after, telemetry.RowTime(&reports[n-1]))
 	}
 	return after + 1, more, nil
 }
