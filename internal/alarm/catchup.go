@@ -7,75 +7,21 @@ import (
 	"tankwatch/internal/telemetry"
 )
 
-// An engine that falls behind catches up from the store instead of dropping (DESIGN §2): a car whose
-// reports did not fit the queue is marked behind with the oldest row time not judged; its queued
-// reports are skipped (and lower the mark), and a catch-up pass reads its reports back from the
-// store (telemetry.ReadBack) from there, in time order, through the same rules.
+// An engine that falls behind catches up from the store instead of dropping (DESIGN §2,
+// telemetry.Behind): a catch-up pass reads a car's reports back from the store (telemetry.ReadBack)
+// from its mark, in time order, through the same rules.
 
 // catchUpRows is how many stored reports one catch-up reads per car at most (it goes on next pass).
 const catchUpRows = 2000
 
-// markBehind lowers r's car's mark to r's row time. Call with bmu held.
-func (e *Engine) markBehind(r *telemetry.Report) {
-	if r.CarID == 0 {
-		return
-	}
-	t := reportTime(r)
-	if cur, ok := e.behind[r.CarID]; !ok || t < cur {
-		e.behind[r.CarID] = t
-	}
-}
-
 // Behind is how many cars wait for a catch-up (tests wait on it).
-func (e *Engine) Behind() int {
-	e.bmu.Lock()
-	defer e.bmu.Unlock()
-	return len(e.behind)
-}
+func (e *Engine) Behind() int { return e.behind.Len() }
 
 // CatchUp reads the reports of the cars marked behind back from the store and judges them in order
 // (the run goroutine calls it every CatchUpEvery; tests call it directly, never concurrently with a
-// running engine).
+// running engine); telemetry.Behind.Pass keeps every car it does not finish marked.
 func (e *Engine) CatchUp(ctx context.Context) error {
-	// what is queued was committed before what overflowed: judged (or, for cars behind, skipped and
-	// marked) first, so that the store is read from the oldest report not judged
-	for range cap(e.q) {
-		select {
-		case batch := <-e.q:
-			e.Evaluate(ctx, batch.Reports)
-			batch.Finish()
-			continue
-		default:
-		}
-		break
-	}
-	e.bmu.Lock()
-	marks := e.behind
-	e.behind = map[int64]int64{} // reports committed from now on come through the queue again
-	e.bmu.Unlock()
-	var failed error
-	for id, mark := range marks {
-		if failed != nil {
-			e.remark(id, mark)
-			continue
-		}
-		next, more, err := e.catchUpCar(ctx, id, mark)
-		if err != nil {
-			failed = err
-			e.remark(id, mark)
-		} else if more {
-			e.remark(id, next)
-		}
-	}
-	return failed
-}
-
-func (e *Engine) remark(carID, t int64) {
-	e.bmu.Lock()
-	if cur, ok := e.behind[carID]; !ok || t < cur {
-		e.behind[carID] = t
-	}
-	e.bmu.Unlock()
+	return e.behind.Pass(ctx, e.q, e.Evaluate, e.catchUpCar)
 }
 
 // catchUpCar judges the car's stored reports from mark on (after what it judged last, when that is

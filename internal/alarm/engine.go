@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -101,8 +100,7 @@ type Engine struct {
 	Texts TextTemplates
 
 	q         chan telemetry.Queued
-	bmu       sync.Mutex
-	behind    map[int64]int64 // car → the oldest row time not judged (read back from there)
+	behind    telemetry.Behind
 	overflows atomic.Int64
 	caught    atomic.Int64
 	evaluated atomic.Int64
@@ -122,7 +120,7 @@ func NewEngine(d Deps, cfg EngineConfig, log *slog.Logger) *Engine {
 		log = slog.Default()
 	}
 	return &Engine{d: d, cfg: cfg, log: log, Now: time.Now, q: make(chan telemetry.Queued, cfg.Queue),
-		behind: map[int64]int64{}, state: map[int64]*carState{}}
+		state: map[int64]*carState{}}
 }
 
 // Enqueue is the writer's subscriber (telemetry Writer.Subscribe): it never blocks ingest. A batch
@@ -133,11 +131,7 @@ func (e *Engine) Enqueue(reports []telemetry.Report) {
 	case e.q <- telemetry.Queued{Reports: reports}:
 	default:
 		e.overflows.Add(1)
-		e.bmu.Lock()
-		for i := range reports {
-			e.markBehind(&reports[i])
-		}
-		e.bmu.Unlock()
+		e.behind.MarkAll(reports)
 	}
 }
 
@@ -256,19 +250,7 @@ func (e *Engine) env(car *fleet.LiveCar) *ruleEnv {
 // directly, never concurrently with a running engine). Reports of cars marked behind are skipped
 // (the catch-up reads them from the store in order), and so are those a catch-up already read.
 func (e *Engine) Evaluate(ctx context.Context, batch []telemetry.Report) {
-	e.bmu.Lock()
-	var skip map[int64]bool
-	for i := range batch {
-		r := &batch[i]
-		if _, ok := e.behind[r.CarID]; ok {
-			e.markBehind(r)
-			if skip == nil {
-				skip = map[int64]bool{}
-			}
-			skip[r.CarID] = true
-		}
-	}
-	e.bmu.Unlock()
+	skip := e.behind.Skip(batch)
 	var work []decided
 	for i := range batch {
 		r := &batch[i]

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -102,6 +103,7 @@ type HelpService struct {
 	done      chan struct{}
 	mu        sync.Mutex
 	dropped   int64
+	failed    atomic.Int64
 	stopped   bool
 	cancel    context.CancelFunc
 }
@@ -139,6 +141,27 @@ func (h *HelpService) Accept(reports []telemetry.Report) {
 		h.Log.Warn("help request queue full, requests dropped", "count", len(picked), "dropped_batches", h.dropped)
 	}
 }
+
+// File records the help requests of reports at once, without the queue (the partitioned worker, D97,
+// whose batch is acknowledged only when this returns nil): a failure is counted and returned, so that
+// the batch is delivered again; nothing is dropped. Recording a request again is harmless (Record
+// keeps one record per terminal, request ID and time).
+func (h *HelpService) File(ctx context.Context, reports []telemetry.Report) error {
+	for i := range reports {
+		r := &reports[i]
+		if r.Help == nil || r.CarID == 0 {
+			continue
+		}
+		if _, _, err := h.Record(ctx, r); err != nil {
+			h.failed.Add(1)
+			return fmt.Errorf("help request of car %d not recorded: %w", r.CarID, err)
+		}
+	}
+	return nil
+}
+
+// Failed is how many times File could not record a request.
+func (h *HelpService) Failed() int64 { return h.failed.Load() }
 
 // Dropped is the number of batches Accept dropped because the queue was full.
 func (h *HelpService) Dropped() int64 {

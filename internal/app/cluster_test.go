@@ -102,6 +102,7 @@ type cluster struct {
 	url, dsn string
 	prefix   string
 	first    *bus.NATS
+	buses    map[string]*bus.NATS // each node's connection, by name
 }
 
 func newCluster(t *testing.T, prefix string) *cluster {
@@ -129,6 +130,10 @@ func (cl *cluster) node(name string, cfg config.Config) *apptest.Env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = nb.Close() })
+	if cl.buses == nil {
+		cl.buses = map[string]*bus.NATS{}
+	}
+	cl.buses[name] = nb
 	if cl.first == nil {
 		cl.first = nb
 		t.Cleanup(func() { // runs before the close above

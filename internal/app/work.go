@@ -25,12 +25,15 @@ func (a *App) engineFeed(f func([]telemetry.Report)) func([]telemetry.Report) {
 type engines struct{ a *App }
 
 // Judge returns once the alarm, tank events and waybill process engines judged the batch and the
-// lock events it carried are filed; help requests are queued (their queue drops when full, counted).
+// lock events and help requests it carried are filed. Lock events and help requests are filed here,
+// not through their queues (which drop when full): a failure to file them is returned, and the batch
+// is delivered again rather than acknowledged. Judging a batch again raises nothing twice: the
+// engines ignore what they judged already (and dedupe alarms at the insert, D91), lock events and
+// help requests are kept once by their keys.
 func (w engines) Judge(ctx context.Context, reports []telemetry.Report) error {
 	a := w.a
-	a.Devices.Help.Accept(reports)
-	a.lockEvents.Queue.Enqueue(reports)
-	judges := []func(context.Context, []telemetry.Report) error{a.Alarms.Engine.Judge, a.TankJudge.Engine.Judge, a.waybillProcess.Engine.Judge}
+	judges := []func(context.Context, []telemetry.Report) error{a.Alarms.Engine.Judge, a.TankJudge.Engine.Judge, a.waybillProcess.Engine.Judge,
+		a.lockEvents.Queue.File, a.Devices.Help.File}
 	errs := make(chan error, len(judges))
 	for _, j := range judges {
 		go func() { errs <- j(ctx, reports) }()
@@ -41,7 +44,6 @@ func (w engines) Judge(ctx context.Context, reports []telemetry.Report) error {
 			first = err
 		}
 	}
-	a.lockEvents.Queue.Wait()
 	return first
 }
 

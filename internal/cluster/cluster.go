@@ -36,6 +36,9 @@ type Config struct {
 	Partitions int
 	// Worker is this node's engines when it has the worker role; nil: it reads no partition.
 	Worker Worker
+	// DeadTail is how far around a dead node's last word a terminal taken over from it has its car's
+	// reports judged again from the store (deadtail.go); 0 = 5 min.
+	DeadTail time.Duration
 }
 
 // Node is this node on the bus.
@@ -71,6 +74,8 @@ type Node struct {
 	reading    map[int]*heldPart
 	gmu        sync.Mutex
 	gaps       map[int64]Gap
+	inherited  map[int64]inherited // terminal → the dead holder's tail to judge (deadtail.go), under gmu
+	started    time.Time
 	cancelWork context.CancelFunc
 	workDone   sync.WaitGroup
 
@@ -103,12 +108,15 @@ func New(b bus.Bus, prefix string, cfg Config, apply func([]telemetry.Report), g
 	if cfg.Partitions <= 0 {
 		cfg.Partitions = Partitions
 	}
+	if cfg.DeadTail <= 0 {
+		cfg.DeadTail = 5 * time.Minute
+	}
 	if log == nil {
 		log = slog.Default()
 	}
 	return &Node{bus: b, prefix: prefix, cfg: cfg, log: log.With("component", "cluster", "node", b.Node()), apply: apply, gw: gw,
 		held: map[int64]uint64{}, last: map[int64]lastSeen{}, out: make(chan []telemetry.Report, cfg.Queue),
-		reading: map[int]*heldPart{}, gaps: map[int64]Gap{}}
+		reading: map[int]*heldPart{}, gaps: map[int64]Gap{}, inherited: map[int64]inherited{}, started: time.Now()}
 }
 
 // Start opens the owners bucket, follows the other nodes' reports, serves forwarded commands and

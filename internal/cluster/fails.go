@@ -15,8 +15,8 @@ import (
 // The gateway's failure limit (D25) across the nodes: failed registrations and authentications per
 // address are counted in the bucket <prefix>_fails, one key per address and window ("a<address>.w<n>",
 // the window's number since the epoch), written by compare-and-set and forgotten two windows after their
-// last write; the estimate is the gateway's own (the previous window's count weighted by its overlap,
-// plus the current one). The node whose failure reaches the limit writes "a<address>" into
+// last write; the estimate is the gateway's own (FailPolicy.Reached: the previous window's count
+// weighted by its overlap, plus the current one). The node whose failure reaches the limit writes "a<address>" into
 // <prefix>_blocks, which forgets it after the block time: every node refuses the address meanwhile.
 // Each node's own limiter goes on as before, so a bus that does not answer only loses the sharing.
 
@@ -88,8 +88,7 @@ func (n *Node) countFailure(ctx context.Context, addr string, at time.Time, p ga
 	if err != nil {
 		return false, err
 	}
-	overlap := 1 - float64(at.UnixNano()-w*int64(p.Window))/float64(p.Window)
-	if float64(prev)*overlap+float64(cur) < float64(p.Limit) {
+	if !p.Reached(prev, cur, time.Unix(0, w*int64(p.Window)), at) {
 		return false, nil
 	}
 	_, err = blocks.Create(ctx, addrKey(addr), []byte(strconv.FormatInt(at.UnixMilli(), 10)))

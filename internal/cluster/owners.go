@@ -90,6 +90,9 @@ func (n *Node) Claim(ctx context.Context, terminalID int64, now time.Time) (stri
 			return "", err
 		}
 		n.hold(terminalID, rev)
+		if ok {
+			n.inherit(ctx, terminalID, o, now)
+		}
 		if ok && o.node != n.bus.Node() {
 			n.log.Info("terminal taken over from another node: its session there was silent or the node is gone", "terminal", terminalID, "from", o.node,
 				"last_heard", o.heard)

@@ -76,8 +76,9 @@ func (n *Node) publishWork(ctx context.Context, reports []telemetry.Report) {
 		if r.CarID == 0 {
 			continue
 		}
+		n.inheritedGap(r)
 		if g, ok := n.gaps[r.CarID]; ok {
-			t := rowTime(r)
+			t := telemetry.RowTime(r)
 			n.gaps[r.CarID] = Gap{CarID: r.CarID, From: min(g.From, t), To: max(g.To, t)}
 			continue
 		}
@@ -101,7 +102,7 @@ func (n *Node) addGaps(reports []telemetry.Report) {
 		if r.CarID == 0 {
 			continue
 		}
-		t := rowTime(r)
+		t := telemetry.RowTime(r)
 		if g, ok := n.gaps[r.CarID]; ok {
 			n.gaps[r.CarID] = Gap{CarID: r.CarID, From: min(g.From, t), To: max(g.To, t)}
 		} else {
@@ -113,6 +114,7 @@ func (n *Node) addGaps(reports []telemetry.Report) {
 // flushGaps publishes the gaps pending, one message per partition.
 func (n *Node) flushGaps(ctx context.Context) {
 	n.gmu.Lock()
+	n.forgetInherited(time.Now())
 	if len(n.gaps) == 0 {
 		n.gmu.Unlock()
 		return
@@ -152,13 +154,6 @@ func (n *Node) sendWork(ctx context.Context, p int, m workMsg) bool {
 		return false
 	}
 	return true
-}
-
-func rowTime(r *telemetry.Report) int64 {
-	if r.Time.IsZero() {
-		return r.Received.UnixMilli()
-	}
-	return r.Time.UnixMilli()
 }
 
 // handle judges one message of a partition.

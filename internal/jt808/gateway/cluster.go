@@ -141,6 +141,15 @@ type FailPolicy struct {
 	Window, Block time.Duration
 }
 
+// Reached reports whether failures reach the limit, by the sliding-window estimate every limiter
+// uses (this gateway's own and the cluster's count across the nodes): the previous window's count
+// weighted by the part of it still within the last Window before now, plus the count of the current
+// window, which started at start (≤ now < start+Window).
+func (p FailPolicy) Reached(prev, cur int, start, now time.Time) bool {
+	overlap := 1 - float64(now.Sub(start))/float64(p.Window)
+	return float64(prev)*overlap+float64(cur) >= float64(p.Limit)
+}
+
 // FailPolicy is this gateway's failure limit.
 func (s *Server) FailPolicy() FailPolicy {
 	return FailPolicy{Limit: s.cfg.FailLimit, Window: s.cfg.FailWindow, Block: s.cfg.FailBlock}

@@ -63,8 +63,7 @@ func hostOf(peer string) string {
 // boundary counts once. Honest terminals do not fail, so the limit can be far below what a carrier NAT
 // of hundreds of terminals sends in registrations.
 type failLimiter struct {
-	limit         int
-	window, block time.Duration
+	p FailPolicy
 
 	mu        sync.Mutex
 	m         map[string]*failCount
@@ -80,8 +79,8 @@ type failCount struct {
 // maxTracked bounds the limiter's memory; beyond it, new addresses are not tracked until a prune.
 const maxTracked = 100000
 
-func newFailLimiter(limit int, window, block time.Duration) *failLimiter {
-	return &failLimiter{limit: limit, window: window, block: block, m: map[string]*failCount{}}
+func newFailLimiter(p FailPolicy) *failLimiter {
+	return &failLimiter{p: p, m: map[string]*failCount{}}
 }
 
 // blocked reports whether addr is blocked at now.
@@ -96,7 +95,7 @@ func (l *failLimiter) blocked(addr string, now time.Time) bool {
 func (l *failLimiter) fail(addr string, now time.Time) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if now.Sub(l.lastPrune) >= l.window {
+	if now.Sub(l.lastPrune) >= l.p.Window {
 		l.prune(now)
 	}
 	c := l.m[addr]
@@ -111,15 +110,14 @@ func (l *failLimiter) fail(addr string, now time.Time) bool {
 		return false // already blocked: attempts are refused without counting
 	}
 	switch el := now.Sub(c.start); {
-	case el >= 2*l.window:
+	case el >= 2*l.p.Window:
 		c.start, c.cur, c.prev = now, 0, 0
-	case el >= l.window:
-		c.start, c.prev, c.cur = c.start.Add(l.window), c.cur, 0
+	case el >= l.p.Window:
+		c.start, c.prev, c.cur = c.start.Add(l.p.Window), c.cur, 0
 	}
 	c.cur++
-	overlap := 1 - float64(now.Sub(c.start))/float64(l.window)
-	if float64(c.prev)*overlap+float64(c.cur) >= float64(l.limit) {
-		c.until, c.cur, c.prev = now.Add(l.block), 0, 0
+	if l.p.Reached(c.prev, c.cur, c.start, now) {
+		c.until, c.cur, c.prev = now.Add(l.p.Block), 0, 0
 		return true
 	}
 	return false
@@ -129,7 +127,7 @@ func (l *failLimiter) fail(addr string, now time.Time) bool {
 func (l *failLimiter) prune(now time.Time) {
 	l.lastPrune = now
 	for a, c := range l.m {
-		if !now.Before(c.until) && now.Sub(c.start) >= 2*l.window {
+		if !now.Before(c.until) && now.Sub(c.start) >= 2*l.p.Window {
 			delete(l.m, a)
 		}
 	}

@@ -42,7 +42,7 @@ func TestIdentityMatches(t *testing.T) {
 
 func TestFailLimiter(t *testing.T) {
 	t0 := time.Date(2026, 11, 25, 8, 0, 0, 0, time.UTC)
-	l := newFailLimiter(3, time.Minute, 5*time.Minute)
+	l := newFailLimiter(FailPolicy{Limit: 3, Window: time.Minute, Block: 5 * time.Minute})
 	at := func(d time.Duration) time.Time { return t0.Add(d) }
 	if l.fail("a", at(0)) || l.fail("a", at(time.Second)) {
 		t.Fatal("blocked before the limit")
@@ -288,4 +288,31 @@ func TestUnauthenticatedConnectionClosed(t *testing.T) {
 	serial := ok.send(&jt808.Empty{ID: jt808.MsgHeartbeat})
 	ok.ack(serial, jt808.MsgHeartbeat, jt808.ResultOK)
 	waitFor(t, func() bool { return e.srv.Sessions() == 1 })
+}
+
+// TestFailPolicyReached: the sliding-window estimate shared by this gateway's limiter and the
+// cluster's count across the nodes (internal/cluster/fails.go).
+func TestFailPolicyReached(t *testing.T) {
+	p := FailPolicy{Limit: 10, Window: time.Minute}
+	start := time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		prev, cur int
+		into      time.Duration // since the current window's start
+		want      bool
+	}{
+		{0, 9, 0, false},
+		{0, 10, 0, true},
+		{10, 0, 0, true},                  // the whole previous window still overlaps
+		{10, 0, time.Second, false},       // 10 × 59/60
+		{10, 5, 30 * time.Second, true},   // 10 × ½ + 5
+		{10, 4, 30 * time.Second, false},  // 10 × ½ + 4
+		{20, 1, 45 * time.Second, false},  // 20 × ¼ + 1
+		{20, 5, 45 * time.Second, true},   // 20 × ¼ + 5
+		{100, 9, 59 * time.Second, true},  // 100 × 1/60 + 9 ≈ 10.7
+		{100, 8, 59 * time.Second, false}, // ≈ 9.7
+	} {
+		if got := p.Reached(c.prev, c.cur, start, start.Add(c.into)); got != c.want {
+			t.Errorf("prev %d, cur %d, %v into the window: %v, want %v", c.prev, c.cur, c.into, got, c.want)
+		}
+	}
 }

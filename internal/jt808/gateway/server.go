@@ -47,7 +47,7 @@ func New(cfg Config, reg Registry, sink Sink, cmds CommandLog, pass PassDecoder,
 	}
 	s := &Server{cfg: cfg.withDefaults(), reg: reg, sink: sink, cmds: cmds, pass: pass, log: log.With("component", "jt808"),
 		m: newMetrics(), conns: map[*session]struct{}{}, byTerm: map[int64]*session{}, attempts: map[int64]int{}, conflicts: map[int64]time.Time{}}
-	s.fails = newFailLimiter(s.cfg.FailLimit, s.cfg.FailWindow, s.cfg.FailBlock)
+	s.fails = newFailLimiter(s.FailPolicy())
 	if err := s.m.register(metrics); err != nil {
 		s.log.Error("metrics not registered", "err", err)
 	}

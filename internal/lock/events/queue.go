@@ -2,6 +2,7 @@ package events
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -102,6 +103,30 @@ func (q *Queue) drain() {
 			q.log.Error("lock events: could not be stored, reports dropped", "reports", len(batch), "err", err)
 		}
 	}
+}
+
+// File stores the lock events of reports at once, without the queue (the partitioned worker, D97,
+// whose batch is acknowledged only when this returns nil): a failure is counted and returned, so that
+// the batch is delivered again; nothing is dropped. Filing again what was filed is harmless (Store
+// skips an event already filed, and raises no alarm for it).
+func (q *Queue) File(ctx context.Context, reports []telemetry.Report) error {
+	has := false
+	for i := range reports {
+		if reports[i].CarID != 0 && len(reports[i].Locks) > 0 {
+			has = true
+			break
+		}
+	}
+	if !has {
+		return nil
+	}
+	n, err := q.in.Store(ctx, reports)
+	if err != nil {
+		q.failed.Add(1)
+		return fmt.Errorf("lock events not filed: %w", err)
+	}
+	q.stored.Add(int64(n))
+	return nil
 }
 
 // Wait returns once every report enqueued so far is filed or dropped (tests, the demo).

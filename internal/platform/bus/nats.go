@@ -245,6 +245,10 @@ func (b *NATS) Close() error {
 	return b.nc.Drain()
 }
 
+// Closed reports whether the connection is closed (Close drains it first: until then what is
+// published still goes out).
+func (b *NATS) Closed() bool { return b.nc.IsClosed() }
+
 // Destroy deletes the stream and the buckets this bus opened (tests give every run its own prefix).
 func (b *NATS) Destroy(ctx context.Context) error {
 	b.mu.Lock()

@@ -3,9 +3,7 @@ package judge
 import (
 	"context"
 	"log/slog"
-	"maps"
 	"math"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -55,15 +53,16 @@ type EngineConfig struct {
 // what they find in car_tank_events and every device byte change in valve_changes. It never loses a
 // report silently (DESIGN §2): when its queue is full the cars of the batch it could not take are
 // marked behind, their later reports are skipped, and a catch-up pass reads their reports back from
-// the store (positions and tank_states) from where their detector stopped.
+// the store (positions and tank_states) from where their detector stopped. What a car's detector found
+// but could not be stored (the store failed) is kept and stored again by the next pass, and the car
+// stays behind meanwhile, so that its later reports are judged after it, in order.
 type Engine struct {
 	d   Deps
 	cfg EngineConfig
 	log *slog.Logger
 
 	q         chan telemetry.Queued
-	bmu       sync.Mutex
-	behind    map[int64]bool
+	behind    telemetry.Behind
 	evaluated atomic.Int64
 	overflows atomic.Int64
 	caught    atomic.Int64
@@ -71,9 +70,10 @@ type Engine struct {
 
 	reg fleet.Registry
 
-	cars map[int64]*carJudge // owned by the run goroutine
-	done chan struct{}
-	stop context.CancelFunc
+	cars     map[int64]*carJudge // owned by the run goroutine
+	unstored map[int64][]found   // per car: found but not stored (the store failed); run goroutine
+	done     chan struct{}
+	stop     context.CancelFunc
 }
 
 // carJudge is one car's judgement state.
@@ -99,8 +99,8 @@ func NewEngine(d Deps, cfg EngineConfig, log *slog.Logger) *Engine {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Engine{d: d, cfg: cfg, log: log, q: make(chan telemetry.Queued, cfg.Queue), behind: map[int64]bool{},
-		cars: map[int64]*carJudge{}}
+	return &Engine{d: d, cfg: cfg, log: log, q: make(chan telemetry.Queued, cfg.Queue),
+		cars: map[int64]*carJudge{}, unstored: map[int64][]found{}}
 }
 
 // Enqueue is the writer's subscriber: it never blocks ingest. A batch that does not fit marks its
@@ -110,15 +110,12 @@ func (e *Engine) Enqueue(reports []telemetry.Report) {
 	case e.q <- telemetry.Queued{Reports: reports}:
 	default:
 		e.overflows.Add(1)
-		e.bmu.Lock()
-		for i := range reports {
-			if reports[i].CarID != 0 {
-				e.behind[reports[i].CarID] = true
-			}
-		}
-		e.bmu.Unlock()
+		e.behind.MarkAll(reports)
 	}
 }
+
+// Behind is how many cars wait for a catch-up.
+func (e *Engine) Behind() int { return e.behind.Len() }
 
 // Stats are the engine's counters: reports judged, batches that overflowed the queue, reports read
 // back from the store, events and valve changes stored.
@@ -241,23 +238,34 @@ type found struct {
 }
 
 // Evaluate judges a committed batch (the run goroutine calls it; tests call it directly, never
-// concurrently with a running engine). Reports of cars marked behind are skipped: the catch-up reads
-// them from the store in order.
+// concurrently with a running engine). Reports of cars marked behind are skipped (and lower their
+// mark): the catch-up reads them from the store in order. What the batch found and the store did not
+// take stays with its cars, which are marked behind after it.
 func (e *Engine) Evaluate(ctx context.Context, batch []telemetry.Report) {
-	e.bmu.Lock()
-	behind := maps.Clone(e.behind)
-	e.bmu.Unlock()
+	skip := e.behind.Skip(batch)
 	var work []found
 	for i := range batch {
 		r := &batch[i]
-		if r.CarID == 0 || behind[r.CarID] {
+		if r.CarID == 0 || skip[r.CarID] {
 			continue
 		}
 		if f, ok := e.judge(r); ok {
 			work = append(work, f)
 		}
 	}
-	e.store(ctx, work)
+	if err := e.store(ctx, work); err != nil {
+		e.keep(work)
+	}
+}
+
+// keep holds what the store did not take for the next catch-up pass and marks its cars behind after
+// what their detectors judged: their later reports wait, so that what they find is stored after it.
+func (e *Engine) keep(work []found) {
+	for i := range work {
+		w := &work[i]
+		e.unstored[w.carID] = append(e.unstored[w.carID], *w)
+		e.behind.Mark(w.carID, e.judgeOf(w.carID).det.lastT+1)
+	}
 }
 
 // judge feeds one report to its car's detector.
@@ -266,12 +274,14 @@ func (e *Engine) judge(r *telemetry.Report) (found, bool) {
 	if !ok {
 		return found{}, false // not in the registry yet; the next reload knows it
 	}
-	e.evaluated.Add(1)
 	cj := e.judgeOf(r.CarID)
-	t := r.Time.UnixMilli()
-	if r.Time.IsZero() {
-		t = r.Received.UnixMilli()
+	t := telemetry.RowTime(r)
+	if cj.det.started && t <= cj.det.lastT {
+		// judged already (a batch delivered again, a read-back overlapping the queue) or a late
+		// blind-area upload: the detector ignores it, and its device states are not a change either
+		return found{}, false
 	}
+	e.evaluated.Add(1)
 	in := Input{T: t, Speed: r.Speed, Located: !r.TankOnly && (r.Lat != 0 || r.Lon != 0), Lat: r.Lat, Lon: r.Lon,
 		State: r.Tank, Readings: r.Readings}
 	if in.Located {
@@ -316,11 +326,11 @@ func (e *Engine) judge(r *telemetry.Report) (found, bool) {
 	return f, len(f.events) > 0 || len(f.valves) > 0
 }
 
-// store writes what a batch found in one transaction. A failure is logged and counted: the detectors
-// have moved on, and the next report is judged against what they remember.
-func (e *Engine) store(ctx context.Context, work []found) {
+// store writes what a batch found in one transaction. On a failure the detectors have moved on: the
+// caller keeps work to store it again (keep).
+func (e *Engine) store(ctx context.Context, work []found) error {
 	if len(work) == 0 {
-		return
+		return nil
 	}
 	n := int64(0)
 	err := e.d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
@@ -340,52 +350,45 @@ func (e *Engine) store(ctx context.Context, work []found) {
 		return nil
 	})
 	if err != nil {
-		e.log.Warn("tank events: storing failed", "cars", len(work), "err", err)
-		return
+		e.log.Warn("tank events: storing failed; stored again by the next catch-up pass", "cars", len(work), "err", err)
+		return err
 	}
 	e.stored.Add(n)
+	return nil
 }
 
 // catchUpRows is how many stored reports one catch-up reads per car at most (it goes on next pass).
 const catchUpRows = 5000
 
-// CatchUp reads the reports of the cars marked behind back from the store, from where their detector
-// stopped, and judges them in order.
+// CatchUp reads the reports of the cars marked behind back from the store, from their mark (or after
+// what their detector judged, when later), and judges them in order; what a car found earlier and
+// could not store is stored first. A car not finished (a failure, or more to read) stays marked
+// with where it must resume, and after a failure the cars not reached keep their marks.
 func (e *Engine) CatchUp(ctx context.Context) error {
-	e.bmu.Lock()
-	ids := make([]int64, 0, len(e.behind))
-	for id := range e.behind {
-		ids = append(ids, id)
-	}
-	clear(e.behind) // reports committed from now on come through the queue again
-	e.bmu.Unlock()
-	for _, id := range ids {
-		more, err := e.catchUpCar(ctx, id)
-		if err != nil || more {
-			e.bmu.Lock()
-			e.behind[id] = true
-			e.bmu.Unlock()
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return e.behind.Pass(ctx, e.q, e.Evaluate, e.catchUpCar)
 }
 
-func (e *Engine) catchUpCar(ctx context.Context, carID int64) (more bool, err error) {
+// catchUpCar stores what the car found earlier and could not store, then judges its stored reports
+// from mark on; next is where the following pass starts.
+func (e *Engine) catchUpCar(ctx context.Context, carID, mark int64) (next int64, more bool, err error) {
+	if u := e.unstored[carID]; len(u) > 0 {
+		if err := e.store(ctx, u); err != nil {
+			return 0, false, err
+		}
+		delete(e.unstored, carID)
+	}
 	car, ok := e.car(carID)
 	if !ok {
-		return false, nil
+		return 0, false, nil
 	}
 	cj := e.judgeOf(carID)
-	from := int64(-1)
+	after := mark - 1
 	if cj.det.started {
-		from = cj.det.lastT
+		after = max(after, cj.det.lastT)
 	}
-	reports, more, err := telemetry.ReadBack(ctx, e.d.DB, carID, car.Compartments, from, math.MaxInt64, catchUpRows)
+	reports, more, err := telemetry.ReadBack(ctx, e.d.DB, carID, car.Compartments, after, math.MaxInt64, catchUpRows)
 	if err != nil {
-		return false, err
+		return 0, false, err
 	}
 	var work []found
 	for i := range reports {
@@ -394,8 +397,14 @@ func (e *Engine) catchUpCar(ctx context.Context, carID int64) (more bool, err er
 			work = append(work, f)
 		}
 	}
-	e.store(ctx, work)
-	return more, nil
+	if err := e.store(ctx, work); err != nil {
+		e.unstored[carID] = append(e.unstored[carID], work...)
+		return 0, false, err
+	}
+	if n := len(reports); n > 0 {
+		after = max(after, telemetry.RowTime(&reports[n-1]))
+	}
+	return after + 1, more, nil
 }
 
 // Judge is the partitioned worker's feed (D97): it waits for room in the queue instead of

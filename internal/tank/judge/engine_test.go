@@ -173,17 +173,7 @@ func TestEngineCatchesUpAfterOverflow(t *testing.T) {
 		}
 		reports := drain(car, e.Clock.Now())
 		// the writer committed them (the store has them) ...
-		for _, r := range reports {
-			at := r.Time.UnixMilli()
-			if _, err := e.DB.NewRaw("INSERT INTO positions (car_id, t, terminal_id, received_at, lat, lon, speed) VALUES (?, ?, ?, ?, ?, ?, ?)",
-				r.CarID, at, r.TerminalID, at, r.Lat, r.Lon, r.Speed).Exec(ctx); err != nil {
-				panic(err)
-			}
-			if _, err := e.DB.NewRaw("INSERT INTO tank_states (car_id, t, terminal_id, lock_state, seal, levels) VALUES (?, ?, ?, ?, 0, ?)",
-				r.CarID, at, r.TerminalID, tank.LockString(r.Tank), telemetry.LevelsText(r.Levels)).Exec(ctx); err != nil {
-				panic(err)
-			}
-		}
+		commit(t, e, reports)
 		// ... but the engine's queue takes only the first batch
 		eng.Enqueue(reports[:1])
 		eng.Enqueue(reports[1:])
@@ -199,6 +189,130 @@ func TestEngineCatchesUpAfterOverflow(t *testing.T) {
 		}
 		if _, _, cu, _ := eng.Stats(); cu != int64(len(reports)) {
 			t.Errorf("caught up %d of %d", cu, len(reports))
+		}
+	})
+}
+
+// commit stores reports as the writer does (positions and tank_states), without judging them.
+func commit(t *testing.T, e *apptest.Env, reports []telemetry.Report) {
+	t.Helper()
+	ctx := context.Background()
+	for _, r := range reports {
+		at := r.Time.UnixMilli()
+		if _, err := e.DB.NewRaw("INSERT INTO positions (car_id, t, terminal_id, received_at, lat, lon, speed) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			r.CarID, at, r.TerminalID, at, r.Lat, r.Lon, r.Speed).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.DB.NewRaw("INSERT INTO tank_states (car_id, t, terminal_id, lock_state, seal, levels) VALUES (?, ?, ?, ?, 0, ?)",
+			r.CarID, at, r.TerminalID, tank.LockString(r.Tank), telemetry.LevelsText(r.Levels)).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestEngineCatchUpKeepsWhatFailed: a catch-up pass or a store that fails loses nothing. The store
+// fails for reading (a table gone) during a pass over two cars behind: both stay behind and are judged
+// by the next pass. It fails for writing while a batch and a read-back are judged: what they found is
+// stored by the next pass, once, and the cars' later reports wait for it.
+func TestEngineCatchUpKeepsWhatFailed(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		ctx := context.Background()
+		live, err := e.App.Fleet.LiveCars(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cars []fleet.LiveCar
+		for _, c := range live {
+			if c.Compartments > 0 && len(cars) < 2 {
+				cars = append(cars, c)
+			}
+		}
+		if len(cars) < 2 {
+			t.Fatalf("demo cars with compartments: %d", len(cars))
+		}
+		a, b := cars[0], cars[1]
+		eng := judge.NewEngine(judge.Deps{DB: e.DB, Cars: e.App.Fleet}, judge.EngineConfig{Queue: 1}, nil)
+		if err := eng.Warm(ctx); err != nil {
+			t.Fatal(err)
+		}
+		rename := func(from, to string) {
+			t.Helper()
+			if _, err := e.DB.ExecContext(ctx, "ALTER TABLE "+from+" RENAME TO "+to); err != nil {
+				t.Fatal(err)
+			}
+		}
+		thefts := func(car fleet.LiveCar) int {
+			t.Helper()
+			n, err := e.DB.NewSelect().TableExpr("car_tank_events").Where("car_id = ? AND kind = ?", car.ID, judge.KindTheft).Count(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return int(n)
+		}
+		t0 := e.Clock.Now()
+		ra, rb := drain(a, t0), drain(b, t0)
+		commit(t, e, ra)
+		commit(t, e, rb)
+		// both cars overflow the queue
+		eng.Enqueue(ra[:1])
+		eng.Enqueue(append(append([]telemetry.Report{}, ra[1:]...), rb...))
+		// the pass cannot read the store: whichever car it takes first fails, neither is lost
+		rename("positions", "positions_gone")
+		if err := eng.CatchUp(ctx); err == nil {
+			t.Fatal("catch-up without positions succeeded")
+		}
+		rename("positions_gone", "positions")
+		if n := eng.Behind(); n != 2 {
+			t.Errorf("%d cars behind after a failed pass, want 2", n)
+		}
+		if err := eng.CatchUp(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if na, nb := thefts(a), thefts(b); na != 1 || nb != 1 {
+			t.Fatalf("thefts after the failed pass and the next: %d and %d, want 1 each", na, nb)
+		}
+
+		// an hour later both drain again; the store takes no event meanwhile: car a's batch comes
+		// through the queue, car b's overflows and is read back
+		t1 := t0.Add(time.Hour)
+		ra, rb = drain(a, t1), drain(b, t1)
+		commit(t, e, ra)
+		commit(t, e, rb)
+		rename("car_tank_events", "car_tank_events_gone")
+		half := len(ra) / 2
+		eng.Evaluate(ctx, ra[:half])
+		eng.Enqueue(ra[half : half+1]) // fills the queue: car a's next reports overflow
+		eng.Enqueue(ra[half+1:])
+		eng.Enqueue(rb)
+		if err := eng.CatchUp(ctx); err == nil {
+			t.Fatal("catch-up without car_tank_events succeeded")
+		}
+		rename("car_tank_events_gone", "car_tank_events")
+		if n := eng.Behind(); n != 2 {
+			t.Errorf("%d cars behind with events not stored, want 2", n)
+		}
+		for range 3 { // a pass may stop at more to read; three are plenty for 181 reports a car
+			if err := eng.CatchUp(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := eng.Behind(); n != 0 {
+			t.Errorf("%d cars still behind", n)
+		}
+		if na, nb := thefts(a), thefts(b); na != 2 || nb != 2 {
+			t.Errorf("thefts after the store came back: %d and %d, want 2 each", na, nb)
+		}
+		valveOpens := func(car fleet.LiveCar) int {
+			t.Helper()
+			n, err := e.DB.NewSelect().TableExpr("car_tank_events").Where("car_id = ? AND kind = ?", car.ID, judge.KindValveOpen).Count(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return int(n)
+		}
+		if na, nb := valveOpens(a), valveOpens(b); na != 2 || nb != 2 {
+			t.Errorf("valve openings: %d and %d, want 2 each", na, nb)
 		}
 	})
 }

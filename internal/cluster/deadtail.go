@@ -1,0 +1,67 @@
+package cluster
+
+import (
+	"context"
+	"time"
+
+	"tankwatch/internal/telemetry"
+)
+
+// A gateway that dies takes with it the commits it had not yet published to the work stream (its
+// queue and its gaps are memory): those reports are stored, and acknowledged to their terminals, but
+// no worker saw them. The node that takes such a terminal over — its entry in the owners bucket names
+// a node that is gone (alive.go), or a former life of this node's name — judges the car's reports
+// around the dead node's last word again from the store: the car's first report committed here
+// opens a gap for it (work.go) from the entry's last-heard time minus DeadTail, which its own reports
+// join, so that its partition reads the dead node's tail back before anything this node commits for
+// the car (docs/DECISIONS.md D1xb). The engines ignore what they judged already, and what they
+// store is kept once by its keys: reading back reports that were published is harmless.
+
+// inherited is a terminal taken over from a dead holder, waiting for its first report here.
+type inherited struct {
+	from, to int64 // row times (Unix ms) to read back
+	at       time.Time
+}
+
+// inherit notes that terminalID was taken over from o's entry, when its holder is gone: another node
+// that no longer answers, or this node's name in an entry written before this node started.
+func (n *Node) inherit(ctx context.Context, terminalID int64, o owner, now time.Time) {
+	if n.queues == nil {
+		return // every node judges its own commits (D87): nothing was waiting for a bus
+	}
+	me := n.bus.Node()
+	if o.node == me && !o.heard.Before(n.started) || o.node != me && n.alive(ctx, o.node) {
+		return // its holder lives: what it committed reaches the work stream
+	}
+	tail := n.cfg.DeadTail.Milliseconds()
+	g := inherited{from: o.heard.UnixMilli() - tail, to: max(now.UnixMilli(), o.heard.UnixMilli()) + tail, at: now}
+	n.gmu.Lock()
+	n.inherited[terminalID] = g
+	n.gmu.Unlock()
+	n.log.Info("terminal taken over from a node that is gone: its car's reports around its last word are judged again from the store",
+		"terminal", terminalID, "from", o.node, "last_heard", o.heard)
+}
+
+// inheritedGap turns the terminal's pending takeover into a gap of r's car, which r then joins. Call
+// with gmu held.
+func (n *Node) inheritedGap(r *telemetry.Report) {
+	g, ok := n.inherited[r.TerminalID]
+	if !ok {
+		return
+	}
+	delete(n.inherited, r.TerminalID)
+	if cur, ok := n.gaps[r.CarID]; ok {
+		g.from, g.to = min(g.from, cur.From), max(g.to, cur.To)
+	}
+	n.gaps[r.CarID] = Gap{CarID: r.CarID, From: g.from, To: g.to}
+}
+
+// forgetInherited drops takeovers whose terminal sent nothing for twice the heartbeat window (its
+// session is gone). Call with gmu held.
+func (n *Node) forgetInherited(now time.Time) {
+	for id, g := range n.inherited {
+		if now.Sub(g.at) > 2*n.cfg.HeartbeatWindow {
+			delete(n.inherited, id)
+		}
+	}
+}
