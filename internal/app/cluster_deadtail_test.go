@@ -12,7 +12,7 @@ import (
 )
 
 // TestDeadGatewayTail: a gateway that dies leaves commits stored but never published to the work
-// stream (D1xb). Gateway x holds a terminal; its connection to the bus is cut (to the others it is
+// stream (D101). Gateway x holds a terminal; its connection to the bus is cut (to the others it is
 // gone, as after kill -9) while it still commits the car's seal break and reseal; the terminal is
 // taken over by gateway y, whose first report of the car makes the worker read the car's reports
 // around x's last word back from the store: the episode x never published is one alarm, started and

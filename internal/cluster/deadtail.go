@@ -14,7 +14,7 @@ import (
 // around the dead node's last word again from the store: the car's first report committed here
 // opens a gap for it (work.go) from the entry's last-heard time minus DeadTail, which its own reports
 // join, so that its partition reads the dead node's tail back before anything this node commits for
-// the car (docs/DECISIONS.md D1xb). The engines ignore what they judged already, and what they
+// the car (docs/DECISIONS.md D101). The engines ignore what they judged already, and what they
 // store is kept once by its keys: reading back reports that were published is harmless.
 
 // inherited is a terminal taken over from a dead holder, waiting for its first report here.
