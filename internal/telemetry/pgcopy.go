@@ -104,7 +104,21 @@ const (
 // or a column type is not one it encodes the way pgx would.
 func pgCopyEncode(oids []uint32, rows [][]any) (buf []byte, ok bool) {
 	be := binary.BigEndian
-	buf = make([]byte, 0, 19+len(rows)*(2+len(oids)*12)+2)
+	size := 19 + 2 // header, trailer
+	for _, row := range rows {
+		size += 2 + 4*len(row)
+		for _, v := range row {
+			switch v := v.(type) {
+			case string:
+				size += len(v)
+			case []byte:
+				size += len(v)
+			default:
+				size += 8
+			}
+		}
+	}
+	buf = make([]byte, 0, size)
 	buf = append(buf, "PGCOPY\n\377\r\n\000"...)
 	buf = be.AppendUint32(buf, 0) // flags
 	buf = be.AppendUint32(buf, 0) // header extension
