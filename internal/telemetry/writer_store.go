@@ -476,7 +476,7 @@ func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Fram
 			}
 		}
 		if len(fr) > 0 {
-			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"raw_frames"}, histFrameCols, pgx.CopyFromRows(fr)); err != nil {
+			if err := pgCopy(ctx, tx, "raw_frames", histFrameCols, fr); err != nil {
 				return err
 			}
 		}
@@ -497,7 +497,7 @@ func histCopyIgnoring(ctx context.Context, tx pgx.Tx, table string, cols []strin
 	if _, err := tx.Exec(ctx, "SAVEPOINT hist_copy"); err != nil {
 		return err
 	}
-	_, err := tx.CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromRows(rows))
+	err := pgCopy(ctx, tx, table, cols, rows)
 	if err == nil && inserted != nil {
 		for _, r := range rows {
 			inserted(r)
@@ -513,7 +513,7 @@ func histCopyIgnoring(ctx context.Context, tx pgx.Tx, table string, cols []strin
 	if _, err := tx.Exec(ctx, "CREATE TEMP TABLE IF NOT EXISTS "+tmp+" (LIKE "+table+" INCLUDING DEFAULTS) ON COMMIT DELETE ROWS"); err != nil {
 		return err
 	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{tmp}, cols, pgx.CopyFromRows(rows)); err != nil {
+	if err := pgCopy(ctx, tx, tmp, cols, rows); err != nil {
 		return err
 	}
 	list := strings.Join(cols, ", ")

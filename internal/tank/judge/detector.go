@@ -158,7 +158,8 @@ func (s sample) judged() float64 {
 
 // level is one compartment's state.
 type level struct {
-	win      []sample // readings within the window (at least MinSamples newest)
+	win      []sample  // readings within the window (at least MinSamples newest)
+	sw       sortedWin // win's values in order, for the median and its noise
 	hasRef   bool
 	refN     int    // medians averaged into ref since it was set
 	ref      sample // the last steady level
@@ -271,7 +272,7 @@ func (d *Detector) Step(in *Input) []Event {
 	if in.State != nil {
 		out = d.devices(in, out)
 	}
-	seen := map[int]bool{}
+	var seen [tank.MaxCompartments + 1]bool // compartments 1–8 read in this report
 	for i := range in.Readings {
 		r := &in.Readings[i]
 		c := int(r.Compartment)
@@ -283,7 +284,7 @@ func (d *Detector) Step(in *Input) []Event {
 		out = d.reading(&cfg, l, c, in, r, moving, gap, out)
 	}
 	if in.Readings != nil {
-		out = d.missing(&cfg, in, seen, out)
+		out = d.missing(&cfg, in, &seen, out)
 	}
 	return out
 }
@@ -409,28 +410,41 @@ func (d *Detector) reading(cfg *Config, l *level, c int, in *Input, r *tank.Read
 	// the smoothed series: rolling median over the window (and at least MinSamples readings)
 	if gap {
 		l.win = l.win[:0]
+		l.sw.reset()
 		l.afterGap = true
 		if l.inEp {
 			l.ep.gap = true
 		}
 	}
+	l.sw.push(l.win, s)
 	l.win = append(l.win, s)
 	cut := 0
 	for cut < len(l.win)-cfg.MinSamples && in.T-l.win[cut].t > cfg.WindowMs {
 		cut++
 	}
+	l.sw.cut(l.win, cut)
 	l.win = l.win[cut:]
 	if len(l.win) < min(cfg.MinSamples, 3) {
 		return out // too few readings (first ones, or after a gap) to say anything yet
 	}
-	l.smooth = median(l.win)
+	sorted := l.sw.sync(l.win)
+	if sorted {
+		l.smooth = l.sw.median(in.T)
+	} else {
+		l.smooth = median(l.win)
+	}
 	if !l.hasRef {
 		l.ref, l.hasRef, l.refT = l.smooth, true, in.T
 		l.anchor, l.anchorT = l.smooth.judged(), in.T
 		return out
 	}
 	// steadiness: the median has not moved by more than tol for SettleMs
-	tol, noise := tolerance(cfg, l.win)
+	var tol, noise float64
+	if sorted {
+		tol, noise = l.sw.tolerance(cfg)
+	} else {
+		tol, noise = tolerance(cfg, l.win)
+	}
 	// where the readings are noisier than a quarter of the threshold (sloshing), the change must
 	// exceed the threshold by that much more: two noisy medians differ by chance
 	drop, rise := cfg.DropL+max(0, noise-cfg.DropL/4), cfg.RiseL+max(0, noise-cfg.DropL/4)
@@ -567,7 +581,7 @@ func (d *Detector) anyOpen() bool {
 }
 
 // missing records listed compartments that have been absent from level reports for MissingFor.
-func (d *Detector) missing(cfg *Config, in *Input, seen map[int]bool, out []Event) []Event {
+func (d *Detector) missing(cfg *Config, in *Input, seen *[tank.MaxCompartments + 1]bool, out []Event) []Event {
 	for _, c := range in.Expected {
 		if c < 1 || c > tank.MaxCompartments || seen[c] {
 			continue
