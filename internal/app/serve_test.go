@@ -70,6 +70,7 @@ func startServe(t *testing.T, cfg config.Config) *serving {
 // TestServeFirstStart starts `serve` on a random port with an empty data folder: it prints the
 // generated admin password once, the password signs in, and cancelling the context shuts it down.
 func TestServeFirstStart(t *testing.T) {
+	t.Parallel()
 	s := startServe(t, config.Config{HTTP: "127.0.0.1:0", Data: t.TempDir(), Theme: "tankcar", LogFormat: "text"})
 	out, cancel, done, addr := s.out, s.cancel, s.done, s.addr
 	m := regexp.MustCompile(`created user admin with password (\S+)`).FindStringSubmatch(out.String())
@@ -112,6 +113,7 @@ func TestServeFirstStart(t *testing.T) {
 
 // TestServeSecondStartPrintsNothing: a second start on the same data folder creates no admin.
 func TestBootstrapIdempotent(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for i := 0; i < 2; i++ {
 		var out syncBuffer
