@@ -61,7 +61,8 @@ func startServe(t *testing.T, cfg config.Config) *serving {
 	case s.addr = <-addrc:
 	case err := <-s.done:
 		t.Fatalf("serve stopped: %v\n%s", err, s.out.String())
-	case <-time.After(60 * time.Second):
+	case <-time.After(3 * time.Minute): // a hang, not a slow start: a fresh data folder is migrated from
+		// scratch, and these tests run beside internal/app's other parallel tests under -race (60 s was missed at load 15)
 		t.Fatal("serve did not start")
 	}
 	return s
