@@ -34,9 +34,14 @@ test: web-deps
 NORACE_TESTS := ^(TestSessionStacksStaySmall|TestOverviewDemoHistory|TestOverviewStatistic|TestOverviewReport)$$
 
 # go vet checks every package and its tests first, so go test does not repeat its own vet pass (-vet=off).
+# The tests that start real `tankwatch serve` processes (TestKillNode, TestClusterSoak) take the binary
+# from TANKWATCH_BIN: built here once, after vet has compiled its packages (only the link is left), rather
+# than by `go build` inside the test while the -race run loads both cores (DECISIONS D1xe).
+TEST_BIN := bin/tankwatch-test
 test-go:
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -vet=off -timeout 20m ./...
+	$(GO) build -o $(TEST_BIN) ./cmd/tankwatch
+	TANKWATCH_BIN="$(CURDIR)/$(TEST_BIN)" $(GO) test -race -count=1 -vet=off -timeout 20m ./...
 	$(GO) test -count=1 -vet=off -run '$(NORACE_TESTS)' ./internal/jt808/gateway ./internal/app
 
 test-web: web-deps

@@ -21,6 +21,7 @@ func TestBackupUnderIngest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("serves and ingests")
 	}
+	t.Parallel()
 	ctx := context.Background()
 	dir, gw := t.TempDir(), freeAddr(t)
 	s := startServe(t, config.Config{HTTP: "127.0.0.1:0", JT808: gw, Data: dir, Demo: true, DemoVehicles: 40,

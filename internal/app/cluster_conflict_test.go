@@ -18,6 +18,7 @@ func TestConflictAcrossNodes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("drives terminals over TCP on two nodes")
 	}
+	t.Parallel()
 	cl := newCluster(t, "twi")
 	a, b := cl.node("a", config.Config{}), cl.node("b", config.Config{})
 	adminB := b.Login("admin", "admin123")
@@ -62,6 +63,7 @@ func TestFailLimitAcrossNodes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("drives terminals over TCP on two nodes")
 	}
+	t.Parallel()
 	cl := newCluster(t, "twf")
 	cfg := config.Config{JT808Identity: config.JT808Identity{JT808FailLimit: 4}}
 	a, b := cl.node("a", cfg), cl.node("b", cfg)

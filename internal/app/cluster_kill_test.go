@@ -39,6 +39,7 @@ func TestKillNode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three server processes and 200 terminals: not in -short")
 	}
+	t.Parallel()
 	r := killRun(t, killPlan{fleet: killFleet, speedup: 10})
 	t.Logf("kill -9 A with %d terminals: all back on B/C %.1f s after, B's live view had every car newer %.1f s after; "+
 		"%d reports acknowledged (%d before the kill), sent %d, resent %d, blind %d, missing from the store %d",

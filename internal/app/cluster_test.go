@@ -27,6 +27,7 @@ import (
 // refused, as a second connection is on one node; A stopped, its sessions are released and the
 // terminal is accepted on B.
 func TestThreeNodes(t *testing.T) {
+	t.Parallel()
 	cl := newCluster(t, "twt")
 	a, b, c := cl.node("a", config.Config{}), cl.node("b", config.Config{}), cl.node("c", config.Config{})
 	adminB, adminC := b.Login("admin", "admin123"), c.Login("admin", "admin123")

@@ -19,6 +19,7 @@ func TestVideoOtherNode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("drives a terminal and its video across two nodes")
 	}
+	t.Parallel()
 	cl := newCluster(t, "twv")
 	cfg := config.Config{JT1078: "127.0.0.1:0", VideoLinger: 5 * time.Second}
 	a, b := cl.node("a", cfg), cl.node("b", cfg)

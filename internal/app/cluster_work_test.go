@@ -19,6 +19,7 @@ import (
 // a car whose seal is still broken is not raised again and is ended there, and a breach after the
 // loss is raised once.
 func TestWorkers(t *testing.T) {
+	t.Parallel()
 	cl := newCluster(t, "tww")
 	g1, g2 := cl.node("g1", config.Config{Roles: "gateway,api"}), cl.node("g2", config.Config{Roles: "gateway,api"})
 	w1, w2 := cl.node("w1", config.Config{Roles: "worker"}), cl.node("w2", config.Config{Roles: "worker"})

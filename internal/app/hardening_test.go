@@ -14,6 +14,7 @@ import (
 // TestSecurityHeaders: the console and the API carry the CSP (tiles of the configured source only),
 // no-framing, nosniff and referrer headers.
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		tiles, want, not string
 	}{
@@ -49,6 +50,7 @@ func TestSecurityHeaders(t *testing.T) {
 // TestUnknownAPIPath: a path no route has answers a JSON 404 whatever the method; a known path with
 // the wrong method answers 405 naming the allowed ones.
 func TestUnknownAPIPath(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t, "sqlite", config.Config{Demo: true})
 	e.Lang = "en-US"
 	for _, c := range []struct{ method, path string }{
@@ -73,6 +75,7 @@ func TestUnknownAPIPath(t *testing.T) {
 // TestBadTextIsA400: a NUL (raw or \u0000) or invalid UTF-8 in a JSON body is a 400 in the caller's
 // language, on logIn and on a signed-in endpoint, on every store.
 func TestBadTextIsA400(t *testing.T) {
+	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		admin := e.Login("admin", "admin123")
 		bodies := map[string]struct {
@@ -108,6 +111,7 @@ func TestBadTextIsA400(t *testing.T) {
 // TestMetricsAccess: without --metrics, /metrics needs a token with 06-11; with it, /metrics is on
 // that address only.
 func TestMetricsAccess(t *testing.T) {
+	t.Parallel()
 	e := apptest.New(t, "sqlite", config.Config{Demo: true})
 	if r := e.Call("GET", "/metrics", "", nil); r.Status != 401 {
 		t.Fatalf("anonymous /metrics: %d", r.Status)

@@ -14,6 +14,7 @@ import (
 // TestServeClosesLiveWebSockets: stopping the server closes the open live WebSockets with 1001
 // (the HTTP server's shutdown does not wait for hijacked connections).
 func TestServeClosesLiveWebSockets(t *testing.T) {
+	t.Parallel()
 	s := startServe(t, config.Config{HTTP: "127.0.0.1:0", Data: t.TempDir(), Demo: true, DemoVehicles: 12, HistoryQueue: 1000,
 		OfflineMinutes: 10, MovingSpeed: 5})
 	addr := s.addr

@@ -44,6 +44,7 @@ func loginFrom(t *testing.T, e *apptest.Env, src, lang, account, password string
 // 127.0.0.1 after a delay, the users list shows the lock, an administrator unlocks it, and both the
 // lockout and the unlock are in the operation log.
 func TestLoginLockoutIsPerAddress(t *testing.T) {
+	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		var mu sync.Mutex
 		var delays []time.Duration

@@ -15,6 +15,7 @@ import (
 // the gateway node; the gateway node answers only its probes and /metrics over HTTP; the api node
 // says plainly that it does not serve video.
 func TestRolesSplit(t *testing.T) {
+	t.Parallel()
 	cl := newCluster(t, "twr")
 	g := cl.node("g", config.Config{Roles: "gateway", JT1078: "127.0.0.1:0", JT1078UDP: "off"})
 	p := cl.node("p", config.Config{Roles: "api", JT1078: "127.0.0.1:0", JT1078UDP: "off"})

@@ -61,7 +61,8 @@ func startServe(t *testing.T, cfg config.Config) *serving {
 	case s.addr = <-addrc:
 	case err := <-s.done:
 		t.Fatalf("serve stopped: %v\n%s", err, s.out.String())
-	case <-time.After(60 * time.Second):
+	case <-time.After(3 * time.Minute): // a hang, not a slow start: a fresh data folder is migrated from
+		// scratch, and these tests run beside internal/app's other parallel tests under -race (60 s was missed at load 15)
 		t.Fatal("serve did not start")
 	}
 	return s
@@ -70,6 +71,7 @@ func startServe(t *testing.T, cfg config.Config) *serving {
 // TestServeFirstStart starts `serve` on a random port with an empty data folder: it prints the
 // generated admin password once, the password signs in, and cancelling the context shuts it down.
 func TestServeFirstStart(t *testing.T) {
+	t.Parallel()
 	s := startServe(t, config.Config{HTTP: "127.0.0.1:0", Data: t.TempDir(), Theme: "tankcar", LogFormat: "text"})
 	out, cancel, done, addr := s.out, s.cancel, s.done, s.addr
 	m := regexp.MustCompile(`created user admin with password (\S+)`).FindStringSubmatch(out.String())
@@ -112,6 +114,7 @@ func TestServeFirstStart(t *testing.T) {
 
 // TestServeSecondStartPrintsNothing: a second start on the same data folder creates no admin.
 func TestBootstrapIdempotent(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for i := 0; i < 2; i++ {
 		var out syncBuffer
