@@ -36,7 +36,7 @@ NORACE_TESTS := ^(TestSessionStacksStaySmall|TestOverviewDemoHistory|TestOvervie
 # go vet checks every package and its tests first, so go test does not repeat its own vet pass (-vet=off).
 # The tests that start real `tankwatch serve` processes (TestKillNode, TestClusterSoak) take the binary
 # from TANKWATCH_BIN: built here once, after vet has compiled its packages (only the link is left), rather
-# than by `go build` inside the test while the -race run loads both cores (DECISIONS D1xe).
+# than by `go build` inside the test while the -race run loads both cores (DECISIONS D103).
 TEST_BIN := bin/tankwatch-test
 test-go:
 	$(GO) vet ./...
