@@ -55,9 +55,16 @@ describe('videoReplaying', () => {
       await assertDecodes(video);
 
       // 4×: the terminal sends four times as fast and the picture's media time runs about four times the
-      // page's clock (measured over two seconds in the page)
+      // page's clock (measured over two seconds in the page), once the stream has caught up with the
+      // player: right after the switch the player eats the picture buffered at 1× four times as fast as it
+      // came, and on some machines the stream took seconds to get ahead again (2026-11-27 CI; base build too)
       await page.locator('[data-testid="replay-speed"] .ant-segmented-item').filter({ hasText: /^4×$/ }).click();
       await until(async () => (await video.evaluate((v) => v.playbackRate)) === 4, { what: 'the player at 4×' });
+      await until(
+        async () =>
+          video.evaluate((v) => v.buffered.length > 0 && v.buffered.end(v.buffered.length - 1) - v.currentTime > 2 && v.readyState >= 3),
+        { what: 'two seconds of picture buffered ahead at 4×', timeout: 60_000 },
+      );
       const rate = await position.evaluate(
         (el) =>
           new Promise((resolve) => {
