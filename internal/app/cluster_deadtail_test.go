@@ -23,14 +23,7 @@ func TestDeadGatewayTail(t *testing.T) {
 	x, y := cl.node("x", config.Config{Roles: "gateway,api"}), cl.node("y", config.Config{Roles: "gateway,api"})
 	waitFor(t, "the worker to hold every partition", func() bool { return len(w.App.Devices.Cluster.HeldPartitions()) == 32 })
 	ctx := context.Background()
-	var car struct {
-		CarID      int64 `bun:"car_id"`
-		TerminalID int64 `bun:"id"`
-	}
-	if err := x.DB.NewSelect().TableExpr("terminals").Column("car_id", "id").Where("car_id IS NOT NULL").OrderExpr("car_id").Limit(1).
-		Scan(ctx, &car); err != nil {
-		t.Fatal(err)
-	}
+	car := firstBoundCar(t, x.DB)
 	now := time.Now().Truncate(time.Second)
 	t0 := now.Add(-3 * time.Minute)
 	report := func(s int, seal tank.Seal) telemetry.Report {

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"github.com/uptrace/bun"
 	"testing"
 	"time"
 
@@ -20,14 +21,7 @@ func TestWorkerRedelivers(t *testing.T) {
 	node := n.App.Devices.Cluster
 	waitFor(t, "the node to hold every partition", func() bool { return len(node.HeldPartitions()) == 32 })
 	ctx := context.Background()
-	var car struct {
-		CarID      int64 `bun:"car_id"`
-		TerminalID int64 `bun:"id"`
-	}
-	if err := n.DB.NewSelect().TableExpr("terminals").Column("car_id", "id").Where("car_id IS NOT NULL").OrderExpr("car_id").Limit(1).
-		Scan(ctx, &car); err != nil {
-		t.Fatal(err)
-	}
+	car := firstBoundCar(t, n.DB)
 	at := time.Now().Add(-time.Hour).Truncate(time.Second)
 	report := func(s int, seal tank.Seal, valve uint8) telemetry.Report {
 		t0 := at.Add(time.Duration(s) * time.Second)
@@ -115,4 +109,21 @@ func TestWorkerRedelivers(t *testing.T) {
 	rename("help_records_gone", "help_records")
 	waitFor(t, "the second batch to be judged", func() bool { return node.Judged() >= 3 })
 	check("the help request recorded", 2, 2)
+}
+
+// boundCar is a car and the terminal bound to it.
+type boundCar struct {
+	CarID      int64 `bun:"car_id"`
+	TerminalID int64 `bun:"id"`
+}
+
+// firstBoundCar is the demo store's first car with a terminal.
+func firstBoundCar(t *testing.T, db bun.IDB) boundCar {
+	t.Helper()
+	var car boundCar
+	if err := db.NewSelect().TableExpr("terminals").Column("car_id", "id").Where("car_id IS NOT NULL").OrderExpr("car_id").Limit(1).
+		Scan(context.Background(), &car); err != nil {
+		t.Fatal(err)
+	}
+	return car
 }

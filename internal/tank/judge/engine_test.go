@@ -242,14 +242,15 @@ func TestEngineCatchUpKeepsWhatFailed(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		thefts := func(car fleet.LiveCar) int {
+		eventsOf := func(car fleet.LiveCar, kind any) int {
 			t.Helper()
-			n, err := e.DB.NewSelect().TableExpr("car_tank_events").Where("car_id = ? AND kind = ?", car.ID, judge.KindTheft).Count(ctx)
+			n, err := e.DB.NewSelect().TableExpr("car_tank_events").Where("car_id = ? AND kind = ?", car.ID, kind).Count(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return int(n)
 		}
+		thefts := func(car fleet.LiveCar) int { t.Helper(); return eventsOf(car, judge.KindTheft) }
 		t0 := e.Clock.Now()
 		ra, rb := drain(a, t0), drain(b, t0)
 		commit(t, e, ra)
@@ -303,14 +304,7 @@ func TestEngineCatchUpKeepsWhatFailed(t *testing.T) {
 		if na, nb := thefts(a), thefts(b); na != 2 || nb != 2 {
 			t.Errorf("thefts after the store came back: %d and %d, want 2 each", na, nb)
 		}
-		valveOpens := func(car fleet.LiveCar) int {
-			t.Helper()
-			n, err := e.DB.NewSelect().TableExpr("car_tank_events").Where("car_id = ? AND kind = ?", car.ID, judge.KindValveOpen).Count(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return int(n)
-		}
+		valveOpens := func(car fleet.LiveCar) int { t.Helper(); return eventsOf(car, judge.KindValveOpen) }
 		if na, nb := valveOpens(a), valveOpens(b); na != 2 || nb != 2 {
 			t.Errorf("valve openings: %d and %d, want 2 each", na, nb)
 		}
