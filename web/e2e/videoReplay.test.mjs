@@ -55,15 +55,20 @@ describe('videoReplaying', () => {
       await assertDecodes(video);
 
       // 4×: the terminal sends four times as fast and the picture's media time runs about four times the
-      // page's clock (measured over two seconds in the page), once the stream has caught up with the
-      // player: right after the switch the player eats the picture buffered at 1× four times as fast as it
-      // came, and on some machines the stream took seconds to get ahead again (2026-11-27 CI; base build too)
+      // page's clock. Measured over eight seconds once the player plays at 4×: on a loaded two-core
+      // machine the stream comes at 4× with pauses of up to half a second (main thread or scheduler), and
+      // the player, holding under a second ahead, stands still for one and resumes further ahead, so a
+      // two-second window read 1.5× where eight read 3.1× or more (probes 2026-11-27, two busy loops
+      // beside; docs/DECISIONS.md D104). A terminal still at 1× reads about 1× here.
       await page.locator('[data-testid="replay-speed"] .ant-segmented-item').filter({ hasText: /^4×$/ }).click();
       await until(async () => (await video.evaluate((v) => v.playbackRate)) === 4, { what: 'the player at 4×' });
       await until(
-        async () =>
-          video.evaluate((v) => v.buffered.length > 0 && v.buffered.end(v.buffered.length - 1) - v.currentTime > 2 && v.readyState >= 3),
-        { what: 'two seconds of picture buffered ahead at 4×', timeout: 60_000 },
+        async () => {
+          const a = await video.evaluate((v) => v.currentTime);
+          await new Promise((r) => setTimeout(r, 250));
+          return (await video.evaluate((v) => v.readyState >= 3 && !v.paused && v.currentTime)) > a;
+        },
+        { what: 'the picture playing at 4×', every: 50 },
       );
       const rate = await position.evaluate(
         (el) =>
@@ -73,7 +78,7 @@ describe('videoReplaying', () => {
             setTimeout(() => {
               const b = read();
               resolve((b.ms - a.ms) / (b.at - a.at));
-            }, 2000);
+            }, 8000);
           }),
       );
       t.diagnostic(`media time ran ${rate.toFixed(2)}× the page's clock at 4×`);
