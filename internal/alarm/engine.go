@@ -184,17 +184,8 @@ func (e *Engine) warm(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, r := range rows {
-		st := e.stateOf(r.CarID)
-		st.on[r.TypeCode], st.open[r.TypeCode] = true, r.ID
-		switch r.TypeCode {
-		case CodeSpeeding:
-			st.overSince = r.StartAt
-		case CodeOvertimeParking:
-			st.stopSince = r.StartAt
-		case CodeAbnormalUnload: // a fall judged after the restart joins it (D36)
-			st.au = auEpisode{start: r.StartAt, id: r.ID, comps: map[int]bool{}}
-		}
+	for i := range rows {
+		e.warmOpen(&rows[i])
 	}
 	return nil
 }
@@ -221,6 +212,11 @@ func (e *Engine) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case batch := <-e.q:
+			if batch.Forget != nil {
+				if err := e.forget(ctx, batch.Forget); err != nil && batch.Err != nil {
+					*batch.Err = err
+				}
+			}
 			e.Evaluate(ctx, batch.Reports)
 			batch.Finish()
 		case <-catch.C:

@@ -32,14 +32,25 @@ type engines struct{ a *App }
 // help requests are kept once by their keys.
 func (w engines) Judge(ctx context.Context, reports []telemetry.Report) error {
 	a := w.a
-	judges := []func(context.Context, []telemetry.Report) error{a.Alarms.Engine.Judge, a.TankJudge.Engine.Judge, a.waybillProcess.Engine.Judge,
-		a.lockEvents.Queue.File, a.Devices.Help.File}
-	errs := make(chan error, len(judges))
-	for _, j := range judges {
-		go func() { errs <- j(ctx, reports) }()
+	return together(ctx, reports, a.Alarms.Engine.Judge, a.TankJudge.Engine.Judge, a.waybillProcess.Engine.Judge,
+		a.lockEvents.Queue.File, a.Devices.Help.File)
+}
+
+// Forget has the alarm, tank events and waybill process engines drop what they know of the cars of a
+// partition this node is about to read (D105).
+func (w engines) Forget(ctx context.Context, forget func(carID int64) bool) error {
+	a := w.a
+	return together(ctx, forget, a.Alarms.Engine.Forget, a.TankJudge.Engine.Forget, a.waybillProcess.Engine.Forget)
+}
+
+// together runs every f with arg at once and returns the first failure once all have returned.
+func together[T any](ctx context.Context, arg T, fs ...func(context.Context, T) error) error {
+	errs := make(chan error, len(fs))
+	for _, f := range fs {
+		go func() { errs <- f(ctx, arg) }()
 	}
 	var first error
-	for range judges {
+	for range fs {
 		if err := <-errs; err != nil && first == nil {
 			first = err
 		}

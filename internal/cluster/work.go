@@ -31,6 +31,9 @@ type Worker interface {
 	// CatchUp judges the car's committed reports with a row time in [from, to] read back from the
 	// store: what a node could not publish in time (a gap) is judged from there.
 	CatchUp(ctx context.Context, carID, from, to int64) error
+	// Forget drops what the engines know of the cars forget names (their partition is about to be
+	// read here, and was read elsewhere) and returns once they have, before its first batch (D105).
+	Forget(ctx context.Context, forget func(carID int64) bool) error
 }
 
 // Gap is a car's span of committed reports that were not published (the queue to the bus was full).
@@ -268,6 +271,13 @@ func (n *Node) claim(ctx context.Context, p int, rev uint64, exists bool) {
 	}
 	if err != nil {
 		return // another worker was quicker: judged again on the next pass
+	}
+	// what the engines knew of the partition's cars is stale: another worker judged them since
+	// (the one that died, or the one it was given to while this node read others)
+	if err := n.cfg.Worker.Forget(ctx, func(carID int64) bool { return n.partition(carID) == p }); err != nil {
+		n.log.Warn("bus: partition not taken: its cars' state not read", "partition", p, "err", err)
+		_ = n.partKV.Delete(ctx, partKey(p), rev)
+		return
 	}
 	stop, err := n.queues.ConsumeWork(n.prefix+".work."+strconv.Itoa(p), "work-"+strconv.Itoa(p), n.handle)
 	if err != nil {

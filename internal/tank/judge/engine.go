@@ -72,6 +72,7 @@ type Engine struct {
 
 	cars     map[int64]*carJudge // owned by the run goroutine
 	unstored map[int64][]found   // per car: found but not stored (the store failed); run goroutine
+	cold     map[int64]bool      // cars whose partition moved here: seeded from the store first (moved.go)
 	done     chan struct{}
 	stop     context.CancelFunc
 }
@@ -100,7 +101,7 @@ func NewEngine(d Deps, cfg EngineConfig, log *slog.Logger) *Engine {
 		log = slog.Default()
 	}
 	return &Engine{d: d, cfg: cfg, log: log, q: make(chan telemetry.Queued, cfg.Queue),
-		cars: map[int64]*carJudge{}, unstored: map[int64][]found{}}
+		cars: map[int64]*carJudge{}, unstored: map[int64][]found{}, cold: map[int64]bool{}}
 }
 
 // Enqueue is the writer's subscriber: it never blocks ingest. A batch that does not fit marks its
@@ -171,22 +172,25 @@ func (e *Engine) Warm(ctx context.Context) error {
 			Where("car_id = ?", c.ID).OrderExpr("t DESC").Limit(1).Scan(ctx, &rows); err != nil {
 			return err
 		}
-		if len(rows) == 0 {
-			continue
-		}
-		cj := e.judgeOf(c.ID)
-		r := rows[0]
-		if s, ok := tank.ParseLockString(r.LockState, min(max(c.Compartments, 1), tank.MaxCompartments)); ok {
-			cj.det.SeedDevices(s)
-			cj.prev, cj.hasPrev = s, true
-		}
-		if l := telemetry.ParseLevels(r.Levels); l != nil {
-			for _, rd := range e.convert(c.ID, l) {
-				cj.det.Seed(int(rd.Compartment), r.T, rd.VolumeL, rd.V20L)
-			}
+		if len(rows) > 0 {
+			e.seed(c, &rows[0])
 		}
 	}
 	return nil
+}
+
+// seed starts the car's detector from a stored tank state.
+func (e *Engine) seed(c *fleet.LiveCar, r *stateRow) {
+	cj := e.judgeOf(c.ID)
+	if s, ok := tank.ParseLockString(r.LockState, min(max(c.Compartments, 1), tank.MaxCompartments)); ok {
+		cj.det.SeedDevices(s)
+		cj.prev, cj.hasPrev = s, true
+	}
+	if l := telemetry.ParseLevels(r.Levels); l != nil {
+		for _, rd := range e.convert(c.ID, l) {
+			cj.det.Seed(int(rd.Compartment), r.T, rd.VolumeL, rd.V20L)
+		}
+	}
 }
 
 func (e *Engine) convert(carID int64, l *tank.Levels) []tank.Reading {
@@ -216,6 +220,9 @@ func (e *Engine) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case batch := <-e.q:
+			if batch.Forget != nil {
+				e.forget(batch.Forget)
+			}
 			e.Evaluate(ctx, batch.Reports)
 			batch.Finish()
 		case <-catch.C:
@@ -247,6 +254,12 @@ func (e *Engine) Evaluate(ctx context.Context, batch []telemetry.Report) {
 	for i := range batch {
 		r := &batch[i]
 		if r.CarID == 0 || skip[r.CarID] {
+			continue
+		}
+		if err := e.thaw(ctx, r); err != nil {
+			e.log.Warn("tank events: a moved car's state not read; caught up later", "car", r.CarID, "err", err)
+			e.behind.Mark(r.CarID, telemetry.RowTime(r))
+			skip = e.behind.Skip(batch[i+1:]) // its later reports of the batch wait too
 			continue
 		}
 		if f, ok := e.judge(r); ok {
@@ -393,6 +406,9 @@ func (e *Engine) catchUpCar(ctx context.Context, carID, mark int64) (next int64,
 	var work []found
 	for i := range reports {
 		e.caught.Add(1)
+		if err := e.thaw(ctx, &reports[i]); err != nil {
+			return 0, false, err
+		}
 		if f, ok := e.judge(&reports[i]); ok {
 			work = append(work, f)
 		}

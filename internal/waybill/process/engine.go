@@ -134,6 +134,24 @@ func (e *Engine) Touch(carID int64) {
 	}
 }
 
+// forget has the cars forget names reload their waybills from the store before their next report:
+// their partition was followed on another node, which moved their waybills on (D105).
+func (e *Engine) forget(forget func(carID int64) bool) {
+	e.bmu.Lock()
+	for id := range e.cars {
+		if forget(id) {
+			e.touched[id] = true
+		}
+	}
+	e.bmu.Unlock()
+}
+
+// Forget is the partitioned worker's notice that it now reads the partition of the cars forget names
+// (D105), in order with the batches the engine follows; it returns once they are marked for reload.
+func (e *Engine) Forget(ctx context.Context, forget func(carID int64) bool) error {
+	return telemetry.ForgetWait(ctx, e.q, forget)
+}
+
 // Stats: reports evaluated, batches that overflowed the queue, reports read back, steps stored.
 func (e *Engine) Stats() (evaluated, overflows, caughtUp, moved int64) {
 	return e.evaluated.Load(), e.overflows.Load(), e.caught.Load(), e.moved.Load()
@@ -170,6 +188,9 @@ func (e *Engine) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case batch := <-e.q:
+			if batch.Forget != nil {
+				e.forget(batch.Forget)
+			}
 			e.Evaluate(ctx, batch.Reports)
 			batch.Finish()
 		case <-e.wake:
