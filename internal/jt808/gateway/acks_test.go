@@ -53,22 +53,6 @@ func (e *env) serverSide(id int64) *session {
 	return s
 }
 
-// reports is n location reports from c in one write's bytes, and their serials.
-func (c *client) reports(n int) ([]byte, []uint16) {
-	c.t.Helper()
-	var wire []byte
-	var serials []uint16
-	for i := range n {
-		h := c.header()
-		var err error
-		if wire, err = jt808.AppendMessage(wire, h, location(int32(i))); err != nil {
-			c.t.Fatal(err)
-		}
-		serials = append(serials, h.Serial)
-	}
-	return wire, serials
-}
-
 // TestAcksKeepOrderAcrossDirectWritesAndFlusher: the history writer's commit callback writes acks
 // itself while the socket takes them; once a terminal stops reading, the rest queue for the flusher.
 // The callback must never wait on that socket (it would if it wrote while the flusher is blocked in

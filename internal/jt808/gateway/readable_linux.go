@@ -3,10 +3,13 @@
 package gateway
 
 import (
+	"io"
 	"net"
+	"os"
 	"sync"
 	"syscall"
-	"unsafe"
+
+	"tankwatch/internal/jt808"
 )
 
 // rawConn is the connection's socket for waiting until it is readable without a read buffer (see
@@ -24,14 +27,29 @@ func rawConn(conn net.Conn) syscall.RawConn {
 	return rc
 }
 
-// peekReady is the RawConn.Read callback: true once the socket has a byte to read, is at its end or
-// failed (the Read that follows reports which), false to wait in the runtime's poller. It peeks one
-// byte into its own frame, so a waiting session holds no buffer.
-func peekReady(fd uintptr) bool {
-	var b [1]byte
-	_, _, e := syscall.Syscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&b[0])), 1,
-		syscall.MSG_PEEK|syscall.MSG_DONTWAIT, 0, 0)
-	return e != syscall.EAGAIN
+// readInto is the RawConn.Read callback: it reads what the socket holds into sp's buffer, which it
+// takes from the pool only now, and reports true (the bytes, the end of the stream or the error are in
+// sp for Next); false, with the buffer given back, when there is nothing yet, to wait in the poller.
+// A waiting session so holds no buffer, and a frame costs one read that finds nothing and one that
+// finds it, where a one-byte MSG_PEEK before a read cost a third system call.
+func readInto(fd uintptr, sp *jt808.Splitter) bool {
+	for {
+		n, err := syscall.Read(int(fd), sp.Space())
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err == syscall.EAGAIN:
+			sp.Release()
+			return false
+		case err != nil:
+			sp.Filled(0, os.NewSyscallError("read", err))
+		case n == 0:
+			sp.Filled(0, io.EOF)
+		default:
+			sp.Filled(n, nil)
+		}
+		return true
+	}
 }
 
 // rawWrite is one non-blocking write through RawConn.Write. Its callback is built once per pooled

@@ -113,12 +113,15 @@ func (s *session) run() {
 	_ = s.conn.SetReadDeadline(now.Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout, cfg.AuthTimeout)))
 	sp := jt808.NewSplitter(s.conn, jt808.DefaultMaxFrame)
 	rc := s.rc
+	ready := func(fd uintptr) bool { return readInto(fd, sp) }
 	for {
 		// Between frames the session waits for the socket to become readable with its splitter's
 		// buffer given back: an idle terminal (most of them, most of the time) holds no read buffer.
+		// The read that ends the wait fills the splitter (readInto); a frame that came in pieces is
+		// completed by the splitter's own reads.
 		if rc != nil && sp.Idle() {
 			sp.Release()
-			if err := rc.Read(peekReady); err != nil {
+			if err := rc.Read(ready); err != nil {
 				s.readOne(nil, err)
 				return
 			}
