@@ -129,8 +129,45 @@ func (s *Splitter) Next() ([]byte, error) {
 	}
 }
 
+// Space returns the free room at the end of the Splitter's buffer, taking a buffer from the pool when it
+// has none, for a caller that reads the next bytes itself and reports them with Filled. The gateway
+// reads inside the socket's readiness callback: one read system call per frame instead of a wait for
+// readiness followed by a read, and still no buffer held while it waits (Release after a read that
+// found nothing).
+func (s *Splitter) Space() []byte {
+	s.prepare()
+	return s.buf[s.end:]
+}
+
+// Filled records n bytes read into the slice Space returned, and err (io.EOF at the end of the
+// stream, or a read error), which Next returns once the bytes before it are cut.
+func (s *Splitter) Filled(n int, err error) {
+	if n < 0 || n > len(s.buf)-s.end {
+		s.err = fmt.Errorf("jt808: reader returned invalid count %d", n)
+		return
+	}
+	s.end += n
+	if err != nil {
+		s.err = err
+	}
+}
+
 // fill compacts the buffer and reads more data.
 func (s *Splitter) fill() {
+	s.prepare()
+	for range 100 {
+		n, err := s.r.Read(s.buf[s.end:])
+		s.Filled(n, err)
+		if s.err != nil || n > 0 {
+			return
+		}
+	}
+	s.err = io.ErrNoProgress
+}
+
+// prepare makes room after end: a buffer from the pool, the bytes not yet cut moved to its start, and
+// a bigger buffer when a frame fills it.
+func (s *Splitter) prepare() {
 	if s.buf == nil {
 		s.pooled = splitBufs.Get().(*[]byte)
 		s.buf = *s.pooled
@@ -146,20 +183,4 @@ func (s *Splitter) fill() {
 		copy(grown, s.buf[:s.end])
 		s.buf, s.pooled = grown, nil
 	}
-	for range 100 {
-		n, err := s.r.Read(s.buf[s.end:])
-		if n < 0 || n > len(s.buf)-s.end {
-			s.err = fmt.Errorf("jt808: reader returned invalid count %d", n)
-			return
-		}
-		s.end += n
-		if err != nil {
-			s.err = err
-			return
-		}
-		if n > 0 {
-			return
-		}
-	}
-	s.err = io.ErrNoProgress
 }

@@ -153,3 +153,98 @@ func TestSplitterRelease(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitterFilled: what the gateway does — while the Splitter is idle the caller reads into Space
+// and reports with Filled (giving the buffer back with Release when the read found nothing), and the
+// rest of a frame that came in pieces is read by the Splitter itself — cuts the same frames whatever
+// the pieces; the end of the stream or an error comes after the frames before it.
+func TestSplitterFilled(t *testing.T) {
+	hb := hx(t, "7e 0002 0000 013800138000 0001 a9 7e")
+	inner := string(hb[1 : len(hb)-1])
+	two := append(append([]byte{}, hb...), hb...)
+	var bytewise [][]byte
+	for i := range hb {
+		bytewise = append(bytewise, hb[i:i+1])
+	}
+	for _, tc := range []struct {
+		name   string
+		chunks [][]byte // nil: a read that found nothing (EAGAIN)
+		end    error
+		want   []string
+		err    error
+	}{
+		{"one frame", [][]byte{hb}, io.EOF, []string{inner}, io.EOF},
+		{"two frames in one read", [][]byte{two}, io.EOF, []string{inner, inner}, io.EOF},
+		{"shared delimiter", [][]byte{hb, hb[1:]}, io.EOF, []string{inner, inner}, io.EOF},
+		{"frame in many pieces", bytewise, io.EOF, []string{inner}, io.EOF},
+		{"one and a half, then the rest", [][]byte{two[:len(hb)+5], two[len(hb)+5:]}, io.EOF, []string{inner, inner}, io.EOF},
+		{"nothing yet, then frames", [][]byte{nil, nil, hb, nil, hb}, io.EOF, []string{inner, inner}, io.EOF},
+		{"cut short", [][]byte{hb, hb[:6]}, io.EOF, []string{inner}, io.ErrUnexpectedEOF},
+		{"read error after a frame", [][]byte{hb}, io.ErrClosedPipe, []string{inner}, io.ErrClosedPipe},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := &chunkReader{chunks: tc.chunks, end: tc.end}
+			s := NewSplitter(q, 0)
+			var got []string
+			for {
+				if s.Idle() {
+					s.Release()
+					for {
+						room := s.Space()
+						c, err := q.next()
+						if c == nil && err == nil {
+							s.Release()
+							if s.buf != nil {
+								t.Fatal("Release after a read that found nothing kept the buffer")
+							}
+							continue
+						}
+						s.Filled(copy(room, c), err)
+						break
+					}
+				}
+				f, err := s.Next()
+				if err != nil {
+					if !errors.Is(err, tc.err) {
+						t.Fatalf("err %v, want %v", err, tc.err)
+					}
+					break
+				}
+				got = append(got, string(f))
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("frames %q, want %q", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("frame %d = %q, want %q", i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+// chunkReader hands out one chunk per read, then end; nil chunks are reads that found nothing.
+type chunkReader struct {
+	chunks [][]byte
+	end    error
+}
+
+func (r *chunkReader) next() ([]byte, error) {
+	if len(r.chunks) == 0 {
+		return nil, r.end
+	}
+	c := r.chunks[0]
+	r.chunks = r.chunks[1:]
+	return c, nil
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	for {
+		c, err := r.next()
+		if c == nil && err == nil {
+			continue // the Splitter's own read waits, as a socket's does
+		}
+		return copy(p, c), err
+	}
+}

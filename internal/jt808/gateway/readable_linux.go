@@ -3,13 +3,18 @@
 package gateway
 
 import (
+	"io"
 	"net"
+	"os"
+	"sync"
 	"syscall"
-	"unsafe"
+
+	"tankwatch/internal/jt808"
 )
 
 // rawConn is the connection's socket for waiting until it is readable without a read buffer (see
-// session.run); nil when conn is not a socket (tests' pipes), then the session reads as usual.
+// session.run) and for writing without a goroutine (tryWrite); nil when conn is not a socket (tests'
+// pipes), then the session reads and writes as usual.
 func rawConn(conn net.Conn) syscall.RawConn {
 	sc, ok := conn.(syscall.Conn)
 	if !ok {
@@ -22,12 +27,63 @@ func rawConn(conn net.Conn) syscall.RawConn {
 	return rc
 }
 
-// peekReady is the RawConn.Read callback: true once the socket has a byte to read, is at its end or
-// failed (the Read that follows reports which), false to wait in the runtime's poller. It peeks one
-// byte into its own frame, so a waiting session holds no buffer.
-func peekReady(fd uintptr) bool {
-	var b [1]byte
-	_, _, e := syscall.Syscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&b[0])), 1,
-		syscall.MSG_PEEK|syscall.MSG_DONTWAIT, 0, 0)
-	return e != syscall.EAGAIN
+// readInto is the RawConn.Read callback: it reads what the socket holds into sp's buffer, which it
+// takes from the pool only now, and reports true (the bytes, the end of the stream or the error are in
+// sp for Next); false, with the buffer given back, when there is nothing yet, to wait in the poller.
+// A waiting session so holds no buffer, and a frame costs one read that finds nothing and one that
+// finds it, where a one-byte MSG_PEEK before a read cost a third system call.
+func readInto(fd uintptr, sp *jt808.Splitter) bool {
+	for {
+		n, err := syscall.Read(int(fd), sp.Space())
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err == syscall.EAGAIN:
+			sp.Release()
+			return false
+		case err != nil:
+			sp.Filled(0, os.NewSyscallError("read", err))
+		case n == 0:
+			sp.Filled(0, io.EOF)
+		default:
+			sp.Filled(n, nil)
+		}
+		return true
+	}
+}
+
+// rawWrite is one non-blocking write through RawConn.Write. Its callback is built once per pooled
+// value: a closure made per call would be an allocation per acknowledgement.
+type rawWrite struct {
+	b  []byte
+	n  int
+	fn func(fd uintptr) bool
+}
+
+var rawWrites = sync.Pool{New: func() any {
+	w := &rawWrite{}
+	w.fn = func(fd uintptr) bool {
+		for {
+			n, err := syscall.Write(int(fd), w.b)
+			if err == syscall.EINTR {
+				continue
+			}
+			w.n = max(n, 0)
+			return true // never wait in the poller: what is left goes to the flusher
+		}
+	}
+	return w
+}}
+
+// tryWrite writes what the socket takes of b now, without waiting, and returns how many bytes it
+// took. 0 covers a full socket buffer, a failed connection and a passed write deadline alike: the
+// caller hands the rest to the flusher, whose blocking write tells them apart.
+func tryWrite(rc syscall.RawConn, b []byte) int {
+	w := rawWrites.Get().(*rawWrite)
+	w.b, w.n = b, 0
+	_ = rc.Write(w.fn)
+	n := w.n
+	w.b = nil
+	rawWrites.Put(w)
+	return n
 }

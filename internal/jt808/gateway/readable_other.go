@@ -5,9 +5,14 @@ package gateway
 import (
 	"net"
 	"syscall"
+
+	"tankwatch/internal/jt808"
 )
 
-// rawConn: elsewhere than Linux, sessions keep their read buffer while they wait (see session.run).
+// rawConn: elsewhere than Linux, sessions keep their read buffer while they wait (see session.run)
+// and every write goes through the flusher.
 func rawConn(net.Conn) syscall.RawConn { return nil }
 
-func peekReady(uintptr) bool { return true }
+func readInto(uintptr, *jt808.Splitter) bool { return true }
+
+func tryWrite(syscall.RawConn, []byte) int { return 0 }

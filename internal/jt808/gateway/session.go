@@ -7,6 +7,7 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"tankwatch/internal/tank"
 	"time"
 
@@ -14,11 +15,13 @@ import (
 )
 
 // session is one terminal connection. The run goroutine owns the reading side (term, authed, bad
-// counters); writes go through the outbox, drained by a short-lived flush goroutine so that the
-// history writer's commit callback never waits on a slow socket.
+// counters). A write goes out at once from its caller when the socket takes it without waiting;
+// otherwise it goes through the outbox, drained by a short-lived flush goroutine, so that the history
+// writer's commit callback never waits on a slow socket.
 type session struct {
 	srv    *Server
 	conn   net.Conn
+	rc     syscall.RawConn // conn's socket (readable_linux.go); nil when it is none, or not on Linux
 	peer   string
 	host   string          // the peer's address without port (the failure limit's key)
 	node   string          // a live session on another node (remoteSession): that node's name
@@ -72,7 +75,7 @@ type liveInfo struct {
 
 func newSession(parent context.Context, srv *Server, conn net.Conn) *session {
 	ctx, cancel := context.WithCancel(parent)
-	s := &session{srv: srv, conn: conn, peer: conn.RemoteAddr().String(), ctx: ctx, cancel: cancel}
+	s := &session{srv: srv, conn: conn, rc: rawConn(conn), peer: conn.RemoteAddr().String(), ctx: ctx, cancel: cancel}
 	s.host = hostOf(s.peer)
 	s.re.Timeout = srv.cfg.ReassemblyTimeout
 	return s
@@ -109,13 +112,16 @@ func (s *session) run() {
 	s.authBy = now.Add(cfg.AuthTimeout)
 	_ = s.conn.SetReadDeadline(now.Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout, cfg.AuthTimeout)))
 	sp := jt808.NewSplitter(s.conn, jt808.DefaultMaxFrame)
-	rc := rawConn(s.conn)
+	rc := s.rc
+	ready := func(fd uintptr) bool { return readInto(fd, sp) }
 	for {
 		// Between frames the session waits for the socket to become readable with its splitter's
 		// buffer given back: an idle terminal (most of them, most of the time) holds no read buffer.
+		// The read that ends the wait fills the splitter (readInto); a frame that came in pieces is
+		// completed by the splitter's own reads.
 		if rc != nil && sp.Idle() {
 			sp.Release()
-			if err := rc.Read(peekReady); err != nil {
+			if err := rc.Read(ready); err != nil {
 				s.readOne(nil, err)
 				return
 			}
@@ -224,8 +230,9 @@ func (s *session) finish() {
 	s.partial.Store(false)
 }
 
-// enqueue queues wire bytes for the flusher; readAt is set for acks (latency metric). It reports false
-// when the session is closing or had to be dropped because the terminal does not read fast enough.
+// enqueue writes wire bytes, or queues them for the flusher; readAt is set for acks (latency metric).
+// It reports false when the session is closing or had to be dropped because the terminal does not
+// read fast enough.
 func (s *session) enqueue(wire []byte, readAt time.Time) bool {
 	s.wmu.Lock()
 	if s.closed || s.closing {
@@ -237,6 +244,22 @@ func (s *session) enqueue(wire []byte, readAt time.Time) bool {
 		s.logger().Warn("terminal does not read its replies; closing", "unsent_bytes", len(s.pend))
 		s.close()
 		return false
+	}
+	if !s.flushing && len(s.pend) == 0 && s.rc != nil {
+		// Nothing queued or being written, so bytes written from here keep their order. A report's
+		// ack then costs one write from the commit callback instead of a goroutine start, a wake-up
+		// and a write; what the socket does not take at once goes to the flusher, so the caller never
+		// waits on a slow terminal. The write is non-blocking, so holding wmu across it is brief.
+		n := tryWrite(s.rc, wire)
+		if n == len(wire) {
+			s.wmu.Unlock()
+			if !readAt.IsZero() {
+				s.srv.m.ackLatency.Observe(s.srv.cfg.Now().Sub(readAt).Seconds())
+				s.srv.m.acks.Inc()
+			}
+			return true
+		}
+		wire = wire[n:]
 	}
 	s.pend = append(s.pend, wire...) // a copy: callers reuse wire (upgrade.go)
 	if !readAt.IsZero() {
@@ -253,9 +276,15 @@ func (s *session) enqueue(wire []byte, readAt time.Time) bool {
 // flush writes what is queued until nothing is. The queue's slices go with each write: a session
 // that is not writing holds no buffer (thousands of terminals connected, a reply every few seconds).
 func (s *session) flush() {
+	wrote := false
 	for {
 		s.wmu.Lock()
 		if len(s.pend) == 0 || s.closed {
+			if wrote && !s.closed && s.rc != nil {
+				// The deadline set for the blocking write would fail the next direct write once it
+				// has passed, sending every later ack through a flusher again.
+				_ = s.conn.SetWriteDeadline(time.Time{})
+			}
 			s.flushing = false
 			closeNow := s.closing && !s.closed
 			s.wmu.Unlock()
@@ -276,6 +305,7 @@ func (s *session) flush() {
 			s.close()
 			return
 		}
+		wrote = true
 		if len(stamps) > 0 {
 			now := s.srv.cfg.Now()
 			for _, t := range stamps {
