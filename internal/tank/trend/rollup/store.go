@@ -12,7 +12,9 @@ import (
 // Chunks are the row counts of the multi-row statements: a table's rows are cut into chunks of these
 // sizes, so that a handful of statement texts serve every batch (each stays prepared: the history
 // writer's on its SQLite connection, pgx's statement cache on PostgreSQL).
-var Chunks = []int{256, 64, 16, 4, 1}
+var Chunks = chunkSizes[:]
+
+var chunkSizes = [...]int{256, 64, 16, 4, 1}
 
 // ChunkRows is the largest of Chunks not above n (n > 0).
 func ChunkRows(n int) int {
