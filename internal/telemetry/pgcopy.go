@@ -49,8 +49,13 @@ var pgCopyCache = struct {
 	m map[pgCopyKey][]uint32
 }{m: map[pgCopyKey][]uint32{}}
 
+// querier is a pgx.Tx or a *pgx.Conn.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
 // pgCopyTypes returns the type OIDs of table's columns cols on conn.
-func pgCopyTypes(ctx context.Context, tx pgx.Tx, conn *pgconn.PgConn, table string, cols []string) ([]uint32, error) {
+func pgCopyTypes(ctx context.Context, tx querier, conn *pgconn.PgConn, table string, cols []string) ([]uint32, error) {
 	k := pgCopyKey{conn, table}
 	pgCopyCache.Lock()
 	oids, ok := pgCopyCache.m[k]

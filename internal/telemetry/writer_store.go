@@ -443,6 +443,12 @@ func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Fram
 		if !ok {
 			return fmt.Errorf("history writer: PostgreSQL driver connection is %T, not pgx", dc)
 		}
+		staged := false
+		if fold != nil {
+			if staged, err = pgRollupStaging(ctx, sc.Conn()); err != nil {
+				return err
+			}
+		}
 		tx, err := sc.Conn().Begin(ctx)
 		if err != nil {
 			return err
@@ -466,7 +472,11 @@ func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Fram
 		if err := histCopyIgnoring(ctx, tx, "level_readings", histReadingCols, rd, addLevel); err != nil {
 			return err
 		}
-		if fold != nil {
+		if fold != nil && staged {
+			if err := pgRollups(ctx, tx, fold.TakeRows()); err != nil {
+				return err
+			}
+		} else if fold != nil {
 			err := rollup.Write(ctx, true, fold.Take(), func(ctx context.Context, q string, args ...any) error {
 				_, err := tx.Exec(ctx, q, args...)
 				return err

@@ -28,7 +28,9 @@ func ChunkRows(n int) int {
 
 // Write upserts tables with exec (a transaction's), a chunk of rows per statement.
 func Write(ctx context.Context, postgres bool, tables []Table, exec func(ctx context.Context, query string, args ...any) error) error {
-	for _, t := range tables {
+	for i := range tables {
+		t := &tables[i]
+		t.box()
 		per := len(t.Cols)
 		for args := t.Args; len(args) > 0; {
 			n := ChunkRows(len(args) / per)

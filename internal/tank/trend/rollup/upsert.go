@@ -61,14 +61,7 @@ func chunkIndex(rows int) int {
 }
 
 func upsertSQL(postgres bool, table string, rows int) string {
-	cols, key := SpeedCols, "car_id, b"
-	if strings.HasPrefix(table, "level_") {
-		cols, key = LevelCols, "car_id, b, compartment"
-	}
-	old, least, greatest := "", "min", "max"
-	if postgres {
-		old, least, greatest = "r.", "LEAST", "GREATEST"
-	}
+	cols, key := colsKey(table)
 	var b strings.Builder
 	b.WriteString("INSERT INTO " + table)
 	if postgres {
@@ -94,6 +87,33 @@ func upsertSQL(postgres bool, table string, rows int) string {
 		}
 		b.WriteByte(')')
 	}
+	b.WriteString(onConflict(postgres, cols, key))
+	return b.String()
+}
+
+// MergeSQL is the PostgreSQL statement that merges the rows of from (a table shaped like table, e.g.
+// a staging copy) into table exactly as UpsertSQL's statement merges its values, in primary-key order.
+func MergeSQL(table, from string) string {
+	cols, key := colsKey(table)
+	list := strings.Join(cols, ", ")
+	return "INSERT INTO " + table + " AS r (" + list + ") SELECT " + list + " FROM " + from + " ORDER BY " + key +
+		onConflict(true, cols, key)
+}
+
+func colsKey(table string) (cols []string, key string) {
+	if strings.HasPrefix(table, "level_") {
+		return LevelCols, "car_id, b, compartment"
+	}
+	return SpeedCols, "car_id, b"
+}
+
+// onConflict is the merge of a new slice (excluded) into a stored one, the triggers' (see UpsertSQL).
+func onConflict(postgres bool, cols []string, key string) string {
+	old, least, greatest := "", "min", "max"
+	if postgres {
+		old, least, greatest = "r.", "LEAST", "GREATEST"
+	}
+	var b strings.Builder
 	b.WriteString(" ON CONFLICT (" + key + ") DO UPDATE SET n = " + old + "n + excluded.n, t0 = " + least + "(" + old +
 		"t0, excluded.t0), t1 = " + greatest + "(" + old + "t1, excluded.t1)")
 	for _, c := range cols {
