@@ -19,7 +19,7 @@ import (
 )
 
 // The history insert is the one hot path that bypasses bun: SQLite gets prepared multi-row INSERT OR
-// IGNORE statements on the writer's own connection; PostgreSQL gets pgx COPY.
+// IGNORE statements on the writer's own connection; PostgreSQL gets binary COPY (pgcopy.go).
 // Both make a re-sent report (same primary key) a no-op.
 
 var histPositionCols = []string{"car_id", "t", "terminal_id", "received_at", "lat", "lon", "altitude", "speed",
@@ -407,7 +407,7 @@ func histSeal(s *tank.State) int64 {
 // tables first, so that INSERT … ON CONFLICT DO NOTHING can drop re-sent reports (COPY cannot).
 // Measured twice as fast as INSERT … SELECT FROM unnest(arrays) for 2000 + 2000 rows.
 // With fold, the positions and level readings the copies inserted are folded into the trend slices,
-// upserted once each before the commit.
+// upserted once each before the commit (through the connection's staging tables, pgcopy_rollup.go).
 func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Frame, fold *rollup.Fold) error {
 	pos := make([]pgPosRow, 0, len(reports))
 	var tanks []pgTankRow
