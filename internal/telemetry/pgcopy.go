@@ -30,11 +30,16 @@ func pgCopy(ctx context.Context, tx pgx.Tx, table string, cols []string, rows []
 		_, err := tx.CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromRows(rows))
 		return err
 	}
+	return pgCopySend(ctx, conn, table, cols, buf)
+}
+
+// pgCopySend sends buf, a whole binary COPY stream, into table's columns cols.
+func pgCopySend(ctx context.Context, conn *pgconn.PgConn, table string, cols []string, buf []byte) error {
 	quoted := make([]string, len(cols))
 	for i, c := range cols {
 		quoted[i] = pgx.Identifier{c}.Sanitize()
 	}
-	_, err = conn.CopyFrom(ctx, bytes.NewReader(buf),
+	_, err := conn.CopyFrom(ctx, bytes.NewReader(buf),
 		"COPY "+pgx.Identifier{table}.Sanitize()+" ("+strings.Join(quoted, ", ")+") FROM STDIN BINARY")
 	return err
 }
@@ -49,8 +54,13 @@ var pgCopyCache = struct {
 	m map[pgCopyKey][]uint32
 }{m: map[pgCopyKey][]uint32{}}
 
+// querier is a pgx.Tx or a *pgx.Conn.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
 // pgCopyTypes returns the type OIDs of table's columns cols on conn.
-func pgCopyTypes(ctx context.Context, tx pgx.Tx, conn *pgconn.PgConn, table string, cols []string) ([]uint32, error) {
+func pgCopyTypes(ctx context.Context, tx querier, conn *pgconn.PgConn, table string, cols []string) ([]uint32, error) {
 	k := pgCopyKey{conn, table}
 	pgCopyCache.Lock()
 	oids, ok := pgCopyCache.m[k]
@@ -103,8 +113,7 @@ const (
 // pgCopyEncode is the binary COPY stream of rows (header, tuples, trailer); ok is false when a value
 // or a column type is not one it encodes the way pgx would.
 func pgCopyEncode(oids []uint32, rows [][]any) (buf []byte, ok bool) {
-	be := binary.BigEndian
-	size := 19 + 2 // header, trailer
+	size := 0
 	for _, row := range rows {
 		size += 2 + 4*len(row)
 		for _, v := range row {
@@ -118,16 +127,10 @@ func pgCopyEncode(oids []uint32, rows [][]any) (buf []byte, ok bool) {
 			}
 		}
 	}
-	buf = make([]byte, 0, size)
-	buf = append(buf, "PGCOPY\n\377\r\n\000"...)
-	buf = be.AppendUint32(buf, 0) // flags
-	buf = be.AppendUint32(buf, 0) // header extension
+	e := newCopyEnc(oids, size)
 	for _, row := range rows {
-		if len(row) != len(oids) {
-			return nil, false
-		}
-		buf = be.AppendUint16(buf, uint16(len(row)))
-		for i, v := range row {
+		e.row(len(row))
+		for _, v := range row {
 			if p, isPtr := v.(*int64); isPtr {
 				if p == nil {
 					v = nil
@@ -137,50 +140,131 @@ func pgCopyEncode(oids []uint32, rows [][]any) (buf []byte, ok bool) {
 			}
 			switch v := v.(type) {
 			case nil:
-				buf = be.AppendUint32(buf, math.MaxUint32) // -1: NULL
+				e.null()
 			case int64:
-				switch oids[i] {
-				case oidInt8:
-					buf = be.AppendUint64(be.AppendUint32(buf, 8), uint64(v))
-				case oidInt4:
-					if v < math.MinInt32 || v > math.MaxInt32 {
-						return nil, false // pgx reports the overflow
-					}
-					buf = be.AppendUint32(be.AppendUint32(buf, 4), uint32(int32(v)))
-				case oidInt2:
-					if v < math.MinInt16 || v > math.MaxInt16 {
-						return nil, false
-					}
-					buf = be.AppendUint16(be.AppendUint32(buf, 2), uint16(int16(v)))
-				default:
-					return nil, false
-				}
+				e.int(v)
 			case float64:
-				switch oids[i] {
-				case oidFloat8:
-					buf = be.AppendUint64(be.AppendUint32(buf, 8), math.Float64bits(v))
-				default:
-					return nil, false
-				}
+				e.float(v)
 			case string:
-				if oids[i] != oidText && oids[i] != oidVarchar {
-					return nil, false
-				}
-				buf = append(be.AppendUint32(buf, uint32(len(v))), v...)
+				e.text(v)
 			case []byte:
-				if oids[i] != oidBytea {
-					return nil, false
-				}
-				if v == nil {
-					buf = be.AppendUint32(buf, math.MaxUint32) // pgx sends a nil []byte as NULL
-					continue
-				}
-				buf = append(be.AppendUint32(buf, uint32(len(v))), v...)
+				e.bytes(v)
 			default:
-				return nil, false
+				e.ok = false
 			}
 		}
+		if !e.ok {
+			return nil, false
+		}
 	}
-	buf = be.AppendUint16(buf, math.MaxUint16) // -1: end of data
-	return buf, true
+	return e.end()
+}
+
+// copyEnc writes a binary COPY stream for columns of the types oids, a field at a time; ok turns
+// false at the first value it does not encode the way pgx would (the caller then leaves the rows to pgx).
+type copyEnc struct {
+	buf  []byte
+	oids []uint32
+	col  int
+	ok   bool
+}
+
+// newCopyEnc starts a stream with room for size bytes of tuples.
+func newCopyEnc(oids []uint32, size int) *copyEnc {
+	e := &copyEnc{buf: make([]byte, 0, 19+2+size), oids: oids, ok: true}
+	e.buf = append(e.buf, "PGCOPY\n\377\r\n\000"...)
+	e.buf = binary.BigEndian.AppendUint32(e.buf, 0) // flags
+	e.buf = binary.BigEndian.AppendUint32(e.buf, 0) // header extension
+	return e
+}
+
+// row starts a tuple of n fields.
+func (e *copyEnc) row(n int) {
+	if n != len(e.oids) || e.col != 0 && e.col != len(e.oids) {
+		e.ok = false
+	}
+	e.col = 0
+	e.buf = binary.BigEndian.AppendUint16(e.buf, uint16(n))
+}
+
+// next is the type of the field being written.
+func (e *copyEnc) next() uint32 {
+	if e.col >= len(e.oids) {
+		e.ok = false
+		return 0
+	}
+	e.col++
+	return e.oids[e.col-1]
+}
+
+func (e *copyEnc) null() {
+	e.next()
+	e.buf = binary.BigEndian.AppendUint32(e.buf, math.MaxUint32) // -1: NULL
+}
+
+func (e *copyEnc) int(v int64) {
+	be := binary.BigEndian
+	switch e.next() {
+	case oidInt8:
+		e.buf = be.AppendUint64(be.AppendUint32(e.buf, 8), uint64(v))
+	case oidInt4:
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			e.ok = false // pgx reports the overflow
+			return
+		}
+		e.buf = be.AppendUint32(be.AppendUint32(e.buf, 4), uint32(int32(v)))
+	case oidInt2:
+		if v < math.MinInt16 || v > math.MaxInt16 {
+			e.ok = false
+			return
+		}
+		e.buf = be.AppendUint16(be.AppendUint32(e.buf, 2), uint16(int16(v)))
+	default:
+		e.ok = false
+	}
+}
+
+// intOrNull is v, or NULL without ok (the history rows' optional mileage and fuel).
+func (e *copyEnc) intOrNull(ok bool, v int64) {
+	if !ok {
+		e.null()
+		return
+	}
+	e.int(v)
+}
+
+func (e *copyEnc) float(v float64) {
+	if e.next() != oidFloat8 {
+		e.ok = false
+		return
+	}
+	e.buf = binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint32(e.buf, 8), math.Float64bits(v))
+}
+
+func (e *copyEnc) text(v string) {
+	if o := e.next(); o != oidText && o != oidVarchar {
+		e.ok = false
+		return
+	}
+	e.buf = append(binary.BigEndian.AppendUint32(e.buf, uint32(len(v))), v...)
+}
+
+func (e *copyEnc) bytes(v []byte) {
+	if e.next() != oidBytea {
+		e.ok = false
+		return
+	}
+	if v == nil {
+		e.buf = binary.BigEndian.AppendUint32(e.buf, math.MaxUint32) // pgx sends a nil []byte as NULL
+		return
+	}
+	e.buf = append(binary.BigEndian.AppendUint32(e.buf, uint32(len(v))), v...)
+}
+
+// end closes the stream: the stream and whether every value was encoded.
+func (e *copyEnc) end() ([]byte, bool) {
+	if !e.ok || e.col != 0 && e.col != len(e.oids) {
+		return nil, false
+	}
+	return binary.BigEndian.AppendUint16(e.buf, math.MaxUint16), true // -1: end of data
 }

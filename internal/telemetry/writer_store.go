@@ -19,7 +19,7 @@ import (
 )
 
 // The history insert is the one hot path that bypasses bun: SQLite gets prepared multi-row INSERT OR
-// IGNORE statements on the writer's own connection; PostgreSQL gets pgx COPY.
+// IGNORE statements on the writer's own connection; PostgreSQL gets binary COPY (pgcopy.go).
 // Both make a re-sent report (same primary key) a no-op.
 
 var histPositionCols = []string{"car_id", "t", "terminal_id", "received_at", "lat", "lon", "altitude", "speed",
@@ -407,31 +407,28 @@ func histSeal(s *tank.State) int64 {
 // tables first, so that INSERT … ON CONFLICT DO NOTHING can drop re-sent reports (COPY cannot).
 // Measured twice as fast as INSERT … SELECT FROM unnest(arrays) for 2000 + 2000 rows.
 // With fold, the positions and level readings the copies inserted are folded into the trend slices,
-// upserted once each before the commit.
+// upserted once each before the commit (through the connection's staging tables, pgcopy_rollup.go).
 func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Frame, fold *rollup.Fold) error {
-	var pos, tanks, rd [][]any
+	pos := make([]pgPosRow, 0, len(reports))
+	var tanks []pgTankRow
+	var rd []pgLevelRow
 	for _, i := range histKeyOrder(reports) {
 		r := &reports[i]
 		t := reportTime(r)
 		if !r.TankOnly {
-			pos = append(pos, []any{r.CarID, t, r.TerminalID, r.Received.UnixMilli(), int64(r.Lat), int64(r.Lon),
-				int64(r.Altitude), int64(r.Speed), int64(r.Direction), int64(r.Alarm), int64(r.Status),
-				histPtr(r.HasMileage, int64(r.Mileage)), histPtr(r.HasFuel, int64(r.Fuel)),
-				int64(r.Signal), int64(r.Satellites), b2i(r.Blind)})
+			pos = append(pos, pgPos(r, t))
 		}
 		if hasTank(r) {
-			tanks = append(tanks, []any{r.CarID, t, r.TerminalID, tank.LockString(r.Tank), histSeal(r.Tank),
+			tanks = append(tanks, pgTankRow{r.CarID, t, r.TerminalID, tank.LockString(r.Tank), histSeal(r.Tank),
 				LevelsText(r.Levels), helpCode(r.Help)})
 		}
 		for k := range r.Readings {
-			row := histReadingRow(r.CarID, t, &r.Readings[k])
-			rd = append(rd, row[:])
+			rd = append(rd, pgLevelRow{r.CarID, t, r.Readings[k]})
 		}
 	}
-	fr := make([][]any, len(frames))
+	fr := make([]pgFrameRow, len(frames))
 	for i := range frames {
-		f := &frames[i]
-		fr[i] = []any{f.TerminalID, f.CarID, f.Phone, f.At.UnixMilli(), int64(f.MsgID), int64(f.Serial), b2i(f.Down), f.Data}
+		fr[i] = pgFrameRow{&frames[i]}
 	}
 	conn, err := d.DB.DB.Conn(ctx)
 	if err != nil {
@@ -443,18 +440,25 @@ func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Fram
 		if !ok {
 			return fmt.Errorf("history writer: PostgreSQL driver connection is %T, not pgx", dc)
 		}
+		staged := false
+		if fold != nil {
+			if staged, err = pgRollupStaging(ctx, sc.Conn()); err != nil {
+				return err
+			}
+		}
 		tx, err := sc.Conn().Begin(ctx)
 		if err != nil {
 			return err
 		}
 		defer func() { _ = tx.Rollback(ctx) }() // no-op after Commit
-		var addPos, addLevel func([]any)
+		var addPos func(*pgPosRow)
+		var addLevel func(*pgLevelRow)
 		if fold != nil {
 			fold.Reset() // what a failed attempt folded is gone with its transaction
-			addPos = func(row []any) { fold.AddSpeed(row[0].(int64), row[1].(int64), row[7].(int64)) }
-			addLevel = func(row []any) {
-				fold.AddLevel(row[0].(int64), row[1].(int64), row[2].(int64), rollup.LevelValues{
-					LevelMM: row[3].(int64), TempDC: row[5].(int64), VolumeL: row[6].(float64), V20L: row[8].(float64)})
+			addPos = func(r *pgPosRow) { fold.AddSpeed(r.car, r.t, r.speed) }
+			addLevel = func(r *pgLevelRow) {
+				fold.AddLevel(r.car, r.t, int64(r.g.Compartment), rollup.LevelValues{
+					LevelMM: int64(r.g.LevelMM), TempDC: int64(r.g.TempDeci), VolumeL: r.g.VolumeL, V20L: r.g.V20L})
 			}
 		}
 		if err := histCopyIgnoring(ctx, tx, "positions", histPositionCols, pos, addPos); err != nil {
@@ -466,7 +470,11 @@ func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Fram
 		if err := histCopyIgnoring(ctx, tx, "level_readings", histReadingCols, rd, addLevel); err != nil {
 			return err
 		}
-		if fold != nil {
+		if fold != nil && staged {
+			if err := pgRollups(ctx, tx, fold.TakeRows()); err != nil {
+				return err
+			}
+		} else if fold != nil {
 			err := rollup.Write(ctx, true, fold.Take(), func(ctx context.Context, q string, args ...any) error {
 				_, err := tx.Exec(ctx, q, args...)
 				return err
@@ -476,7 +484,7 @@ func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Fram
 			}
 		}
 		if len(fr) > 0 {
-			if err := pgCopy(ctx, tx, "raw_frames", histFrameCols, fr); err != nil {
+			if err := pgCopyRows(ctx, tx, "raw_frames", histFrameCols, fr); err != nil {
 				return err
 			}
 		}
@@ -490,17 +498,20 @@ func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Fram
 // temporary table and INSERT … ON CONFLICT DO NOTHING, which COPY cannot do. With inserted, it is
 // called with each row the table kept, in order (the key is the first three columns: positions and
 // level readings).
-func histCopyIgnoring(ctx context.Context, tx pgx.Tx, table string, cols []string, rows [][]any, inserted func([]any)) error {
+func histCopyIgnoring[T any, P interface {
+	*T
+	copyRow
+}](ctx context.Context, tx pgx.Tx, table string, cols []string, rows []T, inserted func(P)) error {
 	if len(rows) == 0 {
 		return nil
 	}
 	if _, err := tx.Exec(ctx, "SAVEPOINT hist_copy"); err != nil {
 		return err
 	}
-	err := pgCopy(ctx, tx, table, cols, rows)
+	err := pgCopyRows[T, P](ctx, tx, table, cols, rows)
 	if err == nil && inserted != nil {
-		for _, r := range rows {
-			inserted(r)
+		for i := range rows {
+			inserted(&rows[i])
 		}
 	}
 	if err == nil || !db.IsUniqueViolation(err) {
@@ -513,7 +524,7 @@ func histCopyIgnoring(ctx context.Context, tx pgx.Tx, table string, cols []strin
 	if _, err := tx.Exec(ctx, "CREATE TEMP TABLE IF NOT EXISTS "+tmp+" (LIKE "+table+" INCLUDING DEFAULTS) ON COMMIT DELETE ROWS"); err != nil {
 		return err
 	}
-	if err := pgCopy(ctx, tx, tmp, cols, rows); err != nil {
+	if err := pgCopyRows[T, P](ctx, tx, tmp, cols, rows); err != nil {
 		return err
 	}
 	list := strings.Join(cols, ", ")
@@ -528,7 +539,10 @@ func histCopyIgnoring(ctx context.Context, tx pgx.Tx, table string, cols []strin
 // histKeptRows runs the INSERT … RETURNING the key of each row it kept, and calls inserted with those
 // rows: of rows with equal keys, the first (the temporary table is read in the order it was copied,
 // which is the order the insert keeps).
-func histKeptRows(ctx context.Context, tx pgx.Tx, q string, rows [][]any, inserted func([]any)) error {
+func histKeptRows[T any, P interface {
+	*T
+	copyRow
+}](ctx context.Context, tx pgx.Tx, q string, rows []T, inserted func(P)) error {
 	res, err := tx.Query(ctx, q)
 	if err != nil {
 		return err
@@ -546,8 +560,9 @@ func histKeptRows(ctx context.Context, tx pgx.Tx, q string, rows [][]any, insert
 	if err := res.Err(); err != nil {
 		return err
 	}
-	for _, r := range rows {
-		k := [3]int64{r[0].(int64), r[1].(int64), r[2].(int64)}
+	for i := range rows {
+		r := P(&rows[i])
+		k := r.key()
 		if kept[k] {
 			delete(kept, k) // a later row with this key was the one dropped
 			inserted(r)

@@ -132,44 +132,68 @@ func (f *Fold) AddLevel(carID, t, compartment int64, v LevelValues) {
 
 // Table is the slices of one rollup table as the values of its rows (len(Cols) per row, flattened),
 // in primary-key order: concurrent writers lock shared slices in the same order, and neighbouring rows
-// share pages.
+// share pages. From TakeRows, Args is nil and the rows are kept typed (AppendCopy encodes them).
 type Table struct {
 	Name string
 	Cols []string
 	Args []any
+
+	speed []Speed
+	level []Level
 }
 
 // Rows is the number of rows in t.
-func (t *Table) Rows() int { return len(t.Args) / len(t.Cols) }
+func (t *Table) Rows() int {
+	if t.Args == nil {
+		return len(t.speed) + len(t.level)
+	}
+	return len(t.Args) / len(t.Cols)
+}
 
 // Take returns the folded slices as the rows of the four rollup tables (tables without rows left out)
 // and empties f.
 func (f *Fold) Take() []Table {
+	out := f.TakeRows()
+	for i := range out {
+		out[i].box()
+	}
+	return out
+}
+
+// TakeRows is Take without Args: the tables hold f's own slices, valid until the next Add.
+func (f *Fold) TakeRows() []Table {
 	var out []Table
 	for w, suffix := range []string{"", "_h"} {
 		if sp := f.speed[w]; len(sp) > 0 {
 			slices.SortFunc(sp, func(a, b Speed) int { return cmp.Or(cmp.Compare(a.CarID, b.CarID), cmp.Compare(a.B, b.B)) })
-			t := Table{Name: "speed_rollup" + suffix, Cols: SpeedCols, Args: make([]any, 0, len(sp)*len(SpeedCols))}
-			for i := range sp {
-				s := &sp[i]
-				t.Args = append(t.Args, s.CarID, s.B, s.N, s.T0, s.T1, s.sp.first, s.sp.last, s.sp.lo, s.sp.hi)
-			}
-			out = append(out, t)
+			out = append(out, Table{Name: "speed_rollup" + suffix, Cols: SpeedCols, speed: sp})
 		}
 		if lv := f.level[w]; len(lv) > 0 {
 			slices.SortFunc(lv, func(a, b Level) int {
 				return cmp.Or(cmp.Compare(a.CarID, b.CarID), cmp.Compare(a.B, b.B), cmp.Compare(a.Compartment, b.Compartment))
 			})
-			t := Table{Name: "level_rollup" + suffix, Cols: LevelCols, Args: make([]any, 0, len(lv)*len(LevelCols))}
-			for i := range lv {
-				l := &lv[i]
-				t.Args = append(t.Args, l.CarID, l.B, l.Compartment, l.N, l.T0, l.T1,
-					l.lv.first, l.lv.last, l.lv.lo, l.lv.hi, l.vo.first, l.vo.last, l.vo.lo, l.vo.hi,
-					l.vs.first, l.vs.last, l.vs.lo, l.vs.hi, l.tp.first, l.tp.last, l.tp.lo, l.tp.hi)
-			}
-			out = append(out, t)
+			out = append(out, Table{Name: "level_rollup" + suffix, Cols: LevelCols, level: lv})
 		}
 	}
 	f.Reset()
 	return out
+}
+
+// box fills Args from the typed rows and lets go of them (they belong to the fold).
+func (t *Table) box() {
+	if t.Args != nil {
+		return
+	}
+	t.Args = make([]any, 0, t.Rows()*len(t.Cols))
+	for i := range t.speed {
+		s := &t.speed[i]
+		t.Args = append(t.Args, s.CarID, s.B, s.N, s.T0, s.T1, s.sp.first, s.sp.last, s.sp.lo, s.sp.hi)
+	}
+	for i := range t.level {
+		l := &t.level[i]
+		t.Args = append(t.Args, l.CarID, l.B, l.Compartment, l.N, l.T0, l.T1,
+			l.lv.first, l.lv.last, l.lv.lo, l.lv.hi, l.vo.first, l.vo.last, l.vo.lo, l.vo.hi,
+			l.vs.first, l.vs.last, l.vs.lo, l.vs.hi, l.tp.first, l.tp.last, l.tp.lo, l.tp.hi)
+	}
+	t.speed, t.level = nil, nil
 }

@@ -12,7 +12,9 @@ import (
 // Chunks are the row counts of the multi-row statements: a table's rows are cut into chunks of these
 // sizes, so that a handful of statement texts serve every batch (each stays prepared: the history
 // writer's on its SQLite connection, pgx's statement cache on PostgreSQL).
-var Chunks = []int{256, 64, 16, 4, 1}
+var Chunks = chunkSizes[:]
+
+var chunkSizes = [...]int{256, 64, 16, 4, 1}
 
 // ChunkRows is the largest of Chunks not above n (n > 0).
 func ChunkRows(n int) int {
@@ -26,7 +28,9 @@ func ChunkRows(n int) int {
 
 // Write upserts tables with exec (a transaction's), a chunk of rows per statement.
 func Write(ctx context.Context, postgres bool, tables []Table, exec func(ctx context.Context, query string, args ...any) error) error {
-	for _, t := range tables {
+	for i := range tables {
+		t := &tables[i]
+		t.box()
 		per := len(t.Cols)
 		for args := t.Args; len(args) > 0; {
 			n := ChunkRows(len(args) / per)
