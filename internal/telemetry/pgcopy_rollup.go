@@ -20,7 +20,7 @@ import (
 // COPY, encoded from the fold's typed rows) into a temporary table of the connection, and one
 // INSERT … SELECT … ORDER BY key ON CONFLICT DO UPDATE per table merges them with UpsertSQL's own
 // merge (rollup.MergeSQL). The multi-row upserts they replace bound up to 5,632 parameters per
-// statement, which pgx encoded one by one (D1xb).
+// statement, which pgx encoded one by one (D107).
 
 var pgRollupTables = [...]string{"speed_rollup", "speed_rollup_h", "level_rollup", "level_rollup_h"}
 
