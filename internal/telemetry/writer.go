@@ -82,6 +82,7 @@ type Writer struct {
 	stopped bool
 	stats   WriterStats
 	subs    []func([]Report)
+	after   []func()  // OnBatchDone
 	conv    Converter // makes Levels volumes before each commit; nil = no conversion
 
 	wake chan struct{} // buffered 1: work arrived
@@ -206,6 +207,14 @@ func (w *Writer) convert(reports []Report) {
 func (w *Writer) Subscribe(fn func([]Report)) {
 	w.mu.Lock()
 	w.subs = append(w.subs, fn)
+	w.mu.Unlock()
+}
+
+// OnBatchDone registers fn to run on the writer goroutine after the done callbacks of each committed
+// batch: the gateway writes the acknowledgements they queued, one write per terminal (D108).
+func (w *Writer) OnBatchDone(fn func()) {
+	w.mu.Lock()
+	w.after = append(w.after, fn)
 	w.mu.Unlock()
 }
 
@@ -351,10 +360,13 @@ func (w *Writer) committed(batch []*histSubmission, reports []Report, frames []F
 	w.stats.LastError, w.stats.Retrying = "", false
 	close(w.room)
 	w.room = make(chan struct{})
-	subs := w.subs
+	subs, after := w.subs, w.after
 	w.mu.Unlock()
 	for _, s := range batch {
 		s.done(nil)
+	}
+	for _, fn := range after {
+		fn()
 	}
 	if len(reports) > 0 {
 		for _, fn := range subs {

@@ -5,6 +5,7 @@ package gateway
 import (
 	"errors"
 	"net"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -208,4 +209,81 @@ func TestDirectWritesResumeAfterFlusher(t *testing.T) {
 	if got := value(t, e.srv.m.acks); got != n+1 {
 		t.Fatalf("%v acks counted, want %d", got, n+1)
 	}
+}
+
+// batchingSink is a fakeSink that tells when a commit's callbacks are over, as the history writer does.
+type batchingSink struct {
+	*fakeSink
+	mu    sync.Mutex
+	after []func()
+}
+
+func (b *batchingSink) OnBatchDone(fn func()) {
+	b.mu.Lock()
+	b.after = append(b.after, fn)
+	b.mu.Unlock()
+}
+
+// batchDone runs what a writer runs once a commit's done callbacks have run.
+func (b *batchingSink) batchDone() {
+	b.mu.Lock()
+	after := b.after
+	b.mu.Unlock()
+	for _, fn := range after {
+		fn()
+	}
+}
+
+// TestAcksHeldForTheCommit: with a sink that says when a commit's callbacks are over, the acks of one
+// commit wait for its end and go out together, in the order of their reports (D108); a terminal that
+// logs out meanwhile still gets what it was owed before the connection closes.
+func TestAcksHeldForTheCommit(t *testing.T) {
+	sink := &batchingSink{fakeSink: newSink(false)}
+	e := startWith(t, Config{}, sink, nil)
+	e.sink = sink.fakeSink
+	if !e.srv.batchAcks {
+		t.Fatal("the gateway did not take the sink's batch notice")
+	}
+	c := e.dial(jt808.V2013, term1.Phone)
+	go func() {
+		for range 2 {
+			e.sink.next(t, nil).done(nil)
+			sink.batchDone()
+		}
+	}()
+	c.login()
+	s := e.serverSide(term1.ID)
+	m := e.srv.m
+	var serials []uint16
+	var subs []submission
+	for i := range 3 {
+		serials = append(serials, c.send(location(int32(i))))
+		subs = append(subs, e.sink.next(t, withReports))
+	}
+	before := value(t, m.acks)
+	for _, sub := range subs {
+		sub.done(nil)
+	}
+	s.wmu.Lock()
+	held, flushing, pending := s.held, s.flushing, len(s.pend)
+	s.wmu.Unlock()
+	if !held || flushing || pending == 0 || value(t, m.acks) != before {
+		t.Fatalf("before the commit's end: held %v, flusher %v, %d bytes pending, %v acks written (want none)",
+			held, flushing, pending, value(t, m.acks)-before)
+	}
+	sink.batchDone()
+	for _, serial := range serials {
+		c.ack(serial, jt808.MsgLocation, jt808.ResultOK)
+	}
+	if got := value(t, m.acks) - before; got != 3 {
+		t.Errorf("%v acks counted, want 3", got)
+	}
+
+	// held acks and then a logout: the acks are written before the connection closes
+	serial := c.send(location(9))
+	e.sink.next(t, withReports).done(nil)
+	out := c.send(&jt808.Empty{ID: jt808.MsgLogout})
+	c.ack(serial, jt808.MsgLocation, jt808.ResultOK)
+	c.ack(out, jt808.MsgLogout, jt808.ResultOK)
+	c.closed()
 }

@@ -49,7 +49,7 @@ func (s *session) submit(reports []telemetry.Report, frames []telemetry.Frame, o
 				s.logger().Warn("reports not committed; no acknowledgement", "serial", a.h.Serial, "err", err)
 				return
 			}
-			s.sendAck(a)
+			s.ackCommitted(a)
 		}
 	}
 	if err := s.srv.sink.Submit(s.ctx, reports, frames, done); err != nil {

@@ -37,6 +37,9 @@ type Server struct {
 	attempts  map[int64]int       // takeover attempts refused since the terminal's last conflict alarm
 	conflicts map[int64]time.Time // last identity-conflict alarm per terminal
 	wg        sync.WaitGroup      // session goroutines
+
+	batchAcks bool     // the sink tells when a commit's callbacks are over: acks are written per commit
+	acks      ackBatch // sessions holding acks of the commit under way (ackbatch.go)
 }
 
 // New returns a gateway. pass may be nil (only tank.PassTank pass-through is decoded); metrics may be
@@ -48,6 +51,10 @@ func New(cfg Config, reg Registry, sink Sink, cmds CommandLog, pass PassDecoder,
 	s := &Server{cfg: cfg.withDefaults(), reg: reg, sink: sink, cmds: cmds, pass: pass, log: log.With("component", "jt808"),
 		m: newMetrics(), conns: map[*session]struct{}{}, byTerm: map[int64]*session{}, attempts: map[int64]int{}, conflicts: map[int64]time.Time{}}
 	s.fails = newFailLimiter(s.FailPolicy())
+	if b, ok := sink.(batchSink); ok {
+		s.batchAcks = true
+		b.OnBatchDone(s.flushAcks)
+	}
 	if err := s.m.register(metrics); err != nil {
 		s.log.Error("metrics not registered", "err", err)
 	}

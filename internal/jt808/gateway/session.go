@@ -56,6 +56,7 @@ type session struct {
 	pend     []byte
 	stamps   []time.Time // read times of the acks in pend
 	flushing bool
+	held     bool // pend holds acks of the commit under way, written when it ends (ackbatch.go)
 	closing  bool // close once pend is written
 	closed   bool
 
@@ -235,14 +236,7 @@ func (s *session) finish() {
 // read fast enough.
 func (s *session) enqueue(wire []byte, readAt time.Time) bool {
 	s.wmu.Lock()
-	if s.closed || s.closing {
-		s.wmu.Unlock()
-		return false
-	}
-	if len(s.pend)+len(wire) > s.srv.cfg.MaxOutbox {
-		s.wmu.Unlock()
-		s.logger().Warn("terminal does not read its replies; closing", "unsent_bytes", len(s.pend))
-		s.close()
+	if !s.room(len(wire)) {
 		return false
 	}
 	if !s.flushing && len(s.pend) == 0 && s.rc != nil {
@@ -254,8 +248,7 @@ func (s *session) enqueue(wire []byte, readAt time.Time) bool {
 		if n == len(wire) {
 			s.wmu.Unlock()
 			if !readAt.IsZero() {
-				s.srv.m.ackLatency.Observe(s.srv.cfg.Now().Sub(readAt).Seconds())
-				s.srv.m.acks.Inc()
+				s.observeAcks([]time.Time{readAt})
 			}
 			return true
 		}
@@ -271,6 +264,53 @@ func (s *session) enqueue(wire []byte, readAt time.Time) bool {
 	}
 	s.wmu.Unlock()
 	return true
+}
+
+// room reports, with wmu held, whether n more bytes may be queued; when not (the session is closing,
+// or its terminal does not read its replies and is dropped) it releases wmu.
+func (s *session) room(n int) bool {
+	if s.closed || s.closing {
+		s.wmu.Unlock()
+		return false
+	}
+	if len(s.pend)+n > s.srv.cfg.MaxOutbox {
+		s.wmu.Unlock()
+		s.logger().Warn("terminal does not read its replies; closing", "unsent_bytes", len(s.pend))
+		s.close()
+		return false
+	}
+	return true
+}
+
+// writePending writes what is queued, while nothing is being written, in one non-blocking write and
+// leaves what the socket did not take to the flusher. Called with wmu held; releases it.
+func (s *session) writePending() {
+	if s.rc != nil {
+		n := tryWrite(s.rc, s.pend)
+		if n == len(s.pend) {
+			stamps := s.stamps
+			s.pend, s.stamps = nil, nil
+			s.wmu.Unlock()
+			s.observeAcks(stamps)
+			return
+		}
+		s.pend = s.pend[n:]
+	}
+	s.flushing = true
+	s.wmu.Unlock()
+	go s.flush()
+}
+
+// observeAcks counts written acks and their latency from the reads of their reports.
+func (s *session) observeAcks(stamps []time.Time) {
+	if len(stamps) == 0 {
+		return
+	}
+	now := s.srv.cfg.Now()
+	for _, t := range stamps {
+		s.srv.m.ackLatency.Observe(now.Sub(t).Seconds())
+	}
+	s.srv.m.acks.Add(float64(len(stamps)))
 }
 
 // flush writes what is queued until nothing is. The queue's slices go with each write: a session
@@ -306,13 +346,7 @@ func (s *session) flush() {
 			return
 		}
 		wrote = true
-		if len(stamps) > 0 {
-			now := s.srv.cfg.Now()
-			for _, t := range stamps {
-				s.srv.m.ackLatency.Observe(now.Sub(t).Seconds())
-			}
-			s.srv.m.acks.Add(float64(len(stamps)))
-		}
+		s.observeAcks(stamps)
 	}
 }
 
@@ -320,6 +354,12 @@ func (s *session) flush() {
 func (s *session) closeAfterFlush() {
 	s.wmu.Lock()
 	s.closing = true
+	if !s.flushing && !s.closed && len(s.pend) > 0 {
+		s.flushing = true // acks held for the commit's end: the flusher writes them, then closes
+		s.wmu.Unlock()
+		go s.flush()
+		return
+	}
 	now := !s.flushing && !s.closed
 	s.wmu.Unlock()
 	if now {
