@@ -109,8 +109,11 @@ type Engine struct {
 	reg fleet.Registry
 
 	state map[int64]*carState // owned by the run goroutine
-	done  chan struct{}
-	stop  context.CancelFunc
+	// unstored are decisions the store refused, stored before the next ones (pending.go)
+	unstored []decided
+	lost     atomic.Int64
+	done     chan struct{}
+	stop     context.CancelFunc
 }
 
 // NewEngine returns a stopped engine.
@@ -218,8 +221,12 @@ func (e *Engine) run(ctx context.Context) {
 				}
 			}
 			e.Evaluate(ctx, batch.Reports)
+			if len(e.unstored) > 0 && batch.Err != nil && *batch.Err == nil {
+				*batch.Err = errUnstored // a worker's batch is delivered again rather than acknowledged
+			}
 			batch.Finish()
 		case <-catch.C:
+			e.apply(ctx, nil) // what the store refused, before the catch-up's own decisions
 			if err := e.CatchUp(ctx); err != nil && ctx.Err() == nil {
 				e.log.Warn("alarm engine: catch-up failed; retried on the next pass", "err", err)
 			}
@@ -314,9 +321,11 @@ func (e *Engine) CheckOffline(ctx context.Context) {
 // many alarms the batch raised): records for watched, enabled types, parking periods; then, once
 // committed, the suspects and the pushes.
 func (e *Engine) apply(ctx context.Context, work []decided) {
+	work = e.withUnstored(work)
 	if len(work) == 0 {
 		return
 	}
+	snap := snapshot(work)
 	svc := e.d.Service
 	type after struct {
 		car *fleet.LiveCar
@@ -411,8 +420,8 @@ func (e *Engine) apply(ctx context.Context, work []decided) {
 		return nil
 	})
 	if err != nil {
-		// the episodes stay decided in memory; their records are lost with this batch
-		e.log.Warn("alarm engine: storing alarms failed", "decisions", len(work), "err", err)
+		snap.restore()
+		e.keepUnstored(work, err)
 		return
 	}
 	e.raised.Add(raised)

@@ -33,6 +33,7 @@ func (e *Engine) forget(ctx context.Context, forget func(carID int64) bool) erro
 			delete(e.state, id)
 		}
 	}
+	e.dropUnstored(forget)
 	rows, err := e.d.Service.openAlarms(ctx)
 	if err != nil {
 		return err

@@ -46,6 +46,9 @@ func (a *App) buildAlarms() {
 			Help: "Stored reports the alarm engine read back after an overflow."}, stat(2)),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tankwatch_alarms_raised_total",
 			Help: "Alarm records created by the alarm engine."}, stat(3)),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "tankwatch_alarm_decisions_lost_total",
+			Help: "Alarm decisions dropped after the store refused them for long (past 20,000 kept)."},
+			func() float64 { return float64(eng.Lost()) }),
 	)
 }
 

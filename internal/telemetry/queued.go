@@ -22,9 +22,14 @@ func (q Queued) Finish() {
 }
 
 // JudgeWait puts reports on q, waiting for room rather than overflowing (the caller's stream is the
-// backlog), and waits until the engine has judged them; ctx ends both waits.
+// backlog), and waits until the engine has judged them; ctx ends both waits. An error the engine
+// reports (what it decided could not be stored) is returned: the worker's batch is delivered again.
 func JudgeWait(ctx context.Context, q chan<- Queued, reports []Report) error {
-	return wait(ctx, q, Queued{Reports: reports, Done: make(chan struct{})})
+	var err error
+	if werr := wait(ctx, q, Queued{Reports: reports, Done: make(chan struct{}), Err: &err}); werr != nil {
+		return werr
+	}
+	return err
 }
 
 // ForgetWait has the engine of q drop its state of the cars forget names, in order with the batches
