@@ -190,7 +190,7 @@ func (e *Engine) warm(ctx context.Context) error {
 	for i := range rows {
 		e.warmOpen(&rows[i])
 	}
-	return nil
+	return e.warmParking(ctx, nil)
 }
 
 func (e *Engine) stateOf(carID int64) *carState {

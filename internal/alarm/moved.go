@@ -47,6 +47,30 @@ func (e *Engine) forget(ctx context.Context, forget func(carID int64) bool) erro
 		st := e.stateOf(r.CarID)
 		st.readTo = max(st.readTo, r.StartAt)
 	}
+	return e.warmParking(ctx, forget)
+}
+
+// warmParking takes the parking periods not ended (of the cars forget names; nil: all) as the cars'
+// stops going on: the first report of the car moving ends them. Without it a period open at a restart
+// or a take-over stayed open for good, its minutes growing on the parking page.
+func (e *Engine) warmParking(ctx context.Context, forget func(carID int64) bool) error {
+	rows, err := e.d.Service.openParking(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if forget != nil && !forget(r.CarID) {
+			continue
+		}
+		st := e.stateOf(r.CarID)
+		st.parkID, st.on[CodeOvertimeParking] = r.ID, true
+		if st.stopSince == 0 || r.StartAt < st.stopSince {
+			st.stopSince = r.StartAt
+		}
+		if forget != nil { // a take-over: a report from before the stop, delivered again, must not end it
+			st.readTo = max(st.readTo, r.StartAt)
+		}
+	}
 	return nil
 }
 

@@ -122,3 +122,11 @@ func (s *Service) ParkingPage(ctx context.Context, p *httpx.Principal, q Query) 
 	}
 	return httpx.NewPage(s.parkingViews(rows), int64(total), q.PageReq), nil
 }
+
+// openParking is every parking period not ended: the engine takes them over at a start or when a
+// partition moves to it, so that the car moving off ends them.
+func (s *Service) openParking(ctx context.Context) ([]parkingRow, error) {
+	var rows []parkingRow
+	err := s.db.NewSelect().Model(&rows).Column("id", "car_id", "start_at").Where("end_at IS NULL").OrderExpr("id").Scan(ctx)
+	return rows, err
+}
