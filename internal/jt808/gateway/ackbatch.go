@@ -1,11 +1,6 @@
 package gateway
 
-import (
-	"fmt"
-	"sync"
-
-	"tankwatch/internal/jt808"
-)
+import "sync"
 
 // A commit of the history writer acknowledges a report of most terminals, and under load several of
 // some (a terminal reporting faster than the writer commits, a blind-area catch-up): written one by
@@ -26,38 +21,11 @@ type ackBatch struct {
 	spare []*session
 }
 
-// ackCommitted acknowledges a committed report: held for the end of the commit when the sink says
-// when that is, written at once otherwise.
-func (s *session) ackCommitted(a ack) bool {
-	if !s.srv.batchAcks {
-		return s.sendAck(a)
-	}
-	out := jt808.Header{Version: a.h.Version, ProtoVersion: a.h.ProtoVersion, Phone: a.h.Phone, Serial: s.nextSerial(1)}
-	m := &jt808.GeneralReply{Platform: true, Serial: a.h.Serial, ReplyID: a.h.MsgID, Result: a.result}
-	var buf [32]byte
-	wire, err := jt808.AppendMessage(buf[:0], out, m)
-	if err != nil {
-		s.logger().Error("reply not encoded", "msg", fmt.Sprintf("0x%04x", m.MsgID()), "err", err)
-		return false
-	}
-	s.wmu.Lock()
-	if !s.room(len(wire)) {
-		return false
-	}
-	s.pend = append(s.pend, wire...)
-	if !a.readAt.IsZero() {
-		s.stamps = append(s.stamps, a.readAt)
-	}
-	hold := !s.flushing && !s.held // a flush under way writes it; a session held already is listed
-	s.held = s.held || hold
-	s.wmu.Unlock()
-	if hold {
-		b := &s.srv.acks
-		b.mu.Lock()
-		b.held = append(b.held, s)
-		b.mu.Unlock()
-	}
-	return true
+// add lists s, whose queue holds acks of the commit under way.
+func (b *ackBatch) add(s *session) {
+	b.mu.Lock()
+	b.held = append(b.held, s)
+	b.mu.Unlock()
 }
 
 // flushAcks writes the acks held during a commit, one write per session (the sink calls it once a

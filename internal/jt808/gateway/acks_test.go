@@ -61,12 +61,7 @@ func (e *env) serverSide(id int64) *session {
 func TestAcksKeepOrderAcrossDirectWritesAndFlusher(t *testing.T) {
 	e := start(t, Config{MaxOutbox: 1 << 20, WriteTimeout: time.Minute}, false, nil)
 	c := e.dialSlowReader(term1.Phone)
-	go func() { // registration and authentication frames are stored without waiting for commits
-		for range 2 {
-			e.sink.next(t, nil).done(nil)
-		}
-	}()
-	c.login()
+	e.login(t, c)
 	s := e.serverSide(term1.ID)
 
 	const n = 3000 // about 60 KB of acks: far more than the two small socket buffers hold
@@ -146,12 +141,7 @@ func TestTerminalThatDoesNotReadIsDropped(t *testing.T) {
 func TestAckWrittenByCommitCallback(t *testing.T) {
 	e := start(t, Config{}, false, nil)
 	c := e.dial(jt808.V2013, term1.Phone)
-	go func() {
-		for range 2 {
-			e.sink.next(t, nil).done(nil)
-		}
-	}()
-	c.login()
+	e.login(t, c)
 	s := e.serverSide(term1.ID)
 	m := e.srv.m
 	for i := range 3 {
@@ -173,12 +163,7 @@ func TestDirectWritesResumeAfterFlusher(t *testing.T) {
 	const timeout = time.Second
 	e := start(t, Config{WriteTimeout: timeout}, false, nil)
 	c := e.dialSlowReader(term1.Phone)
-	go func() {
-		for range 2 {
-			e.sink.next(t, nil).done(nil)
-		}
-	}()
-	c.login()
+	e.login(t, c)
 	s := e.serverSide(term1.ID)
 	const n = 1000
 	wire, serials := c.reports(n)
@@ -245,13 +230,7 @@ func TestAcksHeldForTheCommit(t *testing.T) {
 		t.Fatal("the gateway did not take the sink's batch notice")
 	}
 	c := e.dial(jt808.V2013, term1.Phone)
-	go func() {
-		for range 2 {
-			e.sink.next(t, nil).done(nil)
-			sink.batchDone()
-		}
-	}()
-	c.login()
+	e.login(t, c)
 	s := e.serverSide(term1.ID)
 	m := e.srv.m
 	var serials []uint16

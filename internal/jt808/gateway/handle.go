@@ -19,17 +19,25 @@ type ack struct {
 }
 
 func (s *session) reply(h jt808.Header, m jt808.Message, readAt time.Time) bool {
+	return s.replyQueued(h, m, readAt, false)
+}
+
+// replyQueued is reply; with hold, the bytes wait for the end of the commit under way (ackbatch.go).
+func (s *session) replyQueued(h jt808.Header, m jt808.Message, readAt time.Time, hold bool) bool {
 	out := jt808.Header{Version: h.Version, ProtoVersion: h.ProtoVersion, Phone: h.Phone, Serial: s.nextSerial(1)}
-	wire, err := jt808.AppendMessage(make([]byte, 0, 32), out, m)
+	var buf [32]byte // the bytes are copied when queued
+	wire, err := jt808.AppendMessage(buf[:0], out, m)
 	if err != nil {
 		s.logger().Error("reply not encoded", "msg", fmt.Sprintf("0x%04x", m.MsgID()), "err", err)
 		return false
 	}
-	return s.enqueue(wire, readAt)
+	return s.queue(wire, readAt, hold)
 }
 
-func (s *session) sendAck(a ack) bool {
-	return s.reply(a.h, &jt808.GeneralReply{Platform: true, Serial: a.h.Serial, ReplyID: a.h.MsgID, Result: a.result}, a.readAt)
+func (s *session) sendAck(a ack) bool { return s.ackHeld(a, false) }
+
+func (s *session) ackHeld(a ack, hold bool) bool {
+	return s.replyQueued(a.h, &jt808.GeneralReply{Platform: true, Serial: a.h.Serial, ReplyID: a.h.MsgID, Result: a.result}, a.readAt, hold)
 }
 
 // rawFrame copies the escaped bytes out of the read buffer.
@@ -49,7 +57,7 @@ func (s *session) submit(reports []telemetry.Report, frames []telemetry.Frame, o
 				s.logger().Warn("reports not committed; no acknowledgement", "serial", a.h.Serial, "err", err)
 				return
 			}
-			s.ackCommitted(a)
+			s.ackHeld(a, s.srv.batchAcks) // with the sink's batch notice, written when the commit's callbacks are over
 		}
 	}
 	if err := s.srv.sink.Submit(s.ctx, reports, frames, done); err != nil {

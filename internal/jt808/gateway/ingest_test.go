@@ -95,12 +95,7 @@ func readAny(t *testing.T, c *client) jt808.Frame {
 func TestReportAckedOnlyAfterCommit(t *testing.T) {
 	e := start(t, Config{}, false, nil)
 	c := e.dial(jt808.V2013, term1.Phone)
-	go func() { // registration and authentication frames are stored without waiting for commits
-		for range 2 {
-			e.sink.next(t, nil).done(nil)
-		}
-	}()
-	c.login()
+	e.login(t, c)
 	loc := location(22543096)
 	st := tank.State{Compartments: 2, Seal: tank.SealSealed}
 	st.Devices[0][tank.BottomValve] = tank.DevInstalled | tank.DevLocked
@@ -336,12 +331,7 @@ func TestSilentConnectionsClosed(t *testing.T) {
 func TestShutdownClosesSessions(t *testing.T) {
 	e := start(t, Config{}, false, nil)
 	c := e.dial(jt808.V2013, term1.Phone)
-	go func() {
-		for range 2 {
-			e.sink.next(t, nil).done(nil)
-		}
-	}()
-	c.login()
+	e.login(t, c)
 	c.send(location(1))
 	sub := e.sink.next(t, withReports)
 	if err := e.stop(); err != nil {

@@ -234,16 +234,20 @@ func (s *session) finish() {
 // enqueue writes wire bytes, or queues them for the flusher; readAt is set for acks (latency metric).
 // It reports false when the session is closing or had to be dropped because the terminal does not
 // read fast enough.
-func (s *session) enqueue(wire []byte, readAt time.Time) bool {
+func (s *session) enqueue(wire []byte, readAt time.Time) bool { return s.queue(wire, readAt, false) }
+
+// queue is enqueue; with hold, the bytes wait in pend for the end of the commit under way, when
+// flushAcks writes the session's queue at once (ackbatch.go), unless a flush writes them first.
+func (s *session) queue(wire []byte, readAt time.Time, hold bool) bool {
 	s.wmu.Lock()
 	if !s.room(len(wire)) {
 		return false
 	}
-	if !s.flushing && len(s.pend) == 0 && s.rc != nil {
-		// Nothing queued or being written, so bytes written from here keep their order. A report's
-		// ack then costs one write from the commit callback instead of a goroutine start, a wake-up
-		// and a write; what the socket does not take at once goes to the flusher, so the caller never
-		// waits on a slow terminal. The write is non-blocking, so holding wmu across it is brief.
+	if !hold && !s.flushing && len(s.pend) == 0 && s.rc != nil {
+		// Nothing queued or being written, so bytes written from here keep their order. A reply then
+		// costs one write from the caller instead of a goroutine start, a wake-up and a write; what
+		// the socket does not take at once goes to the flusher, so the caller never waits on a slow
+		// terminal. The write is non-blocking, so holding wmu across it is brief.
 		n := tryWrite(s.rc, wire)
 		if n == len(wire) {
 			s.wmu.Unlock()
@@ -258,11 +262,19 @@ func (s *session) enqueue(wire []byte, readAt time.Time) bool {
 	if !readAt.IsZero() {
 		s.stamps = append(s.stamps, readAt)
 	}
-	if !s.flushing {
+	list := false
+	switch {
+	case s.flushing: // the flush under way writes them
+	case hold:
+		list, s.held = !s.held, true
+	default:
 		s.flushing = true
 		go s.flush()
 	}
 	s.wmu.Unlock()
+	if list {
+		s.srv.acks.add(s)
+	}
 	return true
 }
 
