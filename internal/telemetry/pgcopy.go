@@ -49,10 +49,36 @@ type pgCopyKey struct {
 	table string
 }
 
-var pgCopyCache = struct {
-	sync.Mutex
-	m map[pgCopyKey][]uint32
-}{m: map[pgCopyKey][]uint32{}}
+var pgCopyCache perConn[pgCopyKey, []uint32]
+
+// perConn is what the writer learnt of a connection (its columns' types, its staging tables), kept
+// per connection; connections come and go, so past 1,024 entries all are forgotten and learnt again.
+type perConn[K comparable, V any] struct {
+	mu sync.Mutex
+	m  map[K]V
+}
+
+func (c *perConn[K, V]) get(k K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *perConn[K, V]) put(k K, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) > 1024 {
+		c.m = map[K]V{}
+	}
+	c.m[k] = v
+}
+
+func (c *perConn[K, V]) forget(k K) {
+	c.mu.Lock()
+	delete(c.m, k)
+	c.mu.Unlock()
+}
 
 // querier is a pgx.Tx or a *pgx.Conn.
 type querier interface {
@@ -62,9 +88,7 @@ type querier interface {
 // pgCopyTypes returns the type OIDs of table's columns cols on conn.
 func pgCopyTypes(ctx context.Context, tx querier, conn *pgconn.PgConn, table string, cols []string) ([]uint32, error) {
 	k := pgCopyKey{conn, table}
-	pgCopyCache.Lock()
-	oids, ok := pgCopyCache.m[k]
-	pgCopyCache.Unlock()
+	oids, ok := pgCopyCache.get(k)
 	if ok && len(oids) == len(cols) {
 		return oids, nil
 	}
@@ -88,12 +112,7 @@ func pgCopyTypes(ctx context.Context, tx querier, conn *pgconn.PgConn, table str
 	if len(oids) != len(cols) {
 		return nil, errors.New("history writer: column description does not match")
 	}
-	pgCopyCache.Lock()
-	if len(pgCopyCache.m) > 1024 { // connections come and go: forget them all now and then
-		clear(pgCopyCache.m)
-	}
-	pgCopyCache.m[k] = oids
-	pgCopyCache.Unlock()
+	pgCopyCache.put(k, oids)
 	return oids, nil
 }
 
@@ -171,12 +190,18 @@ type copyEnc struct {
 
 // newCopyEnc starts a stream with room for size bytes of tuples.
 func newCopyEnc(oids []uint32, size int) *copyEnc {
-	e := &copyEnc{buf: make([]byte, 0, 19+2+size), oids: oids, ok: true}
-	e.buf = append(e.buf, "PGCOPY\n\377\r\n\000"...)
-	e.buf = binary.BigEndian.AppendUint32(e.buf, 0) // flags
-	e.buf = binary.BigEndian.AppendUint32(e.buf, 0) // header extension
-	return e
+	return &copyEnc{buf: copyHeader(make([]byte, 0, 19+2+size)), oids: oids, ok: true}
 }
+
+// copyHeader appends the binary COPY stream's header to buf.
+func copyHeader(buf []byte) []byte {
+	buf = append(buf, "PGCOPY\n\377\r\n\000"...)
+	buf = binary.BigEndian.AppendUint32(buf, 0)  // flags
+	return binary.BigEndian.AppendUint32(buf, 0) // header extension
+}
+
+// copyTrailer appends the stream's end to buf.
+func copyTrailer(buf []byte) []byte { return binary.BigEndian.AppendUint16(buf, math.MaxUint16) } // -1: end of data
 
 // row starts a tuple of n fields.
 func (e *copyEnc) row(n int) {
@@ -266,5 +291,5 @@ func (e *copyEnc) end() ([]byte, bool) {
 	if !e.ok || e.col != 0 && e.col != len(e.oids) {
 		return nil, false
 	}
-	return binary.BigEndian.AppendUint16(e.buf, math.MaxUint16), true // -1: end of data
+	return copyTrailer(e.buf), true
 }

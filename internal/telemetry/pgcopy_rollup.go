@@ -1,13 +1,9 @@
 package telemetry
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
-	"math"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
@@ -22,40 +18,17 @@ import (
 // merge (rollup.MergeSQL). The multi-row upserts they replace bound up to 5,632 parameters per
 // statement, which pgx encoded one by one (D107).
 
-var pgRollupTables = [...]string{"speed_rollup", "speed_rollup_h", "level_rollup", "level_rollup_h"}
-
-func pgRollupIndex(table string) int {
-	for i, n := range pgRollupTables {
-		if n == table {
-			return i
-		}
-	}
-	return -1
-}
-
 func pgRollupStage(table string) string { return "stage_" + table }
 
-// pgRollupCopySQL is each staging table's COPY statement.
-var pgRollupCopySQL = func() (out [len(pgRollupTables)]string) {
-	for i, t := range pgRollupTables {
-		cols := rollup.SpeedCols
-		if strings.HasPrefix(t, "level_") {
-			cols = rollup.LevelCols
-		}
-		out[i] = "COPY " + pgRollupStage(t) + " (" + strings.Join(cols, ", ") + ") FROM STDIN BINARY"
-	}
-	return out
-}()
-
 // pgRollupMerges caches the merge statements by the set of tables a batch has rows for.
-var pgRollupMerges [1 << len(pgRollupTables)]atomic.Pointer[string]
+var pgRollupMerges [1 << len(rollup.Tables)]atomic.Pointer[string]
 
 func pgRollupMergeSQL(mask int) string {
 	if q := pgRollupMerges[mask].Load(); q != nil {
 		return *q
 	}
 	var parts []string
-	for i, t := range pgRollupTables {
+	for i, t := range rollup.Tables {
 		if mask&(1<<i) != 0 {
 			parts = append(parts, rollup.MergeSQL(t, pgRollupStage(t)))
 		}
@@ -67,34 +40,25 @@ func pgRollupMergeSQL(mask int) string {
 
 // pgStaged records, per connection, whether its staging tables are made and of the expected types
 // (false: the rollups go through rollup.Write on that connection).
-var pgStaged = struct {
-	sync.Mutex
-	m map[*pgconn.PgConn]bool
-}{m: map[*pgconn.PgConn]bool{}}
+var pgStaged perConn[*pgconn.PgConn, bool]
 
 // pgRollupStaging makes c's staging tables once per connection, outside any transaction (so that a
 // rolled-back batch does not take them along), and tells whether pgRollups can use them.
 func pgRollupStaging(ctx context.Context, c *pgx.Conn) (bool, error) {
 	pc := c.PgConn()
-	pgStaged.Lock()
-	ok, known := pgStaged.m[pc]
-	pgStaged.Unlock()
-	if known {
+	if ok, known := pgStaged.get(pc); known {
 		return ok, nil
 	}
 	var ddl []string
-	for _, t := range pgRollupTables {
+	for _, t := range rollup.Tables {
 		ddl = append(ddl, "CREATE TEMP TABLE IF NOT EXISTS "+pgRollupStage(t)+" (LIKE "+t+") ON COMMIT DELETE ROWS")
 	}
 	if _, err := c.Exec(ctx, strings.Join(ddl, "; ")); err != nil {
 		return false, err
 	}
-	ok = true
-	for _, t := range pgRollupTables {
-		cols := rollup.SpeedCols
-		if strings.HasPrefix(t, "level_") {
-			cols = rollup.LevelCols
-		}
+	ok := true
+	for _, t := range rollup.Tables {
+		cols := rollup.Cols(t)
 		oids, err := pgCopyTypes(ctx, c, pc, pgRollupStage(t), cols)
 		if err != nil {
 			return false, err
@@ -107,44 +71,32 @@ func pgRollupStaging(ctx context.Context, c *pgx.Conn) (bool, error) {
 			ok = ok && oids[i] == want
 		}
 	}
-	pgStaged.Lock()
-	if len(pgStaged.m) > 1024 { // connections come and go: forget them all now and then
-		clear(pgStaged.m)
-	}
-	pgStaged.m[pc] = ok
-	pgStaged.Unlock()
+	pgStaged.put(pc, ok)
 	return ok, nil
 }
 
 // pgRollupForget makes the next batch on pc check its staging tables again (after an error: something
 // may have dropped them).
 func pgRollupForget(pc *pgconn.PgConn) {
-	pgStaged.Lock()
-	delete(pgStaged.m, pc)
-	pgStaged.Unlock()
+	pgStaged.forget(pc)
 }
 
 // pgRollups merges tables (from Fold.TakeRows) in tx through the staging tables pgRollupStaging made on
 // tx's connection: a COPY per table, then one round trip of merge statements.
 func pgRollups(ctx context.Context, tx pgx.Tx, tables []rollup.Table) error {
 	pc := tx.Conn().PgConn()
-	be := binary.BigEndian
 	mask := 0
 	var buf []byte
 	for i := range tables {
 		t := &tables[i]
-		k := pgRollupIndex(t.Name)
+		k := rollup.TableIndex(t.Name)
 		if k < 0 || t.Rows() == 0 {
 			continue
 		}
 		mask |= 1 << k
-		buf = append(buf[:0], "PGCOPY\n\377\r\n\000"...)
-		buf = be.AppendUint32(buf, 0) // flags
-		buf = be.AppendUint32(buf, 0) // header extension
-		buf = slices.Grow(buf, t.CopySize()+2)
-		buf = t.AppendCopy(buf)
-		buf = be.AppendUint16(buf, math.MaxUint16) // -1: end of data
-		if _, err := pc.CopyFrom(ctx, bytes.NewReader(buf), pgRollupCopySQL[k]); err != nil {
+		buf = slices.Grow(copyHeader(buf[:0]), t.CopySize()+2)
+		buf = copyTrailer(t.AppendCopy(buf))
+		if err := pgCopySend(ctx, pc, pgRollupStage(t.Name), t.Cols, buf); err != nil {
 			pgRollupForget(pc)
 			return err
 		}

@@ -20,7 +20,7 @@ var (
 // last value win (on equal times the stored first value and the new last value, which is what
 // inserting the new readings after the stored ones gives), minimum of minimums, maximum of maximums.
 func UpsertSQL(postgres bool, table string, rows int) string {
-	d, ti, ci := 0, tableIndex(table), chunkIndex(rows)
+	d, ti, ci := 0, TableIndex(table), chunkIndex(rows)
 	if postgres {
 		d = 1
 	}
@@ -38,12 +38,14 @@ func UpsertSQL(postgres bool, table string, rows int) string {
 
 // upserts caches UpsertSQL's texts by dialect, table and chunk size: a writer runs them for every
 // batch, and building the largest (256 rows, ~30 KB) took a tenth of the PostgreSQL writer's CPU.
-var upserts [2][len(tableNames)][len(chunkSizes)]atomic.Pointer[string]
+var upserts [2][len(Tables)][len(chunkSizes)]atomic.Pointer[string]
 
-var tableNames = [...]string{"speed_rollup", "speed_rollup_h", "level_rollup", "level_rollup_h"}
+// Tables are the four rollup tables.
+var Tables = [...]string{"speed_rollup", "speed_rollup_h", "level_rollup", "level_rollup_h"}
 
-func tableIndex(table string) int {
-	for i, n := range tableNames {
+// TableIndex is table's place in Tables (-1: not a rollup table).
+func TableIndex(table string) int {
+	for i, n := range Tables {
 		if n == table {
 			return i
 		}
@@ -98,6 +100,12 @@ func MergeSQL(table, from string) string {
 	list := strings.Join(cols, ", ")
 	return "INSERT INTO " + table + " AS r (" + list + ") SELECT " + list + " FROM " + from + " ORDER BY " + key +
 		onConflict(true, cols, key)
+}
+
+// Cols are table's columns, in the order of Table.Args.
+func Cols(table string) []string {
+	cols, _ := colsKey(table)
+	return cols
 }
 
 func colsKey(table string) (cols []string, key string) {

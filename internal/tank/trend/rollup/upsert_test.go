@@ -14,7 +14,7 @@ func TestUpsertSQLCached(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for _, pg := range []bool{false, true} {
-				for _, table := range tableNames {
+				for _, table := range Tables {
 					for _, n := range Chunks {
 						if got, want := UpsertSQL(pg, table, n), upsertSQL(pg, table, n); got != want {
 							t.Errorf("postgres=%v %s %d rows: cached text differs", pg, table, n)
