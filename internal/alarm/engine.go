@@ -181,17 +181,8 @@ func (e *Engine) reload(ctx context.Context) error { return e.reg.Reload(ctx, e.
 
 func (e *Engine) car(id int64) (fleet.LiveCar, bool) { return e.reg.Car(id) }
 
-// warm takes over the alarms still going on.
-func (e *Engine) warm(ctx context.Context) error {
-	rows, err := e.d.Service.openAlarms(ctx)
-	if err != nil {
-		return err
-	}
-	for i := range rows {
-		e.warmOpen(&rows[i])
-	}
-	return e.warmParking(ctx, nil)
-}
+// warm takes over the alarms and parking periods still going on (moved.go).
+func (e *Engine) warm(ctx context.Context) error { return e.takeOver(ctx, nil) }
 
 func (e *Engine) stateOf(carID int64) *carState {
 	st := e.state[carID]

@@ -22,15 +22,7 @@ func TestEngineWarmEndsParking(t *testing.T) {
 			// far from every demo station (the middle of the Gobi)
 			return telemetry.Report{CarID: car.ID, TerminalID: 1, Time: t0, Received: t0, Lat: 42_000_000, Lon: 100_000_000, Speed: speed}
 		}
-		newEngine := func() *alarm.Engine {
-			eng := alarm.NewEngine(alarm.Deps{Service: e.App.Alarms.Service, Cars: e.App.Fleet}, alarm.EngineConfig{}, nil)
-			eng.Now = e.Clock.Now
-			if err := eng.Warm(ctx); err != nil {
-				t.Fatal(err)
-			}
-			return eng
-		}
-		eng := newEngine()
+		eng := warmEngine(t, e)
 		eng.Evaluate(ctx, []telemetry.Report{report(at, 0), report(at.Add(alarm.DefaultParkingMinutes*time.Minute+time.Minute), 0)})
 		type period struct {
 			StartAt int64  `bun:"start_at"`
@@ -46,7 +38,7 @@ func TestEngineWarmEndsParking(t *testing.T) {
 		if read(); len(rows) != 1 || rows[0].EndAt != nil || rows[0].StartAt != at.UnixMilli() {
 			t.Fatalf("parking periods before the restart: %+v", rows)
 		}
-		eng = newEngine()
+		eng = warmEngine(t, e)
 		moved := at.Add(3 * time.Hour)
 		eng.Evaluate(ctx, []telemetry.Report{report(moved, 400)})
 		if read(); len(rows) != 1 || rows[0].EndAt == nil || *rows[0].EndAt != moved.UnixMilli() {

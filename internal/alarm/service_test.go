@@ -324,20 +324,24 @@ func TestPasswordRecord(t *testing.T) {
 	})
 }
 
+// warmEngine is a stopped alarm engine of e's store on e's clock, warmed as at a start.
+func warmEngine(t *testing.T, e *apptest.Env) *alarm.Engine {
+	t.Helper()
+	eng := alarm.NewEngine(alarm.Deps{Service: e.App.Alarms.Service, Cars: e.App.Fleet}, alarm.EngineConfig{}, nil)
+	eng.Now = e.Clock.Now
+	if err := eng.Warm(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return eng
+}
+
 func TestEngineWarmStartAndOffline(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		ctx := t.Context()
 		car := carIn(t, e, "华南分公司")
 		at := e.Clock.Now().Add(-2 * time.Hour)
-		newEngine := func() *alarm.Engine {
-			eng := alarm.NewEngine(alarm.Deps{Service: e.App.Alarms.Service, Cars: e.App.Fleet}, alarm.EngineConfig{}, nil)
-			eng.Now = e.Clock.Now
-			if err := eng.Warm(ctx); err != nil {
-				t.Fatal(err)
-			}
-			return eng
-		}
+		newEngine := func() *alarm.Engine { return warmEngine(t, e) }
 		eng := newEngine()
 		eng.Evaluate(ctx, []telemetry.Report{sealReport(car.ID, at, tank.SealBroken)})
 		// a restart takes the open alarm over: no second record, and resealing closes the first
@@ -371,15 +375,7 @@ func TestEngineOtherNode(t *testing.T) {
 		ctx := t.Context()
 		car := carIn(t, e, "华北分公司")
 		at := e.Clock.Now().Add(-time.Hour)
-		engines := make([]*alarm.Engine, 2)
-		for i := range engines {
-			engines[i] = alarm.NewEngine(alarm.Deps{Service: e.App.Alarms.Service, Cars: e.App.Fleet}, alarm.EngineConfig{}, nil)
-			engines[i].Now = e.Clock.Now
-			if err := engines[i].Warm(ctx); err != nil {
-				t.Fatal(err)
-			}
-		}
-		a, b := engines[0], engines[1]
+		a, b := warmEngine(t, e), warmEngine(t, e)
 		a.Evaluate(ctx, []telemetry.Report{sealReport(car.ID, at, tank.SealBroken)})
 		b.Evaluate(ctx, []telemetry.Report{sealReport(car.ID, at, tank.SealBroken)})
 		b.Evaluate(ctx, []telemetry.Report{sealReport(car.ID, at.Add(time.Minute), tank.SealBroken)})
