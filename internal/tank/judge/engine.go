@@ -166,21 +166,24 @@ func (e *Engine) Warm(ctx context.Context) error {
 	}
 	cars := e.reg.All()
 	for i := range cars {
-		c := &cars[i]
-		var rows []stateRow
-		if err := e.d.DB.NewSelect().TableExpr("tank_states").Column("car_id", "t", "lock_state", "levels").
-			Where("car_id = ?", c.ID).OrderExpr("t DESC").Limit(1).Scan(ctx, &rows); err != nil {
+		if err := e.seed(ctx, &cars[i], math.MaxInt64); err != nil {
 			return err
-		}
-		if len(rows) > 0 {
-			e.seed(c, &rows[0])
 		}
 	}
 	return nil
 }
 
-// seed starts the car's detector from a stored tank state.
-func (e *Engine) seed(c *fleet.LiveCar, r *stateRow) {
+// seed starts the car's detector from its newest tank state stored at or before t, if any.
+func (e *Engine) seed(ctx context.Context, c *fleet.LiveCar, t int64) error {
+	var rows []stateRow
+	if err := e.d.DB.NewSelect().TableExpr("tank_states").Column("car_id", "t", "lock_state", "levels").
+		Where("car_id = ? AND t <= ?", c.ID, t).OrderExpr("t DESC").Limit(1).Scan(ctx, &rows); err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	r := &rows[0]
 	cj := e.judgeOf(c.ID)
 	if s, ok := tank.ParseLockString(r.LockState, min(max(c.Compartments, 1), tank.MaxCompartments)); ok {
 		cj.det.SeedDevices(s)
@@ -191,6 +194,7 @@ func (e *Engine) seed(c *fleet.LiveCar, r *stateRow) {
 			cj.det.Seed(int(rd.Compartment), r.T, rd.VolumeL, rd.V20L)
 		}
 	}
+	return nil
 }
 
 func (e *Engine) convert(carID int64, l *tank.Levels) []tank.Reading {

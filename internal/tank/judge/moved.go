@@ -43,19 +43,14 @@ func (e *Engine) thaw(ctx context.Context, r *telemetry.Report) error {
 	}
 	at := telemetry.RowTime(r)
 	from := at - takeOverLookback
-	var rows []stateRow
-	if err := e.d.DB.NewSelect().TableExpr("tank_states").Column("car_id", "t", "lock_state", "levels").
-		Where("car_id = ? AND t <= ?", r.CarID, from).OrderExpr("t DESC").Limit(1).Scan(ctx, &rows); err != nil {
-		return err
-	}
 	course, _, err := telemetry.ReadBack(ctx, e.d.DB, r.CarID, car.Compartments, from, at-1, catchUpRows)
 	if err != nil {
 		return err
 	}
-	delete(e.cold, r.CarID)
-	if len(rows) > 0 {
-		e.seed(&car, &rows[0])
+	if err := e.seed(ctx, &car, from); err != nil {
+		return err
 	}
+	delete(e.cold, r.CarID)
 	for i := range course {
 		_, _ = e.judge(&course[i])
 	}

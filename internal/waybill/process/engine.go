@@ -137,13 +137,11 @@ func (e *Engine) Touch(carID int64) {
 // forget has the cars forget names reload their waybills from the store before their next report:
 // their partition was followed on another node, which moved their waybills on (D105).
 func (e *Engine) forget(forget func(carID int64) bool) {
-	e.bmu.Lock()
 	for id := range e.cars {
 		if forget(id) {
-			e.touched[id] = true
+			e.Touch(id)
 		}
 	}
-	e.bmu.Unlock()
 }
 
 // Forget is the partitioned worker's notice that it now reads the partition of the cars forget names
