@@ -73,34 +73,9 @@ type killResult struct {
 }
 
 func killRun(t *testing.T, p killPlan) killResult {
-	natsURL := os.Getenv("TANKWATCH_TEST_NATS")
-	if natsURL == "" {
-		t.Skip("TANKWATCH_TEST_NATS not set")
-	}
-	alarmIdx := p.fleet // after the simulated fleet: the first protocol 2013 demo vehicle
-	for fleet.DemoProtocol(alarmIdx) != 2013 {
-		alarmIdx++
-	}
-	dsn := dbtest.PGDatabase(t)
-	bin := killBinary(t)
+	ps := newProcSetup(t, "twk", p.fleet)
+	natsURL, alarmIdx, dsn, bin, prefix, store := ps.natsURL, ps.alarmIdx, ps.dsn, ps.bin, ps.prefix, ps.store
 	ctx := context.Background()
-	prefix := bus.RandomPrefix("twk")
-	t.Cleanup(func() { // registered before the nodes, so it runs after they are stopped
-		nb, err := bus.DialNATS(ctx, bus.NATSConfig{URL: natsURL, Node: "cleanup", Prefix: prefix})
-		if err != nil {
-			t.Errorf("bus cleanup: %v", err)
-			return
-		}
-		defer nb.Close()
-		if err := nb.Destroy(ctx); err != nil {
-			t.Errorf("delete the test's stream and buckets: %v", err)
-		}
-	})
-	store, err := db.Open(ctx, dsn, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = store.Close() })
 
 	common := []string{"--db", dsn, "--bus", natsURL, "--bus-prefix", prefix, "--jt1078", "",
 		// every simulated terminal dials from 127.0.0.1: the per-address limiter would block them all
@@ -211,6 +186,47 @@ func killRun(t *testing.T, p killPlan) killResult {
 	}
 	r.store = measureStore(t, store)
 	return r
+}
+
+// procSetup is what a test of `serve` processes on one PostgreSQL database and one NATS needs: a
+// fresh database and the test's own store on it, the binary, a bus prefix whose stream and buckets are
+// deleted at the end (bus, the test's own connection), and the hand-driven alarm car's demo vehicle:
+// the first protocol-2013 one after the simulated fleet's.
+type procSetup struct {
+	natsURL, dsn, bin, prefix string
+	bus                       *bus.NATS
+	store                     *db.DB
+	alarmIdx                  int
+}
+
+// newProcSetup skips the test without TANKWATCH_TEST_NATS. Call it before starting the nodes: the
+// bus's clean-up then runs after they are stopped.
+func newProcSetup(t *testing.T, prefix string, fleetSize int) *procSetup {
+	t.Helper()
+	ps := &procSetup{natsURL: os.Getenv("TANKWATCH_TEST_NATS"), alarmIdx: fleetSize}
+	if ps.natsURL == "" {
+		t.Skip("TANKWATCH_TEST_NATS not set")
+	}
+	for fleet.DemoProtocol(ps.alarmIdx) != 2013 {
+		ps.alarmIdx++
+	}
+	ps.dsn, ps.bin, ps.prefix = dbtest.PGDatabase(t), killBinary(t), bus.RandomPrefix(prefix)
+	ctx := context.Background()
+	var err error
+	if ps.bus, err = bus.DialNATS(ctx, bus.NATSConfig{URL: ps.natsURL, Node: "test", Prefix: ps.prefix}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := ps.bus.Destroy(ctx); err != nil {
+			t.Errorf("delete the test's stream and buckets: %v", err)
+		}
+		ps.bus.Close()
+	})
+	if ps.store, err = db.Open(ctx, ps.dsn, ""); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ps.store.Close() })
+	return ps
 }
 
 // killBinary is $TANKWATCH_BIN, or the binary built once for the test (no -race: three of them run).

@@ -8,10 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"tankwatch/internal/fleet"
-	"tankwatch/internal/platform/bus"
-	"tankwatch/internal/platform/db"
-	"tankwatch/internal/platform/db/dbtest"
 	"tankwatch/internal/sim"
 )
 
@@ -26,38 +22,18 @@ func TestKillWorker(t *testing.T) {
 		t.Skip("three server processes: not in -short")
 	}
 	t.Parallel()
-	natsURL, mqttURL := os.Getenv("TANKWATCH_TEST_NATS"), os.Getenv("TANKWATCH_TEST_MQTT")
-	if natsURL == "" || mqttURL == "" {
-		t.Skip("TANKWATCH_TEST_NATS or TANKWATCH_TEST_MQTT not set (nodes without every role share a broker)")
+	mqttURL := os.Getenv("TANKWATCH_TEST_MQTT")
+	if mqttURL == "" {
+		t.Skip("TANKWATCH_TEST_MQTT not set (nodes without every role share a broker)")
 	}
 	const terminals = 40
-	alarmIdx := terminals
-	for fleet.DemoProtocol(alarmIdx) != 2013 {
-		alarmIdx++
-	}
-	dsn := dbtest.PGDatabase(t)
-	bin := killBinary(t)
+	ps := newProcSetup(t, "twkw", terminals)
+	natsURL, alarmIdx, dsn, bin, prefix, store := ps.natsURL, ps.alarmIdx, ps.dsn, ps.bin, ps.prefix, ps.store
 	ctx := context.Background()
-	prefix := bus.RandomPrefix("twkw")
-	nb, err := bus.DialNATS(ctx, bus.NATSConfig{URL: natsURL, Node: "observer", Prefix: prefix})
+	parts, err := ps.bus.KV(ctx, "parts", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { // registered before the nodes, so it runs after they are stopped
-		if err := nb.Destroy(ctx); err != nil {
-			t.Errorf("delete the test's stream and buckets: %v", err)
-		}
-		nb.Close()
-	})
-	parts, err := nb.KV(ctx, "parts", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store, err := db.Open(ctx, dsn, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = store.Close() })
 
 	common := []string{"--db", dsn, "--bus", natsURL, "--bus-prefix", prefix, "--mqtt-broker", mqttURL, "--jt1078", "",
 		"--jt808-fail-limit", "1000000"}
