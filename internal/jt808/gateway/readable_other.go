@@ -16,3 +16,11 @@ func rawConn(net.Conn) syscall.RawConn { return nil }
 func readInto(uintptr, *jt808.Splitter) bool { return true }
 
 func tryWrite(syscall.RawConn, []byte) int { return 0 }
+
+// reactor: elsewhere than Linux there is no epoll set; every session reads as a goroutine.
+type reactor struct{}
+
+func newReactor() *reactor         { return nil }
+func (*reactor) add(*session) bool { return false }
+func (*reactor) remove(*session)   {}
+func (*reactor) close()            {}

@@ -36,7 +36,7 @@ type Server struct {
 	byTerm    map[int64]*session  // authenticated sessions by terminal ID
 	attempts  map[int64]int       // takeover attempts refused since the terminal's last conflict alarm
 	conflicts map[int64]time.Time // last identity-conflict alarm per terminal
-	wg        sync.WaitGroup      // session goroutines
+	wg        sync.WaitGroup      // sessions (their goroutines, or their time in the reactor)
 
 	batchAcks bool     // the sink tells when a commit's callbacks are over: acks are written per commit
 	acks      ackBatch // sessions holding acks of the commit under way (ackbatch.go)
@@ -81,6 +81,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	defer cancel()
 	stop := context.AfterFunc(ctx, func() { _ = ln.Close() })
 	defer stop()
+	poll := newReactor() // idle sessions' sockets (reactor_linux.go); nil: a goroutine per session
+	if poll != nil {
+		defer poll.close()
+	}
 	janitor := make(chan struct{})
 	go func() { defer close(janitor); s.janitor(ctx) }()
 	defer func() {
@@ -132,7 +136,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 			continue
 		}
 		s.m.sessions.Inc()
-		go sess.run()
+		sess.start(poll)
 	}
 }
 
@@ -269,28 +273,36 @@ func (s *Server) release(terminalID int64) {
 	}
 }
 
-// janitor asks for missing sub-packages of every session that holds partial messages.
+// janitor asks for missing sub-packages of every session that holds partial messages, and wakes the
+// sessions in the reactor whose read deadline has passed (they are waiting in no read that would fail).
 func (s *Server) janitor(ctx context.Context) {
 	tick := time.NewTicker(min(time.Second, max(s.cfg.ReassemblyTimeout/2, 10*time.Millisecond)))
 	defer tick.Stop()
-	var list []*session
+	var list, late []*session
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
 		}
-		list = list[:0]
+		list, late = list[:0], late[:0]
+		wall := time.Now()
 		s.mu.Lock()
 		for c := range s.conns {
 			if c.partial.Load() {
 				list = append(list, c)
+			}
+			if c.expired(wall) {
+				late = append(late, c)
 			}
 		}
 		s.mu.Unlock()
 		now := s.cfg.Now()
 		for _, c := range list {
 			c.requestMissing(now)
+		}
+		for _, c := range late {
+			c.wake()
 		}
 	}
 }

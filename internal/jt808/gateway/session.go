@@ -14,8 +14,9 @@ import (
 	"tankwatch/internal/jt808"
 )
 
-// session is one terminal connection. The run goroutine owns the reading side (term, authed, bad
-// counters). A write goes out at once from its caller when the socket takes it without waiting;
+// session is one terminal connection. The goroutine reading it owns the reading side (term, authed,
+// bad counters): runWith for the life of the connection, or, in the reactor, serve while there are
+// bytes to read (one at a time, started by wake). A write goes out at once from its caller when the socket takes it without waiting;
 // otherwise it goes through the outbox, drained by a short-lived flush goroutine, so that the history
 // writer's commit callback never waits on a slow socket.
 type session struct {
@@ -64,7 +65,24 @@ type session struct {
 	waiters map[waitKey]*waiter
 
 	upg atomic.Pointer[transfer] // the firmware upgrade under way (upgrade.go)
+
+	// in the reactor (reactor_linux.go): no goroutine while idle
+	poll   *reactor
+	rid    atomic.Uint32 // the session's id in poll's set; 0: it reads as a goroutine (run)
+	state  atomic.Int32  // idle, serving, serving with an edge since, or ended (wake)
+	readBy atomic.Int64  // the read deadline, Unix ns: the janitor wakes the session once it has passed
+	sp     *jt808.Splitter
+	readFn func(fd uintptr) bool // RawConn.Read's callback, built once
+	got    bool                  // the last readFn read something (bytes, the end or an error)
 }
+
+// session.state in the reactor.
+const (
+	idle int32 = iota
+	serving
+	servingAgain // an edge came while serving: read again before going idle
+	ended
+)
 
 // liveInfo is what Send needs of an authenticated session.
 type liveInfo struct {
@@ -102,17 +120,21 @@ func (s *session) nextSerial(n int) uint16 {
 	return uint16(s.serial.Add(uint32(n)) - uint32(n))
 }
 
-// run reads frames until the connection ends. It parks in the read with as little stack below it as
-// possible (everything else happens in readOne), so that between reports the collector can shrink the
-// goroutine's stack: with 10,000 terminals, reader stacks are most of the gateway's memory.
-func (s *session) run() {
-	defer s.srv.wg.Done()
-	defer s.finish()
+// begin sets the deadlines of a new connection and returns its splitter.
+func (s *session) begin() *jt808.Splitter {
 	cfg := &s.srv.cfg
 	now := time.Now()
 	s.authBy = now.Add(cfg.AuthTimeout)
-	_ = s.conn.SetReadDeadline(now.Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout, cfg.AuthTimeout)))
-	sp := jt808.NewSplitter(s.conn, jt808.DefaultMaxFrame)
+	s.deadline(now.Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout, cfg.AuthTimeout)))
+	return jt808.NewSplitter(s.conn, jt808.DefaultMaxFrame)
+}
+
+// runWith reads frames until the connection ends, as a goroutine of its own: where there is no
+// reactor (start). It parks in the read with as little stack below it as possible (everything else
+// happens in readOne).
+func (s *session) runWith(sp *jt808.Splitter) {
+	defer s.srv.wg.Done()
+	defer s.finish()
 	rc := s.rc
 	ready := func(fd uintptr) bool { return readInto(fd, sp) }
 	for {
@@ -185,7 +207,12 @@ func (s *session) setReadDeadline() {
 	if !s.authed && s.authBy.Before(d) {
 		d = s.authBy
 	}
-	_ = s.conn.SetReadDeadline(d)
+	s.deadline(d)
+}
+
+func (s *session) deadline(t time.Time) {
+	s.readBy.Store(t.UnixNano())
+	_ = s.conn.SetReadDeadline(t)
 }
 
 // unauthenticatedTooLong reports (and counts, and logs) a connection that has not authenticated within
@@ -391,6 +418,7 @@ func (s *session) close() {
 	s.wmu.Unlock()
 	s.cancel()
 	_ = s.conn.Close()
+	s.wake() // in the reactor, no goroutine is waiting in a read to see the close: one is started
 }
 
 // requestMissing sends 0x8003 for sub-packaged messages that went quiet.

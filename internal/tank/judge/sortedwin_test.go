@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"testing"
 )
 
@@ -136,6 +137,23 @@ func TestSortedWinKeepsOrderWithoutRebuilds(t *testing.T) {
 		}
 		if !slices.IsSorted(sw.vol) || !slices.IsSorted(sw.v20) || !slices.IsSorted(sw.diff) {
 			t.Fatalf("step %d: out of order", i)
+		}
+	}
+}
+
+// TestAfterIsTheUpperBound: the branch-free search gives the first index above x for every length,
+// with runs of equal values, and x below, inside and above the values.
+func TestAfterIsTheUpperBound(t *testing.T) {
+	for n := range 40 {
+		a := make([]float64, n)
+		for i := range a {
+			a[i] = float64(i / 3) // runs of three equal values
+		}
+		for x := -1.0; x <= float64(n/3)+1; x += 0.5 {
+			want := sort.Search(n, func(i int) bool { return a[i] > x })
+			if got := after(a, x); got != want {
+				t.Fatalf("after(%v, %v) = %d, want %d", a, x, got, want)
+			}
 		}
 	}
 }
