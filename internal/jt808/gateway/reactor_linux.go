@@ -103,7 +103,7 @@ func (r *reactor) loop() {
 				continue
 			}
 			if n <= 0 {
-				return false // nothing left: wait in Go's poller for the next events
+				return false // nothing: wait in Go's poller for the next events
 			}
 			r.mu.Lock()
 			for _, ev := range events[:n] {
@@ -117,6 +117,12 @@ func (r *reactor) loop() {
 				woken[i] = nil
 			}
 			woken = woken[:0]
+			if n < len(events) {
+				// The set was emptied: wait in Go's poller, without one more epoll_wait to find it
+				// empty. An event that comes meanwhile makes the set's descriptor readable again
+				// (the kernel wakes the set's pollers at each new event), so the wait does not miss it.
+				return false
+			}
 		}
 	}
 	for r.rc.Read(drain) == nil {
