@@ -4,7 +4,7 @@ NPM       ?= npm
 BIN       := bin/tankwatch
 HTTP_ADDR ?= 127.0.0.1:8080
 
-.PHONY: run build web web-deps test test-go test-web test-web-e2e test-e2e e2e-build lint fmt clean
+.PHONY: run build web web-deps test test-go test-web test-e2e e2e-build lint fmt clean
 
 run: build
 	./$(BIN) serve --demo --http $(HTTP_ADDR)
@@ -22,13 +22,10 @@ web-deps:
 web: web-deps
 	cd web && $(NPM) run build
 
-# test-go beside the web's own tests, the e2e build and then the e2e files (SIDE_BY_SIDE=0: one after the
-# other), each printed whole when it ends (scripts/side-by-side.sh). The e2e files start while test-go
-# still runs (D111; D85 had them wait for it): the machine's cores were idle a third of the time.
+# test-go, test-web and the e2e build run side by side (SIDE_BY_SIDE=0: one after the other), each printed
+# whole when it ends (scripts/side-by-side.sh); the e2e files, whose pages need the cores, after them (D85).
 test: web-deps
-	MAKE="$(MAKE)" scripts/side-by-side.sh test-go test-web-e2e
-
-test-web-e2e: test-web e2e-build
+	MAKE="$(MAKE)" scripts/side-by-side.sh test-go test-web e2e-build
 	cd web && $(NPM) run e2e
 
 # Tests that -race skips, run without it: stack sizes are only meaningful without -race, and the

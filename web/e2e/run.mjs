@@ -28,9 +28,8 @@ const LONGEST_FIRST = [
   'alarms.test.mjs', 'pages.test.mjs', 'carEvents.test.mjs', 'tankEvents.test.mjs', 'levelCockpit.test.mjs', 'tankMonitor.test.mjs',
   'help.test.mjs', 'hydtrend.test.mjs', 'ingest.test.mjs', 'stations.test.mjs', 'tankInfo.test.mjs',
 ];
-// Files whose server alone keeps both cores busy (alarms: 200 trucks at 600×) run by themselves, last,
-// so that they neither slow another file's page into its timeouts nor are slowed by it — nor by
-// `make test`'s Go tests, which the first files run beside (D111).
+// Files whose server alone keeps both cores busy (alarms: 200 trucks at 600×) run by themselves, first,
+// so that they neither slow another file's page into its timeouts nor are slowed by it.
 const ALONE = ['alarms.test.mjs'];
 const rank = (f) => (LONGEST_FIRST.includes(f) ? LONGEST_FIRST.indexOf(f) : LONGEST_FIRST.length);
 
@@ -93,11 +92,11 @@ process.on('SIGTERM', forward('SIGTERM'));
 
 const alone = files.filter((f) => ALONE.includes(path.basename(f)));
 const shared = files.filter((f) => !alone.includes(f));
+for (const f of alone) if (!stopping) await runFile(f);
 async function worker() {
   while (!stopping && next < shared.length) await runFile(shared[next++]);
 }
 await Promise.all(Array.from({ length: Math.min(concurrency, shared.length) }, worker));
-for (const f of alone) if (!stopping) await runFile(f);
 // A file that failed beside another is run once more, alone (E2E_RETRY, default 1; 0 turns it off): on
 // the two CI cores, a page under another file's load has missed a 15 s action now and then (a modal's
 // button clicked during its animation). Its first failure stays printed above; a file that fails alone
