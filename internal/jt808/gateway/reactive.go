@@ -1,30 +1,36 @@
 package gateway
 
-import "time"
+import (
+	"time"
+
+	"tankwatch/internal/jt808"
+)
 
 // start begins reading a new connection: in the reactor when there is one and the connection is a
-// socket, as a goroutine otherwise.
+// socket, else by one goroutine for the life of the connection.
 func (s *session) start(r *reactor) {
-	sp := s.begin()
-	if r == nil || s.rc == nil {
-		go s.runWith(sp)
-		return
-	}
-	s.poll, s.sp = r, sp
+	cfg := &s.srv.cfg
+	now := time.Now()
+	s.authBy = now.Add(cfg.AuthTimeout)
+	s.deadline(now.Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout, cfg.AuthTimeout)))
+	s.sp = jt808.NewSplitter(s.conn, jt808.DefaultMaxFrame)
+	s.poll = r
 	s.readFn = func(fd uintptr) bool {
 		s.got = readInto(fd, s.sp)
-		return true // never wait in Go's poller: an empty socket ends the goroutine (serve)
+		// Nothing to read: a session in the reactor ends its goroutine (serve, rest); one that is
+		// not waits in Go's poller.
+		return s.got || s.rid.Load() != 0
 	}
-	if !r.add(s) {
-		go s.runWith(sp)
+	if r == nil || s.rc == nil || !r.add(s) {
+		go s.serve()
 		return
 	}
 	s.wake() // bytes that came before the socket joined the set raised no edge
 }
 
 // wake makes sure a goroutine reads the session: one is started if none is serving it, else the one
-// serving it reads once more before it ends. It does nothing for a session that reads as a goroutine
-// of its own, or has ended.
+// serving it reads once more before it ends. It does nothing for a session outside the reactor (its
+// goroutine reads all along), or one that has ended.
 func (s *session) wake() {
 	if s.rid.Load() == 0 {
 		return
@@ -46,12 +52,16 @@ func (s *session) wake() {
 	}
 }
 
-// serve reads and handles frames until the socket has nothing more, then ends; it is run by wake, one
-// at a time per session. The same as runWith, but it parks by returning instead of waiting in a read.
+// serve reads and handles frames. Between frames it reads with the splitter's buffer given back: an
+// idle terminal (most of them, most of the time) holds no read buffer. The read fills the splitter
+// (readInto); a frame that came in pieces is completed by the splitter's own reads. In the reactor it
+// ends when the socket has nothing more (rest); otherwise the read waits in Go's poller, with as
+// little stack below it as possible (everything else happens in readOne). Without a socket (tests'
+// pipes) the splitter reads the connection itself.
 func (s *session) serve() {
 	sp := s.sp
 	for {
-		if sp.Idle() {
+		if s.rc != nil && sp.Idle() {
 			sp.Release()
 			if err := s.rc.Read(s.readFn); err != nil { // closed, or its deadline passed
 				s.readOne(nil, err)
@@ -81,14 +91,6 @@ func (s *session) rest() bool {
 	}
 	s.state.Store(serving)
 	return false
-}
-
-// end is runWith's deferred work for a session in the reactor.
-func (s *session) end() {
-	s.state.Store(ended)
-	s.poll.remove(s)
-	s.finish()
-	s.srv.wg.Done()
 }
 
 // expired wakes a session in the reactor whose read deadline has passed: no read is waiting to fail,

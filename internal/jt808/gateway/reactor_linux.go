@@ -58,6 +58,7 @@ func (r *reactor) add(s *session) bool {
 	id := r.next
 	r.byID[id] = s
 	r.mu.Unlock()
+	// syscall declares EPOLLET as the negative int 0x80000000; negated, it is the flag as a uint32.
 	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLRDHUP | -syscall.EPOLLET, Fd: int32(id)}
 	var err error
 	if cerr := s.rc.Control(func(fd uintptr) { err = syscall.EpollCtl(r.epfd, syscall.EPOLL_CTL_ADD, int(fd), &ev) }); cerr != nil {

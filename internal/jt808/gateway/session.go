@@ -15,8 +15,8 @@ import (
 )
 
 // session is one terminal connection. The goroutine reading it owns the reading side (term, authed,
-// bad counters): runWith for the life of the connection, or, in the reactor, serve while there are
-// bytes to read (one at a time, started by wake). A write goes out at once from its caller when the socket takes it without waiting;
+// bad counters): serve, for the life of the connection, or, in the reactor, while there are bytes to
+// read (one at a time, started by wake). A write goes out at once from its caller when the socket takes it without waiting;
 // otherwise it goes through the outbox, drained by a short-lived flush goroutine, so that the history
 // writer's commit callback never waits on a slow socket.
 type session struct {
@@ -66,9 +66,9 @@ type session struct {
 
 	upg atomic.Pointer[transfer] // the firmware upgrade under way (upgrade.go)
 
-	// in the reactor (reactor_linux.go): no goroutine while idle
+	// reading (reactive.go); in the reactor (reactor_linux.go), no goroutine while idle
 	poll   *reactor
-	rid    atomic.Uint32 // the session's id in poll's set; 0: it reads as a goroutine (run)
+	rid    atomic.Uint32 // the session's id in poll's set; 0: one goroutine reads it all along
 	state  atomic.Int32  // idle, serving, serving with an edge since, or ended (wake)
 	readBy atomic.Int64  // the read deadline, Unix ns: the janitor wakes the session once it has passed
 	sp     *jt808.Splitter
@@ -118,42 +118,6 @@ func (s *session) logger() *slog.Logger {
 
 func (s *session) nextSerial(n int) uint16 {
 	return uint16(s.serial.Add(uint32(n)) - uint32(n))
-}
-
-// begin sets the deadlines of a new connection and returns its splitter.
-func (s *session) begin() *jt808.Splitter {
-	cfg := &s.srv.cfg
-	now := time.Now()
-	s.authBy = now.Add(cfg.AuthTimeout)
-	s.deadline(now.Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout, cfg.AuthTimeout)))
-	return jt808.NewSplitter(s.conn, jt808.DefaultMaxFrame)
-}
-
-// runWith reads frames until the connection ends, as a goroutine of its own: where there is no
-// reactor (start). It parks in the read with as little stack below it as possible (everything else
-// happens in readOne).
-func (s *session) runWith(sp *jt808.Splitter) {
-	defer s.srv.wg.Done()
-	defer s.finish()
-	rc := s.rc
-	ready := func(fd uintptr) bool { return readInto(fd, sp) }
-	for {
-		// Between frames the session waits for the socket to become readable with its splitter's
-		// buffer given back: an idle terminal (most of them, most of the time) holds no read buffer.
-		// The read that ends the wait fills the splitter (readInto); a frame that came in pieces is
-		// completed by the splitter's own reads.
-		if rc != nil && sp.Idle() {
-			sp.Release()
-			if err := rc.Read(ready); err != nil {
-				s.readOne(nil, err)
-				return
-			}
-		}
-		raw, err := sp.Next()
-		if !s.readOne(raw, err) {
-			return
-		}
-	}
 }
 
 // frameBufs holds unescaped frames while they are handled; nothing of a frame outlives its handling
@@ -247,8 +211,11 @@ func (s *session) malformedFrame(err error) bool {
 	return true
 }
 
-// finish runs when the reading side stops.
-func (s *session) finish() {
+// end runs when the reading side stops: the session leaves the reactor (while its socket is still
+// open, reactor.remove), then closes once its queued replies are written.
+func (s *session) end() {
+	s.state.Store(ended)
+	s.poll.remove(s)
 	s.closeAfterFlush()
 	s.cancel()
 	s.srv.drop(s)
@@ -256,6 +223,7 @@ func (s *session) finish() {
 	s.re = jt808.Reassembler{}
 	s.rmu.Unlock()
 	s.partial.Store(false)
+	s.srv.wg.Done()
 }
 
 // enqueue writes wire bytes, or queues them for the flusher; readAt is set for acks (latency metric).
@@ -312,9 +280,9 @@ func (s *session) room(n int) bool {
 		s.wmu.Unlock()
 		return false
 	}
-	if len(s.pend)+n > s.srv.cfg.MaxOutbox {
+	if unsent := len(s.pend); unsent+n > s.srv.cfg.MaxOutbox {
 		s.wmu.Unlock()
-		s.logger().Warn("terminal does not read its replies; closing", "unsent_bytes", len(s.pend))
+		s.logger().Warn("terminal does not read its replies; closing", "unsent_bytes", unsent)
 		s.close()
 		return false
 	}
