@@ -111,10 +111,12 @@ func TestPasswordReachesTheTerminal(t *testing.T) {
 				Action   string `json:"action"`
 				UserName string `json:"userName"`
 			}]
-			e.MustOK("POST", "/authority-app/operationLog/page", admin, map[string]any{"module": carpass.Module}).Decode(&logs)
-			if len(logs.List) == 0 || logs.List[0].Action != "carPasswordAutoResend" || logs.List[0].UserName != "admin" {
-				t.Errorf("operation log after the automatic resend: %+v", logs.List)
+			// the entry is written once the sync state is saved (ResendWaiting): waited for, not raced
+			autoLogged := func() bool {
+				e.MustOK("POST", "/authority-app/operationLog/page", admin, map[string]any{"module": carpass.Module}).Decode(&logs)
+				return len(logs.List) > 0 && logs.List[0].Action == "carPasswordAutoResend" && logs.List[0].UserName == "admin"
 			}
+			apptest.WaitFor(t, "the operation log's newest entry to be admin's automatic resend", autoLogged)
 		})
 	}
 }
