@@ -57,6 +57,9 @@ hz=$(getconf CLK_TCK)
 # utime + stime in clock ticks: fields 14 and 15 of /proc/PID/stat, counted after the ")" that ends the
 # command name (which may hold spaces)
 cpu() { sed 's/^.*) //' "/proc/$srv/stat" | awk '{ print $12 + $13 }'; }
+# system time alone (field 15): the kernel's share, most of it TCP on loopback, which also runs the
+# simulator's side of each segment the server sends or acknowledges
+sys() { sed 's/^.*) //' "/proc/$srv/stat" | awk '{ print $13 }'; }
 # let every terminal connect and authenticate before measuring (open connections are not enough: a window
 # that still holds the registration storm measures registry lookups, not reports)
 for _ in $(seq 300); do
@@ -67,7 +70,7 @@ done
 [ "${s%.*}" -ge "$n" ] 2>/dev/null || echo "warning: $s of $n terminals authenticated when the window started (a registration storm is being measured)"
 sleep 5
 c0=$(metric tankwatch_history_committed_reports_total); b0=$(metric tankwatch_history_batches_total)
-w0=$(metric tankwatch_history_commit_seconds_total); t0=$(date +%s.%N); u0=$(cpu)
+w0=$(metric tankwatch_history_commit_seconds_total); t0=$(date +%s.%N); u0=$(cpu); k0=$(sys)
 if [ -n "${PROFILE:-}" ]; then
   mkdir -p "$PROFILE"; curl -fs -o "$PROFILE/server.prof" "http://$pprof/debug/pprof/profile?seconds=$secs"
   curl -fs -o "$PROFILE/server.heap" "http://$pprof/debug/pprof/heap"
@@ -78,13 +81,14 @@ else
   sleep "$secs"
 fi
 c1=$(metric tankwatch_history_committed_reports_total); b1=$(metric tankwatch_history_batches_total)
-w1=$(metric tankwatch_history_commit_seconds_total); t1=$(date +%s.%N); u1=$(cpu)
+w1=$(metric tankwatch_history_commit_seconds_total); t1=$(date +%s.%N); u1=$(cpu); k1=$(sys)
 sessions=$(metric tankwatch_jt808_sessions)
 awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v s="$sessions" -v rss="$(rss)" -v q="$(metric tankwatch_history_queued)" \
-  -v b0="$b0" -v b1="$b1" -v w0="$w0" -v w1="$w1" -v u0="$u0" -v u1="$u1" -v hz="$hz" -v rss0="$rss0" -v rss1="$(rsskb)" \
+  -v b0="$b0" -v b1="$b1" -v w0="$w0" -v w1="$w1" -v u0="$u0" -v u1="$u1" -v k0="$k0" -v k1="$k1" -v hz="$hz" -v rss0="$rss0" -v rss1="$(rsskb)" \
   'BEGIN { cpu = (u1 - u0) / hz; n = c1 - c0
-    printf "sessions=%d committed/s=%.0f server_rss_mb=%d writer_queue=%d batches/s=%.1f writer_busy=%.0f%% server_cpu_us/report=%s server_cores=%.2f\n",
-    s, n / (t1 - t0), rss, q, (b1 - b0) / (t1 - t0), 100 * (w1 - w0) / (t1 - t0), (n > 0 ? sprintf("%.1f", 1e6 * cpu / n) : "n/a"), cpu / (t1 - t0)
+    printf "sessions=%d committed/s=%.0f server_rss_mb=%d writer_queue=%d batches/s=%.1f writer_busy=%.0f%% server_cpu_us/report=%s (system %s) server_cores=%.2f\n",
+    s, n / (t1 - t0), rss, q, (b1 - b0) / (t1 - t0), 100 * (w1 - w0) / (t1 - t0), (n > 0 ? sprintf("%.1f", 1e6 * cpu / n) : "n/a"),
+    (n > 0 ? sprintf("%.1f", 1e6 * (k1 - k0) / hz / n) : "n/a"), cpu / (t1 - t0)
     printf "rss_before_terminals_mb=%d rss_kb/terminal=%.1f (all RSS / sessions) rss_kb/terminal_added=%.1f ((RSS - RSS before) / sessions)\n",
     rss0 / 1024, (s > 0 ? rss1 / s : 0), (s > 0 ? (rss1 - rss0) / s : 0) }'
 tail -n 1 "$data/sim.log"

@@ -1,6 +1,9 @@
 package tank
 
-import "math"
+import (
+	"math"
+	"sync/atomic"
+)
 
 // Family is the product family whose thermal expansion coefficients (K0, K1) convert an observed
 // volume to 20 °C (DOMAIN.md §2: GB/T 1885, the ISO 91 / API 2540 method with base 20 °C).
@@ -94,17 +97,46 @@ func VCF20K(k0, k1, rho20, temp float64) float64 {
 		math.IsNaN(k0) || math.IsNaN(k1) {
 		return 1
 	}
-	// ρ15 from ρ20 = ρ15 · CTL(20), iterating from ρ15 = ρ20; converges to 1e-9 in a few steps.
+	b := base20(k0, k1, rho20)
+	return ctl(k0, k1, b.rho15, temp) / b.ctl20
+}
+
+// base is what VCF20K derives from a product's coefficients and density alone: ρ15 and CTL(20).
+type base struct {
+	k0, k1, rho20 float64
+	rho15, ctl20  float64
+}
+
+// bases keeps the last bases computed, by a hash of their inputs: every level reading at ingest is
+// converted (tank.Convert), and ρ15's iteration was most of the conversion's cost. A fleet has a few
+// products and densities; a slot another input took is computed again, so any input gives the same
+// result, to the bit, and the table never grows.
+var bases [64]atomic.Pointer[base]
+
+func base20(k0, k1, rho20 float64) base {
+	h := math.Float64bits(k0)*31 ^ math.Float64bits(k1)*131 ^ math.Float64bits(rho20)*0x9e3779b97f4a7c15
+	slot := &bases[h>>58]
+	if b := slot.Load(); b != nil && b.k0 == k0 && b.k1 == k1 && b.rho20 == rho20 {
+		return *b
+	}
+	rho15 := rho15Of(k0, k1, rho20)
+	b := &base{k0: k0, k1: k1, rho20: rho20, rho15: rho15, ctl20: ctl(k0, k1, rho15, 20)}
+	slot.Store(b)
+	return *b
+}
+
+// rho15Of is ρ15 from ρ20 = ρ15 · CTL(20), iterating from ρ15 = ρ20; it converges to 1e-9 in a few
+// steps.
+func rho15Of(k0, k1, rho20 float64) float64 {
 	rho15 := rho20
 	for range 20 {
 		next := rho20 / ctl(k0, k1, rho15, 20)
 		if math.Abs(next-rho15) < 1e-9 {
-			rho15 = next
-			break
+			return next
 		}
 		rho15 = next
 	}
-	return ctl(k0, k1, rho15, temp) / ctl(k0, k1, rho15, 20)
+	return rho15
 }
 
 // The densities at 20 °C (kg/m³) a product may have: no fuel lies outside. Every form that takes a

@@ -2,6 +2,7 @@ package tank
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -73,5 +74,29 @@ func TestToV20(t *testing.T) {
 	u := ToV20(99, 5000, 30, 0)
 	if u.Converted || u.V20L != 5000 {
 		t.Errorf("unknown product: %+v, want unconverted", u)
+	}
+}
+
+// TestVCF20KRemembersNothingWrong: VCF20K keeps ρ15 and CTL(20) of the inputs it saw in a small table;
+// whatever order the inputs come in and whichever slots they share, each result is the one computed
+// afresh, to the bit.
+func TestVCF20KRemembersNothingWrong(t *testing.T) {
+	fresh := func(k0, k1, rho20, temp float64) float64 {
+		rho15 := rho15Of(k0, k1, rho20)
+		return ctl(k0, k1, rho15, temp) / ctl(k0, k1, rho15, 20)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	type in struct{ k0, k1, rho20 float64 }
+	var ins []in
+	for range 500 { // far more inputs than the table's slots
+		ins = append(ins, in{100 + 600*rng.Float64(), rng.Float64(), MinDensity20 + (MaxDensity20-MinDensity20)*rng.Float64()})
+	}
+	ins = append(ins, in{346.4228, 0.4388, 735}, in{186.9696, 0.4862, 840}, in{594.5418, 0, 795})
+	for range 20000 {
+		x := ins[rng.IntN(len(ins))]
+		temp := -30 + 80*rng.Float64()
+		if got, want := VCF20K(x.k0, x.k1, x.rho20, temp), fresh(x.k0, x.k1, x.rho20, temp); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("VCF20K(%v, %v, %v, %v) = %v, computed afresh %v", x.k0, x.k1, x.rho20, temp, got, want)
+		}
 	}
 }

@@ -13,10 +13,10 @@ func (s *session) start(r *reactor) {
 	now := time.Now()
 	s.authBy = now.Add(cfg.AuthTimeout)
 	s.deadline(now.Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout, cfg.AuthTimeout)))
-	s.sp = jt808.NewSplitter(s.conn, jt808.DefaultMaxFrame)
+	s.sp = jt808.NewSplitter((*splitterReads)(s), jt808.DefaultMaxFrame)
 	s.poll = r
 	s.readFn = func(fd uintptr) bool {
-		s.got = readInto(fd, s.sp)
+		s.got, s.short = readInto(fd, s.sp)
 		// Nothing to read: a session in the reactor ends its goroutine (serve, rest); one that is
 		// not waits in Go's poller.
 		return s.got || s.rid.Load() != 0
@@ -39,7 +39,7 @@ func (s *session) wake() {
 		switch st := s.state.Load(); st {
 		case idle:
 			if s.state.CompareAndSwap(idle, serving) {
-				go s.serve()
+				s.poll.run(s)
 				return
 			}
 		case serving:
@@ -63,6 +63,16 @@ func (s *session) serve() {
 	for {
 		if s.rc != nil && sp.Idle() {
 			sp.Release()
+			if s.short && s.rid.Load() != 0 && !s.hup.Load() {
+				// The last read had room to spare: the socket held no more. Rest without the read that
+				// would find it empty; bytes that came since raised an edge, which wake has seen (rest
+				// then fails) or will see. After a hang-up's edge, reads go on to the end of the
+				// stream, which raises no edge of its own.
+				s.short = false
+				if s.rest() {
+					return
+				}
+			}
 			if err := s.rc.Read(s.readFn); err != nil { // closed, or its deadline passed
 				s.readOne(nil, err)
 				s.end()
@@ -97,4 +107,14 @@ func (s *session) rest() bool {
 // so its goroutine's read finds the deadline (the janitor calls it).
 func (s *session) expired(now time.Time) bool {
 	return s.rid.Load() != 0 && s.state.Load() == idle && now.UnixNano() >= s.readBy.Load()
+}
+
+// splitterReads is the session's connection as its splitter reads it to complete a frame that came in
+// pieces: such a read may leave bytes in the socket, so the session's last read no longer says the
+// socket was emptied.
+type splitterReads session
+
+func (r *splitterReads) Read(b []byte) (int, error) {
+	r.short = false
+	return r.conn.Read(b)
 }

@@ -5,13 +5,16 @@ package gateway
 import (
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
 // reactor holds the idle sessions' sockets in one epoll set, so that a connected terminal between two
 // reports costs no goroutine: a session's goroutine (and its stack, most of an idle terminal's memory)
 // exists only while the session has bytes to read (session.serve). The set is registered edge-triggered;
-// an edge wakes the session (session.wake), whose goroutine reads until the socket is empty.
+// an edge wakes the session (session.wake), whose goroutine reads until the socket is empty. The
+// goroutines that serve woken sessions stay for the next one (run): one started per wake-up cost its
+// start, the growth of its stack and its exit, about 2 µs a report (docs/PERFORMANCE.md, D112).
 //
 // The epoll set's own descriptor waits in Go's poller like a socket (an epoll descriptor is readable
 // while it holds events), so no thread blocks in epoll_wait, and closing it ends the loop.
@@ -24,7 +27,16 @@ type reactor struct {
 	byID map[uint32]*session // a stale event (a session gone, its descriptor number reused) finds nothing
 	next uint32
 	done chan struct{}
+
+	work    chan *session // a woken session, to a goroutine waiting for one (unbuffered)
+	waiting atomic.Int32  // goroutines waiting on work
+	quit    chan struct{} // closed with the set: waiting goroutines end
 }
+
+// maxWaiting bounds the goroutines kept waiting for a woken session: a few serve at once on a node (a
+// frame's handling does not wait on the store), and a burst that needed more (a registration storm's
+// lookups) leaves no more than these behind.
+const maxWaiting = 32
 
 // newReactor returns nil when the system refuses an epoll set; the sessions then read as goroutines.
 func newReactor() *reactor {
@@ -42,7 +54,8 @@ func newReactor() *reactor {
 		_ = f.Close()
 		return nil
 	}
-	r := &reactor{f: f, rc: rc, epfd: fd, byID: map[uint32]*session{}, done: make(chan struct{})}
+	r := &reactor{f: f, rc: rc, epfd: fd, byID: map[uint32]*session{}, done: make(chan struct{}),
+		work: make(chan *session), quit: make(chan struct{})}
 	go r.loop()
 	return r
 }
@@ -109,6 +122,9 @@ func (r *reactor) loop() {
 			r.mu.Lock()
 			for _, ev := range events[:n] {
 				if s := r.byID[uint32(ev.Fd)]; s != nil {
+					if ev.Events&(syscall.EPOLLRDHUP|syscall.EPOLLHUP|syscall.EPOLLERR) != 0 {
+						s.hup.Store(true) // before the wake: its reads go on to the end (serve)
+					}
 					woken = append(woken, s)
 				}
 			}
@@ -130,8 +146,36 @@ func (r *reactor) loop() {
 	}
 }
 
-// close ends the loop; the sessions still in the set are the caller's to close.
+// run serves a woken session on a goroutine that waits for one, or on a new one when none does.
+func (r *reactor) run(s *session) {
+	select {
+	case r.work <- s:
+	default:
+		go r.serve(s)
+	}
+}
+
+// serve serves woken sessions one after the other, and ends when maxWaiting others already wait.
+func (r *reactor) serve(s *session) {
+	for {
+		s.serve()
+		if r.waiting.Add(1) > maxWaiting {
+			r.waiting.Add(-1)
+			return
+		}
+		select {
+		case s = <-r.work:
+			r.waiting.Add(-1)
+		case <-r.quit:
+			return
+		}
+	}
+}
+
+// close ends the loop and the goroutines waiting for a session; the sessions still in the set are the
+// caller's to close.
 func (r *reactor) close() {
 	_ = r.f.Close()
 	<-r.done
+	close(r.quit)
 }

@@ -28,27 +28,30 @@ func rawConn(conn net.Conn) syscall.RawConn {
 }
 
 // readInto is the RawConn.Read callback: it reads what the socket holds into sp's buffer, which it
-// takes from the pool only now, and reports true (the bytes, the end of the stream or the error are in
-// sp for Next); false, with the buffer given back, when there is nothing yet, to wait in the poller.
-// A waiting session so holds no buffer, and a frame costs one read that finds nothing and one that
-// finds it, where a one-byte MSG_PEEK before a read cost a third system call.
-func readInto(fd uintptr, sp *jt808.Splitter) bool {
+// takes from the pool only now, and reports got (the bytes, the end of the stream or the error are in
+// sp for Next); got is false, with the buffer given back, when there is nothing yet, to wait in the
+// poller. short says the read took fewer bytes than it had room for: the socket held no more when it
+// was read (session.serve then rests without a read that would only find it empty). A waiting session
+// so holds no buffer, and a frame costs one read.
+func readInto(fd uintptr, sp *jt808.Splitter) (got, short bool) {
 	for {
-		n, err := syscall.Read(int(fd), sp.Space())
+		space := sp.Space()
+		n, err := syscall.Read(int(fd), space)
 		switch {
 		case err == syscall.EINTR:
 			continue
 		case err == syscall.EAGAIN:
 			sp.Release()
-			return false
+			return false, false
 		case err != nil:
 			sp.Filled(0, os.NewSyscallError("read", err))
 		case n == 0:
 			sp.Filled(0, io.EOF)
 		default:
 			sp.Filled(n, nil)
+			return true, n < len(space)
 		}
-		return true
+		return true, false
 	}
 }
 

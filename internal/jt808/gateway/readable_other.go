@@ -13,7 +13,7 @@ import (
 // and every write goes through the flusher.
 func rawConn(net.Conn) syscall.RawConn { return nil }
 
-func readInto(uintptr, *jt808.Splitter) bool { return true }
+func readInto(uintptr, *jt808.Splitter) (got, short bool) { return true, false }
 
 func tryWrite(syscall.RawConn, []byte) int { return 0 }
 
@@ -24,3 +24,4 @@ func newReactor() *reactor         { return nil }
 func (*reactor) add(*session) bool { return false }
 func (*reactor) remove(*session)   {}
 func (*reactor) close()            {}
+func (*reactor) run(*session)      {}

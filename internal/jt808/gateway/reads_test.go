@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"net"
 	"testing"
 	"time"
 
@@ -72,6 +73,38 @@ func TestFramesAcrossReads(t *testing.T) {
 			if r.Lat != int32(i) || r.Lon != 114057865 || r.Mileage != 3456 {
 				t.Fatalf("%s: report %d stored as %+v", tc.name, i, r)
 			}
+		}
+	}
+}
+
+// TestEndWithTheLastBytes: a terminal that sends its last report and hangs up at once (its FIN in the
+// same breath as the bytes) is stored and its session ends at once, not at the idle timeout: a
+// session that rests after a read that emptied the socket must still see the hang-up that came with
+// it.
+func TestEndWithTheLastBytes(t *testing.T) {
+	e := start(t, Config{IdleTimeout: time.Hour}, true, nil)
+	open := func() int {
+		e.srv.mu.Lock()
+		defer e.srv.mu.Unlock()
+		return len(e.srv.conns)
+	}
+	for i := range 40 {
+		c := e.dial(jt808.V2013, term1.Phone)
+		c.login()
+		wire, _ := c.reports(1 + i%3)
+		c.write(wire)
+		if err := c.conn.(*net.TCPConn).CloseWrite(); err != nil {
+			t.Fatal(err)
+		}
+		for range 1 + i%3 {
+			e.sink.next(t, withReports)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for open() > 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("terminal %d hung up after its reports; its session is still open after 10 s", i)
+			}
+			time.Sleep(time.Millisecond)
 		}
 	}
 }

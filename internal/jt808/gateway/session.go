@@ -74,6 +74,8 @@ type session struct {
 	sp     *jt808.Splitter
 	readFn func(fd uintptr) bool // RawConn.Read's callback, built once
 	got    bool                  // the last readFn read something (bytes, the end or an error)
+	short  bool                  // and fewer bytes than it had room for (reactor: the socket was emptied)
+	hup    atomic.Bool           // the reactor saw the peer hang up, or an error: read to the end
 }
 
 // session.state in the reactor.
