@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"os"
 	"time"
 
 	"tankwatch/internal/jt808"
@@ -12,7 +13,8 @@ func (s *session) start(r *reactor) {
 	cfg := &s.srv.cfg
 	now := time.Now()
 	s.authBy = now.Add(cfg.AuthTimeout)
-	s.deadline(now.Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout, cfg.AuthTimeout)))
+	by := now.Add(min(cfg.HandshakeTimeout, cfg.IdleTimeout, cfg.AuthTimeout))
+	s.readBy.Store(by.UnixNano())
 	s.sp = jt808.NewSplitter((*splitterReads)(s), jt808.DefaultMaxFrame)
 	s.poll = r
 	s.readFn = func(fd uintptr) bool {
@@ -22,6 +24,7 @@ func (s *session) start(r *reactor) {
 		return s.got || s.rid.Load() != 0
 	}
 	if r == nil || s.rc == nil || !r.add(s) {
+		_ = s.conn.SetReadDeadline(by)
 		go s.serve()
 		return
 	}
@@ -73,6 +76,12 @@ func (s *session) serve() {
 					return
 				}
 			}
+			if s.rid.Load() != 0 && time.Now().UnixNano() >= s.readBy.Load() {
+				// in the reactor the socket has no deadline of its own (session.deadline)
+				s.readOne(nil, os.ErrDeadlineExceeded)
+				s.end()
+				return
+			}
 			if err := s.rc.Read(s.readFn); err != nil { // closed, or its deadline passed
 				s.readOne(nil, err)
 				s.end()
@@ -116,5 +125,12 @@ type splitterReads session
 
 func (r *splitterReads) Read(b []byte) (int, error) {
 	r.short = false
-	return r.conn.Read(b)
+	if r.rid.Load() == 0 {
+		return r.conn.Read(b)
+	}
+	// In the reactor the socket has no deadline but for this read (session.deadline).
+	_ = r.conn.SetReadDeadline(time.Unix(0, r.readBy.Load()))
+	n, err := r.conn.Read(b)
+	_ = r.conn.SetReadDeadline(time.Time{})
+	return n, err
 }

@@ -108,3 +108,24 @@ func TestEndWithTheLastBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleTimeoutFollowsTraffic: the read deadline moves with every frame (a terminal that keeps
+// reporting stays connected long past its first deadline), and a terminal that goes silent, or stops
+// in the middle of a frame, is closed once IdleTimeout has passed without a frame.
+func TestIdleTimeoutFollowsTraffic(t *testing.T) {
+	const idle = 150 * time.Millisecond
+	e := start(t, Config{IdleTimeout: idle, HandshakeTimeout: idle}, true, nil)
+	c := e.dial(jt808.V2013, term1.Phone)
+	c.login()
+	for i := range 12 { // 12 × 50 ms: four idle timeouts' worth
+		c.ack(c.send(location(int32(i))), jt808.MsgLocation, jt808.ResultOK)
+		time.Sleep(idle / 3)
+	}
+	wire, _ := c.reports(1)
+	c.write(wire[:len(wire)/2]) // half a frame, then silence
+	began := time.Now()
+	c.closed()
+	if waited := time.Since(began); waited < idle/2 {
+		t.Errorf("closed %v after half a frame, before its idle timeout of %v", waited, idle)
+	}
+}

@@ -176,9 +176,13 @@ func (s *session) setReadDeadline() {
 	s.deadline(d)
 }
 
+// deadline sets the session's read deadline: in the reactor, only readBy, which serve and the janitor
+// check (a socket deadline set per frame was a timer update per report); outside it, the socket's.
 func (s *session) deadline(t time.Time) {
 	s.readBy.Store(t.UnixNano())
-	_ = s.conn.SetReadDeadline(t)
+	if s.rid.Load() == 0 {
+		_ = s.conn.SetReadDeadline(t)
+	}
 }
 
 // unauthenticatedTooLong reports (and counts, and logs) a connection that has not authenticated within
