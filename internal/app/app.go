@@ -420,9 +420,7 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 	go a.runSettings(ctx) // issue 18: platform settings another node changed (settings.go)
 	gateway := cfg.Serves(config.RoleGateway)
 	if gateway { // the workers go with the engines (D93)
-		go a.runLockStats(ctx)  // issue 16: the lock and seal rollup worker (lock_stats.go)
-		go a.runStatsTrips(ctx) // the trip rollup's outbox worker (stats_trips.go)
-		go a.runFaults(ctx)     // faults raised by the system (faults.go, D82)
+		go a.runFaults(ctx) // faults raised by the system (faults.go, D82)
 	}
 	if cfg.Pprof != "" {
 		if err := servePprof(ctx, cfg.Pprof, log); err != nil {
@@ -447,6 +445,10 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 		return err
 	}
 	defer a.StopDevices()
+	if a.RunsRollups() { // after StartDevices: which node runs them, and for which cars, is the cluster's (D113)
+		go a.runLockStats(ctx)  // issue 16: the lock and seal rollup worker (lock_stats.go)
+		go a.runStatsTrips(ctx) // the trip rollup's outbox worker (stats_trips.go)
+	}
 	if err := a.StartMessaging(ctx); err != nil {
 		_ = ln.Close()
 		return err

@@ -27,6 +27,16 @@ func TestWorkers(t *testing.T) {
 	waitFor(t, "the workers to share the partitions", func() bool {
 		return held(w1) > 0 && held(w2) > 0 && held(w1)+held(w2) == 32 && held(g1)+held(g2) == 0
 	})
+	// the rollup marks go with the partitions (D113): the workers recompute them, each its own cars
+	if g1.App.RunsRollups() || g2.App.RunsRollups() || !w1.App.RunsRollups() || !w2.App.RunsRollups() {
+		t.Errorf("rollup workers on g1 %v, g2 %v, w1 %v, w2 %v: want on the workers alone",
+			g1.App.RunsRollups(), g2.App.RunsRollups(), w1.App.RunsRollups(), w2.App.RunsRollups())
+	}
+	for car := int64(1); car <= 64; car++ {
+		if in1, in2 := w1.App.RollupShare().Has(car), w2.App.RollupShare().Has(car); in1 == in2 {
+			t.Fatalf("car %d in w1's share %v, in w2's %v: want in exactly one", car, in1, in2)
+		}
+	}
 
 	var cars []struct {
 		CarID      int64 `bun:"car_id"`

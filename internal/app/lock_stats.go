@@ -18,7 +18,8 @@ type lockStats struct {
 // buildLockStats creates the part's services (called by New after the waybill parts).
 func (a *App) buildLockStats() {
 	a.lockStats.svc = &lockstats.Service{DB: a.DB}
-	a.lockStats.worker = &lockstats.Worker{DB: a.DB.DB, Log: a.Log.With("component", "lock-stats"), Now: func() time.Time { return a.now() }}
+	a.lockStats.worker = &lockstats.Worker{DB: a.DB.DB, Log: a.Log.With("component", "lock-stats"), Now: func() time.Time { return a.now() },
+		Share: a.RollupShare}
 }
 
 func (a *App) lockStatsRoutes() []httpx.Route { return a.lockStats.svc.Routes() }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/stats"
 	"tankwatch/internal/stats/pages"
@@ -29,7 +30,31 @@ func (a *App) statsTripsRoutes() []httpx.Route { return a.statsTrips.Pages.Route
 
 // runStatsTrips keeps the trip rollup live until ctx ends: the writers mark (car, day)s in stat_dirty
 // in their transactions (waybill.Advance / Correct), and this worker recomputes them (D55).
-func (a *App) runStatsTrips(ctx context.Context) { stats.Worker(ctx, a.DB, statsTripsEvery, a.Log) }
+func (a *App) runStatsTrips(ctx context.Context) {
+	stats.Worker(ctx, a.DB, statsTripsEvery, a.Log, a.RollupShare)
+}
+
+// RollupShare is the part of the rollup marks (trips, locks, seals) this node recomputes (D113): with
+// partitioned engines, the cars of the partitions it holds, so that each mark is recomputed once
+// across the nodes; otherwise every car.
+func (a *App) RollupShare() stats.Share {
+	c := a.Devices.Cluster
+	if c == nil {
+		return stats.Share{}
+	}
+	parts, held := c.Share()
+	return stats.Share{Parts: parts, Held: held}
+}
+
+// RunsRollups reports whether this node runs the rollup workers: the nodes that hold partitions (the
+// worker role) when the engines are partitioned, so that every partition's marks have a taker;
+// otherwise the gateway nodes, which commit the records (D93).
+func (a *App) RunsRollups() bool {
+	if c := a.Devices.Cluster; c != nil && c.Partitioned() {
+		return a.Cfg.Serves(config.RoleWorker)
+	}
+	return a.Cfg.Serves(config.RoleGateway)
+}
 
 // DrainStatsTrips recomputes every marked (car, day) now (tests; the worker does it in the server).
 func (a *App) DrainStatsTrips(ctx context.Context) error {

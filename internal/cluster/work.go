@@ -190,6 +190,15 @@ func (n *Node) Holds(carID int64) bool {
 	return n.reading[n.partition(carID)] != nil
 }
 
+// Share is the number of partitions and those this node holds, for work split by car the way the
+// engines' is (the rollup marks, D113); parts is 0 when the engines are not partitioned.
+func (n *Node) Share() (parts int, held []int) {
+	if n.queues == nil {
+		return 0, nil
+	}
+	return n.cfg.Partitions, n.HeldPartitions()
+}
+
 // HeldPartitions lists the partitions this node reads.
 func (n *Node) HeldPartitions() []int {
 	n.pmu.Lock()

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/uptrace/bun"
@@ -32,9 +33,44 @@ type Mark struct {
 // TakeDirty returns up to limit marks of kind, oldest first. Call Done with each mark once its rows
 // are recomputed: a mark marked again meanwhile (a newer marked_at) stays for the next round.
 func TakeDirty(ctx context.Context, idb bun.IDB, kind string, limit int) ([]Mark, error) {
+	return TakeShare(ctx, idb, kind, limit, Share{})
+}
+
+// Share is the cars whose marks a node of a cluster recomputes: those whose id modulo Parts is one of
+// Held, the partitions of cars it holds (D97), so that each mark is recomputed by one node instead of
+// by every node (D113). The zero Share is every car.
+type Share struct {
+	Parts int
+	Held  []int
+}
+
+// Every reports whether the share is every car.
+func (s Share) Every() bool { return s.Parts <= 0 }
+
+// Has reports whether carID is in the share.
+func (s Share) Has(carID int64) bool {
+	if s.Every() {
+		return true
+	}
+	p := carID % int64(s.Parts)
+	if p < 0 {
+		p = -p
+	}
+	return slices.Contains(s.Held, int(p))
+}
+
+// TakeShare is TakeDirty for the cars of share (none when it holds no partition).
+func TakeShare(ctx context.Context, idb bun.IDB, kind string, limit int, share Share) ([]Mark, error) {
+	if !share.Every() && len(share.Held) == 0 {
+		return nil, nil
+	}
 	var out []Mark
-	err := idb.NewSelect().Table("stat_dirty").Column("car_id", "day", "marked_at").Where("kind = ?", kind).
-		OrderExpr("marked_at, car_id, day").Limit(int64(limit)).Scan(ctx, &out)
+	q := idb.NewSelect().Table("stat_dirty").Column("car_id", "day", "marked_at").Where("kind = ?", kind)
+	if !share.Every() {
+		// car ids are positive: the modulo is the partition (cluster.Node.partition)
+		q = q.Where("car_id % ? IN (?)", share.Parts, bun.In(share.Held))
+	}
+	err := q.OrderExpr("marked_at, car_id, day").Limit(int64(limit)).Scan(ctx, &out)
 	return out, err
 }
 

@@ -3,6 +3,7 @@ package stats
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"tankwatch/internal/platform/db"
@@ -191,6 +192,32 @@ func TestDirtyMarks(t *testing.T) {
 		}
 		if l, _ := TakeDirty(ctx, d, DirtyLock, 10); len(l) != 1 {
 			t.Errorf("lock marks = %+v", l)
+		}
+		// a node's share of the cars (D113): car 2 is partition 0 of 2, car 1 partition 1
+		if err := MarkDirty(ctx, d, DirtyTrip, 2, 20261103, 50); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			share Share
+			cars  []int64
+		}{
+			{Share{}, []int64{1, 2}},
+			{Share{Parts: 2, Held: []int{0}}, []int64{2}},
+			{Share{Parts: 2, Held: []int{1}}, []int64{1}},
+			{Share{Parts: 2, Held: []int{0, 1}}, []int64{1, 2}},
+			{Share{Parts: 2}, nil}, // holds no partition: takes nothing
+		} {
+			got, err := TakeShare(ctx, d, DirtyTrip, 10, c.share)
+			var cars []int64
+			for _, m := range got {
+				cars = append(cars, m.CarID)
+				if !c.share.Has(m.CarID) {
+					t.Errorf("%+v: Has(%d) is false for a mark it took", c.share, m.CarID)
+				}
+			}
+			if err != nil || !slices.Equal(cars, c.cars) {
+				t.Errorf("TakeShare(%+v) took cars %v (%v), want %v", c.share, cars, err, c.cars)
+			}
 		}
 	})
 }

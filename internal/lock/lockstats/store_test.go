@@ -110,13 +110,71 @@ func snapshot(t *testing.T, d *db.DB) ([]LockDaily, []SealDaily) {
 
 // TestLiveRollupEqualsRebuild: a month of lock events (locks moved between cars, offline spells over
 // several days, one still offline at the end) and seal records written with their marks, the worker
-// draining as they come; the rows it keeps equal a full rebuild at the same clock, row for row.
+// draining as they come; the rows it keeps equal a full rebuild at the same clock, row for row. Split:
+// two workers, each with a share of the cars (two nodes of a cluster, D113), do it between them.
 func TestLiveRollupEqualsRebuild(t *testing.T) {
+	t.Run("one worker", func(t *testing.T) { liveEqualsRebuild(t, false) })
+	t.Run("split", func(t *testing.T) { liveEqualsRebuild(t, true) })
+}
+
+// split is two workers whose shares of the cars are the two partitions of 2.
+type split [2]*Worker
+
+func (s split) Drain(ctx context.Context) (int, error) {
+	n := 0
+	for _, w := range s {
+		k, err := w.Drain(ctx)
+		if err != nil {
+			return n, err
+		}
+		n += k
+	}
+	return n, nil
+}
+
+func (s split) Sweep(ctx context.Context) error {
+	for _, w := range s {
+		if err := w.Sweep(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func liveEqualsRebuild(t *testing.T, halves bool) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		f := setup(t, d)
 		clock := stats.DayStart(20261101)
-		w := &Worker{DB: d.DB, Now: func() time.Time { return time.UnixMilli(clock) }}
+		now := func() time.Time { return time.UnixMilli(clock) }
+		var w interface {
+			Drain(context.Context) (int, error)
+			Sweep(context.Context) error
+		} = &Worker{DB: d.DB, Now: now}
+		if halves {
+			if f.carE%2 == f.carN%2 && f.carE%2 == f.carE2%2 {
+				t.Fatalf("cars %d, %d, %d are all in one partition of 2: the split proves nothing", f.carE, f.carE2, f.carN)
+			}
+			half := func(p int) *Worker {
+				return &Worker{DB: d.DB, Now: now, Share: func() stats.Share { return stats.Share{Parts: 2, Held: []int{p}} }}
+			}
+			w = split{half(0), half(1)}
+			// one half alone leaves the other half's marks, and only those
+			f.event(t, "L9", f.carE, f.east, lock.EventClosed, lock.Method(0), 0, clock)
+			other, group := f.carN, f.north
+			if other%2 == f.carE%2 {
+				other, group = f.carE2, f.east
+			}
+			f.event(t, "L8", other, group, lock.EventClosed, lock.Method(0), 0, clock)
+			odd := int(f.carE % 2)
+			if _, err := half(odd).Drain(ctx); err != nil {
+				t.Fatal(err)
+			}
+			left, err := stats.TakeDirty(ctx, d, stats.DirtyLock, 10)
+			if err != nil || len(left) != 1 || left[0].CarID%2 == f.carE%2 {
+				t.Fatalf("after one half's drain, marks left %+v (%v): want the other half's car alone", left, err)
+			}
+		}
 		rnd := rand.New(rand.NewSource(16))
 		cars := []struct{ car, group int64 }{{f.carE, f.east}, {f.carE2, f.east}, {f.carN, f.north}}
 		serials := []string{"L1", "L2", "L3", "L4"}

@@ -19,6 +19,9 @@ type Worker struct {
 	// Every is the pause between rounds (0 → 3 s); the open offline intervals are swept every
 	// SweepEvery (0 → 1 min).
 	Every, SweepEvery time.Duration
+	// Share gives, each round, the cars whose marks and offline intervals this node recomputes
+	// (nil: every car; D113).
+	Share func() stats.Share
 	// openDone: per open interval (offline event id), the last day already refreshed.
 	openDone map[int64]int
 }
@@ -28,9 +31,10 @@ const batch = 200
 // Drain recomputes the rows of every mark waiting now and returns how many marks it did.
 func (w *Worker) Drain(ctx context.Context) (int, error) {
 	n := 0
+	share := w.share()
 	for _, kind := range []string{stats.DirtyLock, stats.DirtySeal} {
 		for {
-			marks, err := stats.TakeDirty(ctx, w.DB, kind, batch)
+			marks, err := stats.TakeShare(ctx, w.DB, kind, batch, share)
 			if err != nil || len(marks) == 0 {
 				if err != nil {
 					return n, err
@@ -49,6 +53,13 @@ func (w *Worker) Drain(ctx context.Context) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+func (w *Worker) share() stats.Share {
+	if w.Share == nil {
+		return stats.Share{}
+	}
+	return w.Share()
 }
 
 func (w *Worker) refresh(ctx context.Context, kind string, m stats.Mark) error {
@@ -92,7 +103,11 @@ func (w *Worker) Sweep(ctx context.Context) error {
 		w.openDone = map[int64]int{}
 	}
 	seen := map[int64]bool{}
+	share := w.share()
 	for _, iv := range open {
+		if !share.Has(iv.CarID) {
+			continue // another node's (its openDone entry, if any, goes below)
+		}
 		seen[iv.EventID] = true
 		from := stats.Day(iv.Start)
 		if d, ok := w.openDone[iv.EventID]; ok {
