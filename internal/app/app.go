@@ -28,6 +28,7 @@ import (
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/platform/loop"
 	"tankwatch/internal/station"
+	"tankwatch/internal/stats"
 	"tankwatch/internal/tank"
 	"tankwatch/internal/tank/calib"
 	"tankwatch/internal/tank/cockpit"
@@ -446,8 +447,10 @@ func Serve(ctx context.Context, cfg config.Config, out io.Writer, ready func(add
 	}
 	defer a.StopDevices()
 	if a.RunsRollups() { // after StartDevices: which node runs them, and for which cars, is the cluster's (D113)
-		go a.runLockStats(ctx)  // issue 16: the lock and seal rollup worker (lock_stats.go)
-		go a.runStatsTrips(ctx) // the trip rollup's outbox worker (stats_trips.go)
+		c := a.Devices.Cluster
+		share := func() stats.Share { return shareOf(c) }
+		go a.runLockStats(ctx, share)  // issue 16: the lock and seal rollup worker (lock_stats.go)
+		go a.runStatsTrips(ctx, share) // the trip rollup's outbox worker (stats_trips.go)
 	}
 	if err := a.StartMessaging(ctx); err != nil {
 		_ = ln.Close()

@@ -18,14 +18,17 @@ type lockStats struct {
 // buildLockStats creates the part's services (called by New after the waybill parts).
 func (a *App) buildLockStats() {
 	a.lockStats.svc = &lockstats.Service{DB: a.DB}
-	a.lockStats.worker = &lockstats.Worker{DB: a.DB.DB, Log: a.Log.With("component", "lock-stats"), Now: func() time.Time { return a.now() },
-		Share: a.RollupShare}
+	a.lockStats.worker = &lockstats.Worker{DB: a.DB.DB, Log: a.Log.With("component", "lock-stats"), Now: func() time.Time { return a.now() }}
 }
 
 func (a *App) lockStatsRoutes() []httpx.Route { return a.lockStats.svc.Routes() }
 
 // runLockStats keeps the lock and seal rollups live (the stat_dirty "lock" / "seal" marks) until ctx ends.
-func (a *App) runLockStats(ctx context.Context) { a.lockStats.worker.Run(ctx) }
+// share gives the cars it recomputes (D113).
+func (a *App) runLockStats(ctx context.Context, share func() stats.Share) {
+	a.lockStats.worker.Share = share
+	a.lockStats.worker.Run(ctx)
+}
 
 // seedLockStatsDemo rebuilds the lock and seal rollups over the demo's history (the other parts' demo
 // seeds ran before it); with no lock event or seal record yet there is nothing to do.

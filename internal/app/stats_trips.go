@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"tankwatch/internal/cluster"
 	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/stats"
@@ -30,15 +31,18 @@ func (a *App) statsTripsRoutes() []httpx.Route { return a.statsTrips.Pages.Route
 
 // runStatsTrips keeps the trip rollup live until ctx ends: the writers mark (car, day)s in stat_dirty
 // in their transactions (waybill.Advance / Correct), and this worker recomputes them (D55).
-func (a *App) runStatsTrips(ctx context.Context) {
-	stats.Worker(ctx, a.DB, statsTripsEvery, a.Log, a.RollupShare)
+func (a *App) runStatsTrips(ctx context.Context, share func() stats.Share) {
+	stats.Worker(ctx, a.DB, statsTripsEvery, a.Log, share)
 }
 
 // RollupShare is the part of the rollup marks (trips, locks, seals) this node recomputes (D113): with
 // partitioned engines, the cars of the partitions it holds, so that each mark is recomputed once
 // across the nodes; otherwise every car.
-func (a *App) RollupShare() stats.Share {
-	c := a.Devices.Cluster
+func (a *App) RollupShare() stats.Share { return shareOf(a.Devices.Cluster) }
+
+// shareOf is RollupShare of a node (nil: alone). The workers are given the node itself, taken when
+// they start: StopDevices clears Devices.Cluster while their last round may still run.
+func shareOf(c *cluster.Node) stats.Share {
 	if c == nil {
 		return stats.Share{}
 	}
