@@ -46,10 +46,11 @@ type Broker struct {
 	ext   *bridge
 	once  sync.Once
 
-	mu     sync.Mutex
-	tokens map[*mqtt.Client]string // session token of each connected browser, checked again every Recheck
-	local  map[int64]int           // user id → open sessions on this node
-	remote map[int64]bool          // user ids announced online by other nodes (external broker only)
+	mu        sync.Mutex
+	tokens    map[*mqtt.Client]string // session token of each connected browser, checked again every Recheck
+	local     map[int64]int           // user id → its browsers on this node listening on its message topic
+	listeners map[*mqtt.Client]bool   // the browsers counted in local
+	remote    map[int64]bool          // user ids announced online by other nodes (external broker only)
 }
 
 // NewBroker returns a broker whose CONNECT packets are checked by guard (username = user id,
@@ -69,7 +70,7 @@ func NewBroker(guard httpx.Guard, cfg Config, log *slog.Logger) (*Broker, error)
 		// $SYS topics are refused by the ACL anyway; publish them rarely.
 		SysTopicResendInterval: 3600,
 	})
-	b := &Broker{srv: srv, guard: guard, log: log, cfg: cfg, tokens: map[*mqtt.Client]string{}, local: map[int64]int{}, remote: map[int64]bool{}}
+	b := &Broker{srv: srv, guard: guard, log: log, cfg: cfg, tokens: map[*mqtt.Client]string{}, local: map[int64]int{}, listeners: map[*mqtt.Client]bool{}, remote: map[int64]bool{}}
 	if err := srv.AddHook(&hook{b: b}, nil); err != nil {
 		return nil, err
 	}
@@ -152,8 +153,8 @@ func (b *Broker) deliverLocal(topic string, payload []byte) {
 	}
 }
 
-// Online returns the ids of the users with a live connection (to this node, or announced by another
-// node through the external broker), ascending.
+// Online returns the ids of the users with a console listening for their messages (on this node), or
+// announced online by another node through the external broker, ascending.
 func (b *Broker) Online() []int64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -170,7 +171,7 @@ func (b *Broker) Online() []int64 {
 	return out
 }
 
-// IsOnline reports whether user id has a live connection.
+// IsOnline reports whether user id has a console listening for its messages (OnSubscribed).
 func (b *Broker) IsOnline(id int64) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -179,7 +180,6 @@ func (b *Broker) IsOnline(id int64) bool {
 
 func (b *Broker) sessionUp(cl *mqtt.Client, id int64, token string) {
 	b.mu.Lock()
-	b.local[id]++
 	b.tokens[cl] = token
 	b.mu.Unlock()
 }
@@ -187,10 +187,27 @@ func (b *Broker) sessionUp(cl *mqtt.Client, id int64, token string) {
 func (b *Broker) sessionDown(cl *mqtt.Client, id int64) {
 	b.mu.Lock()
 	delete(b.tokens, cl)
+	b.mu.Unlock()
+	b.listening(cl, id, false)
+}
+
+// listening records whether a connected browser listens on its user's message topic: the user is
+// online on this node while one of its browsers does.
+func (b *Broker) listening(cl *mqtt.Client, id int64, on bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.listeners[cl] == on {
+		return
+	}
+	if on {
+		b.listeners[cl] = true
+		b.local[id]++
+		return
+	}
+	delete(b.listeners, cl)
 	if b.local[id]--; b.local[id] <= 0 {
 		delete(b.local, id)
 	}
-	b.mu.Unlock()
 }
 
 func (b *Broker) remotePresence(id int64, online bool) {

@@ -76,7 +76,21 @@ func browserAt(t *testing.T, url string, uid int64, token string) (paho.Client, 
 	return browserWith(t, url, uid, token, "", "")
 }
 
+// browserWith connects like the console, which then listens on its user's message topic.
 func browserWith(t *testing.T, url string, uid int64, token, clientID, will string) (paho.Client, error) {
+	t.Helper()
+	c, err := connect(t, url, uid, token, clientID, will)
+	if err != nil {
+		return nil, err
+	}
+	if tok := c.Subscribe(UserTopic(TopicMsg, uid), 1, nil); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		return nil, fmt.Errorf("subscribe: %v", tok.Error())
+	}
+	return c, nil
+}
+
+// connect connects a browser that subscribes to nothing yet.
+func connect(t *testing.T, url string, uid int64, token, clientID, will string) (paho.Client, error) {
 	t.Helper()
 	if clientID == "" {
 		clientID = fmt.Sprintf("web_%d_%d", uid, time.Now().UnixNano())
@@ -310,6 +324,61 @@ func TestPresence(t *testing.T) {
 	})
 }
 
+// startAlone starts a broker without an external one, serving /mqtt, until the test ends.
+func startAlone(t testing.TB, g httpx.Guard, cfg Config) *node {
+	t.Helper()
+	b, err := NewBroker(g, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := b.Start(ctx); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	httpx.Mount(mux, g, b.Routes())
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() { _ = b.Close(); srv.Close(); cancel() })
+	return &node{b: b, srv: srv}
+}
+
+// TestOnlineOnceListening: a browser counts as online once it listens on its message topic, not at
+// its connection, so that a message sent to a user shown online reaches that console live (the
+// console connects, then subscribes; a message sent in between was not pushed).
+func TestOnlineOnceListening(t *testing.T) {
+	a, _, g := users()
+	n := startAlone(t, g, Config{})
+	b := n.b
+	c, err := connect(t, n.wsURL(), a, "tok-a", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if b.IsOnline(a) {
+		t.Fatal("online before it listens on its message topic")
+	}
+	ib := &inbox{}
+	if tok := c.Subscribe(UserTopic(TopicMsg, a), 1, ib.handler); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	waitFor(t, "online once listening", func() bool { return b.IsOnline(a) })
+	if err := b.Publish(UserTopic(TopicMsg, a), []byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the message sent once online", func() bool { return ib.has(UserTopic(TopicMsg, a), "hello") })
+	if tok := c.Unsubscribe(UserTopic(TopicMsg, a)); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	waitFor(t, "offline once it stops listening", func() bool { return !b.IsOnline(a) })
+	if tok := c.Subscribe(UserTopic(TopicMsg, a), 1, ib.handler); !tok.WaitTimeout(5*time.Second) || tok.Error() != nil {
+		t.Fatal(tok.Error())
+	}
+	waitFor(t, "online again", func() bool { return b.IsOnline(a) })
+	c.Disconnect(50)
+	waitFor(t, "offline once disconnected", func() bool { return !b.IsOnline(a) })
+}
+
 // lockedGuard is a guard whose tokens a test can revoke.
 type lockedGuard struct {
 	mu sync.Mutex
@@ -325,20 +394,8 @@ func (l *lockedGuard) Authenticate(r *http.Request) (*httpx.Principal, error) {
 func TestRevokedTokenIsDisconnected(t *testing.T) {
 	a, _, g := users()
 	lg := &lockedGuard{g: g}
-	b, err := NewBroker(lg, Config{Recheck: 50 * time.Millisecond}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	if err := b.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	httpx.Mount(mux, lg, b.Routes())
-	srv := httptest.NewServer(mux)
-	t.Cleanup(func() { _ = b.Close(); srv.Close() })
-	n := &node{b: b, srv: srv}
+	n := startAlone(t, lg, Config{Recheck: 50 * time.Millisecond})
+	b := n.b
 	if _, err := browser(t, n, a, "tok-a", "", ""); err != nil {
 		t.Fatal(err)
 	}

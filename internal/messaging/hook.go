@@ -22,7 +22,7 @@ func (h *hook) ID() string { return "tankwatch-auth" }
 func (h *hook) Provides(bt byte) bool {
 	return bytes.Contains([]byte{
 		mqtt.OnConnectAuthenticate, mqtt.OnACLCheck, mqtt.OnSessionEstablished, mqtt.OnDisconnect,
-		mqtt.OnPublished, mqtt.OnWillSent,
+		mqtt.OnSubscribed, mqtt.OnUnsubscribed, mqtt.OnPublished, mqtt.OnWillSent,
 	}, []byte{bt})
 }
 
@@ -64,6 +64,29 @@ func (h *hook) OnACLCheck(cl *mqtt.Client, topic string, write bool) bool {
 func (h *hook) OnSessionEstablished(cl *mqtt.Client, pk packets.Packet) {
 	if uid, ok := userOf(cl); ok {
 		h.b.sessionUp(cl, uid, string(pk.Connect.Password))
+	}
+}
+
+// OnSubscribed counts the browser online once it listens on its message topic: a message sent to a
+// user shown online then reaches that console live (online since the connection alone, a message sent
+// between the connection and the subscription was not pushed).
+func (h *hook) OnSubscribed(cl *mqtt.Client, pk packets.Packet, codes []byte) {
+	if uid, ok := userOf(cl); ok {
+		for i, f := range pk.Filters {
+			if f.Filter == UserTopic(TopicMsg, uid) && i < len(codes) && codes[i] < 0x80 {
+				h.b.listening(cl, uid, true)
+			}
+		}
+	}
+}
+
+func (h *hook) OnUnsubscribed(cl *mqtt.Client, pk packets.Packet) {
+	if uid, ok := userOf(cl); ok {
+		for _, f := range pk.Filters {
+			if f.Filter == UserTopic(TopicMsg, uid) {
+				h.b.listening(cl, uid, false)
+			}
+		}
 	}
 }
 

@@ -1,11 +1,8 @@
 package messaging
 
 import (
-	"context"
 	"encoding/binary"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"slices"
 	"strconv"
@@ -15,8 +12,6 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
-
-	"tankwatch/internal/platform/httpx"
 )
 
 // TestLoadMQTT connects TANKWATCH_MQTT_LOAD browser-like clients (MQTT over WebSocket to /mqtt, each
@@ -35,21 +30,9 @@ func TestLoadMQTT(t *testing.T) {
 	for i := 1; i <= n; i++ {
 		g["tok-"+strconv.Itoa(i)] = int64(i)
 	}
-	b, err := NewBroker(g, Config{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	if err := b.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	httpx.Mount(mux, g, b.Routes())
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
-	defer b.Close()
-	url := "ws" + srv.URL[len("http"):] + "/mqtt"
+	nd := startAlone(t, g, Config{})
+	b := nd.b
+	url := nd.wsURL()
 
 	var mu sync.Mutex
 	var lat []time.Duration

@@ -64,7 +64,7 @@ describe('live connection', () => {
     expect(brokerUrl({ protocol: 'https:', host: 'a.example:8443' })).toBe('wss://a.example:8443/mqtt');
   });
 
-  it('announces online and subscribes on connect; messages go to the dialogs', async () => {
+  it('subscribes on connect and announces online once subscribed; messages go to the dialogs', async () => {
     liveConnection.online('7');
     await flush();
     // unread messages kept from before a reload open again (read ones do not)
@@ -72,8 +72,10 @@ describe('live connection', () => {
     const c = last();
     c.connected = true;
     c.emit('connect');
-    expect(c.publish).toHaveBeenCalledWith('online/user/7', '7', { qos: 0 });
     expect(c.subscribe.mock.calls[0][0]).toEqual(['msg/user/7', 'requestHelp/user/7']);
+    expect(c.publish).not.toHaveBeenCalledWith('online/user/7', '7', { qos: 0 });
+    c.subscribe.mock.calls[0][2](null); // the broker granted the subscription
+    expect(c.publish).toHaveBeenCalledWith('online/user/7', '7', { qos: 0 });
     const payload = new TextEncoder().encode('{"message":"x"}');
     c.emit('message', 'msg/user/7', payload);
     expect(shown).toHaveBeenCalledWith('msg/user/7', payload);

@@ -69,9 +69,11 @@ async function start(userId: string, gen: number): Promise<void> {
     });
     client = c;
     c.on('connect', () => {
-      c.publish(topics.online(userId), userId, { qos: 0 });
+      // online is announced once the console listens: a message sent to a user shown online must
+      // reach this console live
       c.subscribe([topics.msg(userId), topics.requestHelp(userId)], { qos: 1 }, (err) => {
         if (err) log('subscribe failed', err);
+        else c.publish(topics.online(userId), userId, { qos: 0 });
       });
     });
     c.on('message', (topic, payload) => {
