@@ -55,11 +55,12 @@ sleep 1; kill -0 "$sim" 2>/dev/null || { cat "$data/sim.log" >&2; exit 1; }
 metric() { curl -fs "http://$metrics/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
 hz=$(getconf CLK_TCK)
 # utime + stime in clock ticks: fields 14 and 15 of /proc/PID/stat, counted after the ")" that ends the
-# command name (which may hold spaces)
-cpu() { sed 's/^.*) //' "/proc/$srv/stat" | awk '{ print $12 + $13 }'; }
-# system time alone (field 15): the kernel's share, most of it TCP on loopback, which also runs the
-# simulator's side of each segment the server sends or acknowledges
-sys() { sed 's/^.*) //' "/proc/$srv/stat" | awk '{ print $13 }'; }
+# command name (which may hold spaces); sys is the system time alone (field 15): the kernel's share,
+# most of it TCP on loopback, which also runs the simulator's side of each segment the server sends or
+# acknowledges
+ticks() { sed 's/^.*) //' "/proc/$srv/stat" | awk "{ print $1 }"; }
+cpu() { ticks '$12 + $13'; }
+sys() { ticks '$13'; }
 # let every terminal connect and authenticate before measuring (open connections are not enough: a window
 # that still holds the registration storm measures registry lookups, not reports)
 for _ in $(seq 300); do

@@ -186,9 +186,9 @@ func (b *Broker) sessionUp(cl *mqtt.Client, id int64, token string) {
 
 func (b *Broker) sessionDown(cl *mqtt.Client, id int64) {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	delete(b.tokens, cl)
-	b.mu.Unlock()
-	b.listening(cl, id, false)
+	b.setListening(cl, id, false)
 }
 
 // listening records whether a connected browser listens on its user's message topic: the user is
@@ -196,6 +196,11 @@ func (b *Broker) sessionDown(cl *mqtt.Client, id int64) {
 func (b *Broker) listening(cl *mqtt.Client, id int64, on bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.setListening(cl, id, on)
+}
+
+// setListening is listening with b.mu held.
+func (b *Broker) setListening(cl *mqtt.Client, id int64, on bool) {
 	if b.listeners[cl] == on {
 		return
 	}

@@ -24,7 +24,7 @@ func (s *session) start(r *reactor) {
 		return s.got || s.rid.Load() != 0
 	}
 	if r == nil || s.rc == nil || !r.add(s) {
-		_ = s.conn.SetReadDeadline(by)
+		s.deadline(by) // outside the reactor: the socket's too
 		go s.serve()
 		return
 	}
@@ -76,7 +76,7 @@ func (s *session) serve() {
 					return
 				}
 			}
-			if s.rid.Load() != 0 && time.Now().UnixNano() >= s.readBy.Load() {
+			if s.rid.Load() != 0 && s.overdue(time.Now()) {
 				// in the reactor the socket has no deadline of its own (session.deadline)
 				s.readOne(nil, os.ErrDeadlineExceeded)
 				s.end()
@@ -115,8 +115,11 @@ func (s *session) rest() bool {
 // expired wakes a session in the reactor whose read deadline has passed: no read is waiting to fail,
 // so its goroutine's read finds the deadline (the janitor calls it).
 func (s *session) expired(now time.Time) bool {
-	return s.rid.Load() != 0 && s.state.Load() == idle && now.UnixNano() >= s.readBy.Load()
+	return s.rid.Load() != 0 && s.state.Load() == idle && s.overdue(now)
 }
+
+// overdue reports whether the session's read deadline has passed.
+func (s *session) overdue(now time.Time) bool { return now.UnixNano() >= s.readBy.Load() }
 
 // splitterReads is the session's connection as its splitter reads it to complete a frame that came in
 // pieces: such a read may leave bytes in the socket, so the session's last read no longer says the
