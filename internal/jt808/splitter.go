@@ -129,6 +129,47 @@ func (s *Splitter) Next() ([]byte, error) {
 	}
 }
 
+// Peek returns the frame Next would return next, without cutting it, and whether Next would return
+// without reading: whole and a frame, that frame; whole and nil, an error (a frame over the maximum, or
+// the end or error of the stream); not whole, Next would read first. The gateway's reactor loop serves a
+// session only as long as no read may wait (gateway.session.serveInline).
+func (s *Splitter) Peek() (frame []byte, whole bool) {
+	start, scan, open := s.start, s.scan, s.open
+	if s.skip { // dropping an over-long run: the next 0x7e opens a frame
+		i := bytes.IndexByte(s.buf[start:s.end], 0x7e)
+		if i < 0 {
+			return nil, s.err != nil
+		}
+		start += i + 1
+		scan, open = start, true
+	}
+	for {
+		if !open {
+			i := bytes.IndexByte(s.buf[start:s.end], 0x7e)
+			if i < 0 {
+				return nil, s.err != nil
+			}
+			start += i + 1
+			scan, open = start, true
+			continue
+		}
+		i := bytes.IndexByte(s.buf[scan:s.end], 0x7e)
+		if i < 0 {
+			return nil, s.err != nil || s.end-start > s.max
+		}
+		frame = s.buf[start : scan+i]
+		if len(frame) == 0 {
+			start = scan + i + 1
+			scan = start
+			continue
+		}
+		if len(frame) > s.max {
+			return nil, true
+		}
+		return frame, true
+	}
+}
+
 // Space returns the free room at the end of the Splitter's buffer, taking a buffer from the pool when it
 // has none, for a caller that reads the next bytes itself and reports them with Filled. The gateway
 // reads inside the socket's readiness callback: one read system call per frame instead of a wait for

@@ -248,3 +248,76 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 		return copy(p, c), err
 	}
 }
+
+// TestSplitterPeek: Peek names what Next returns without reading, and says when Next would read: fed
+// in any pieces, a stream cut by Peek-then-Next (never letting Next read) gives what Next alone gives.
+func TestSplitterPeek(t *testing.T) {
+	hb := hx(t, "7e 0002 0000 013800138000 0001 a9 7e")
+	var stream []byte
+	stream = append(stream, "garbage"...)
+	stream = append(stream, hb...)
+	stream = append(stream, hb...)
+	stream = append(stream, hb[1:]...)
+	stream = append(stream, 0x7e, 0x7e, 0x7e)
+	stream = append(stream, "junk"...)
+	stream = append(stream, 0x7e)
+	stream = append(stream, bytes.Repeat([]byte{1}, 40)...) // over the maximum of 32 below
+	stream = append(stream, hb...)
+	stream = append(stream, bytes.Repeat([]byte{2}, 40)...) // over the maximum without a delimiter
+	stream = append(stream, hb...)
+	stream = append(stream, hb[:5]...) // cut short by the end
+	want, wantErrs := collect(t, bytes.NewReader(stream), 32)
+	for _, size := range []int{1, 2, 3, 7, 16, 64, len(stream)} {
+		s := NewSplitter(mustNotRead{t}, 32)
+		var got []string
+		var errs []error
+		fed := 0
+		for range 10000 {
+			f, whole := s.Peek()
+			if !whole {
+				if fed == len(stream) {
+					s.Filled(0, io.EOF)
+					continue
+				}
+				n := copy(s.Space(), stream[fed:min(fed+size, len(stream))])
+				s.Filled(n, nil)
+				fed += n
+				continue
+			}
+			next, err := s.Next()
+			if f != nil && (err != nil || !bytes.Equal(f, next)) {
+				t.Fatalf("pieces of %d: Peek gave %q, Next %q, %v", size, f, next, err)
+			}
+			if f == nil && err == nil {
+				t.Fatalf("pieces of %d: Peek said an error comes, Next gave %q", size, next)
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				errs = append(errs, err)
+				if !errors.Is(err, ErrTooLong) {
+					break
+				}
+				continue
+			}
+			got = append(got, string(next))
+		}
+		if len(got) != len(want) || len(errs) != len(wantErrs) {
+			t.Fatalf("pieces of %d: frames %q errs %v; Next alone: %q %v", size, got, errs, want, wantErrs)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("pieces of %d: frame %d = %q, want %q", size, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// mustNotRead fails a test whose Splitter reads after Peek said it would not.
+type mustNotRead struct{ t *testing.T }
+
+func (r mustNotRead) Read([]byte) (int, error) {
+	r.t.Fatal("Next read after Peek said the frame was whole")
+	return 0, nil
+}

@@ -123,11 +123,7 @@ func histWait(ctx context.Context, d time.Duration) error {
 // submission larger than the whole queue is accepted when the queue is empty, so it cannot wait forever.
 // The slices belong to the writer from now on.
 func (w *Writer) Submit(ctx context.Context, reports []Report, frames []Frame, done func(error)) error {
-	if done == nil {
-		done = func(error) {}
-	}
-	s := &histSubmission{reports: reports, frames: frames, done: done}
-	n := s.size()
+	s := newSubmission(reports, frames, done)
 	blocked := false
 	defer func() {
 		if blocked {
@@ -137,27 +133,11 @@ func (w *Writer) Submit(ctx context.Context, reports []Report, frames []Frame, d
 		}
 	}()
 	for {
-		w.mu.Lock()
-		if w.stopped {
-			w.mu.Unlock()
-			return ErrWriterClosed
+		room, err := w.queue(s, !blocked)
+		if room == nil {
+			return err
 		}
-		if w.queued == 0 || w.queued+n <= w.cfg.QueueLimit {
-			w.pending = append(w.pending, s)
-			w.queued += n
-			w.mu.Unlock()
-			select {
-			case w.wake <- struct{}{}:
-			default:
-			}
-			return nil
-		}
-		room := w.room
-		if !blocked {
-			blocked = true
-			w.stats.Blocked++
-		}
-		w.mu.Unlock()
+		blocked = true
 		if w.onBlock != nil {
 			w.onBlock()
 		}
@@ -167,6 +147,51 @@ func (w *Writer) Submit(ctx context.Context, reports []Report, frames []Frame, d
 			return ctx.Err()
 		}
 	}
+}
+
+// ErrQueueFull: TrySubmit found no room in the queue, and queued nothing.
+var ErrQueueFull = errors.New("telemetry: history writer's queue is full")
+
+// TrySubmit is Submit without the wait: when the queue has no room it returns ErrQueueFull, queues
+// nothing and keeps done. The gateway's reactor loop submits this way: it serves every terminal of a
+// node and must not wait for one (the session waits on a goroutine of its own instead).
+func (w *Writer) TrySubmit(reports []Report, frames []Frame, done func(error)) error {
+	room, err := w.queue(newSubmission(reports, frames, done), false)
+	if room != nil {
+		return ErrQueueFull
+	}
+	return err
+}
+
+func newSubmission(reports []Report, frames []Frame, done func(error)) *histSubmission {
+	if done == nil {
+		done = func(error) {}
+	}
+	return &histSubmission{reports: reports, frames: frames, done: done}
+}
+
+// queue adds s to the next commit when the queue has room (or is empty), else returns the channel
+// closed when room is made; count counts the submission as blocked (the writer's statistics) then.
+func (w *Writer) queue(s *histSubmission, count bool) (room chan struct{}, err error) {
+	n := s.size()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return nil, ErrWriterClosed
+	}
+	if w.queued == 0 || w.queued+n <= w.cfg.QueueLimit {
+		w.pending = append(w.pending, s)
+		w.queued += n
+		select {
+		case w.wake <- struct{}{}:
+		default:
+		}
+		return nil, nil
+	}
+	if count {
+		w.stats.Blocked++
+	}
+	return w.room, nil
 }
 
 // Converter makes a car's probe levels volumes (strapping table or probe volume, V20, mass);

@@ -351,3 +351,21 @@ func TestSubmitGivesUpWhenContextEnds(t *testing.T) {
 		t.Errorf("stats: %+v", s)
 	}
 }
+
+// TestTrySubmitNeverWaits: with no room TrySubmit returns ErrQueueFull at once, queues nothing and
+// keeps done; with room (or an empty queue, whatever the size) it queues like Submit.
+func TestTrySubmitNeverWaits(t *testing.T) {
+	t.Parallel()
+	d := dbtest.Open(t, db.SQLite)
+	w := NewWriter(d, WriterConfig{QueueLimit: 2}, quietLog()) // not running: nothing drains
+	refused := func(error) { t.Error("done called for a refused submission") }
+	if err := w.TrySubmit([]Report{sampleReport(1, 1, 0), sampleReport(1, 1, 1), sampleReport(1, 1, 2)}, nil, nil); err != nil {
+		t.Fatalf("empty queue: %v", err) // larger than the queue, taken when it is empty
+	}
+	if err := w.TrySubmit([]Report{sampleReport(1, 1, 3)}, nil, refused); !errors.Is(err, ErrQueueFull) {
+		t.Fatalf("full queue: %v", err)
+	}
+	if s := w.Stats(); s.Queued != 3 || s.Blocked != 0 {
+		t.Errorf("stats: %+v", s)
+	}
+}

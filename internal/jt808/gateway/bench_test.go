@@ -18,6 +18,11 @@ func (ackSink) Submit(_ context.Context, _ []telemetry.Report, _ []telemetry.Fra
 	return nil
 }
 
+func (ackSink) TrySubmit(_ []telemetry.Report, _ []telemetry.Frame, done func(error)) error {
+	done(nil)
+	return nil
+}
+
 // BenchmarkSessionIngest streams 0x0200 frames (four standard items and a tank state, 76 bytes on the
 // wire) from one terminal over loopback: split, decode, build the report, submit, write the ack. The
 // client writes 64 frames, then reads their 64 acks.

@@ -37,6 +37,13 @@ type Sink interface {
 	Submit(ctx context.Context, reports []telemetry.Report, frames []telemetry.Frame, done func(error)) error
 }
 
+// trySink is a Sink that can refuse instead of waiting (telemetry.Writer): with one, the reactor's loop
+// serves reports itself (session.serveInline). TrySubmit returns telemetry.ErrQueueFull, and keeps done,
+// when the sink has no room.
+type trySink interface {
+	TrySubmit(reports []telemetry.Report, frames []telemetry.Frame, done func(error)) error
+}
+
 // CommandLog records downlink commands (telemetry.Commands implements it).
 type CommandLog interface {
 	Start(ctx context.Context, c *telemetry.Command) error

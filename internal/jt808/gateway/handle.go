@@ -3,6 +3,7 @@ package gateway
 import (
 	"crypto/rand"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -60,7 +61,27 @@ func (s *session) submit(reports []telemetry.Report, frames []telemetry.Frame, o
 			s.ackHeld(a, s.srv.batchAcks) // with the sink's batch notice, written when the commit's callbacks are over
 		}
 	}
-	if err := s.srv.sink.Submit(s.ctx, reports, frames, done); err != nil {
+	if s.inline {
+		err := s.srv.try.TrySubmit(reports, frames, done)
+		if !errors.Is(err, telemetry.ErrQueueFull) {
+			return s.submitted(err)
+		}
+		s.later = &deferred{reports: reports, frames: frames, done: done} // the loop hands the session on
+		return true
+	}
+	return s.submitted(s.srv.sink.Submit(s.ctx, reports, frames, done))
+}
+
+// deferred is a submission the sink had no room for while the reactor's loop served the session.
+type deferred struct {
+	reports []telemetry.Report
+	frames  []telemetry.Frame
+	done    func(error)
+}
+
+// submitted logs a submission the sink refused; false when the session is ending.
+func (s *session) submitted(err error) bool {
+	if err != nil {
 		if s.ctx.Err() != nil {
 			return false
 		}

@@ -87,6 +87,20 @@ func (s *fakeSink) Submit(ctx context.Context, reports []telemetry.Report, frame
 	return nil
 }
 
+// TrySubmit is Submit that refuses when subs is full, so that the reactor's loop serves the tests'
+// reports itself (serveInline).
+func (s *fakeSink) TrySubmit(reports []telemetry.Report, frames []telemetry.Frame, done func(error)) error {
+	select {
+	case s.subs <- submission{reports, frames, done}:
+	default:
+		return telemetry.ErrQueueFull
+	}
+	if s.auto {
+		done(nil)
+	}
+	return nil
+}
+
 // next returns the next submission that satisfies keep (nil: any).
 func (s *fakeSink) next(t *testing.T, keep func(submission) bool) submission {
 	t.Helper()

@@ -15,6 +15,8 @@ import (
 // an edge wakes the session (session.wake), whose goroutine reads until the socket is empty. The
 // goroutines that serve woken sessions stay for the next one (run): one started per wake-up cost its
 // start, the growth of its stack and its exit, about 2 µs a report (docs/PERFORMANCE.md, D112).
+// The loop itself serves a woken session while nothing can wait (session.serveInline, D115): most
+// reports then wake no goroutine at all.
 //
 // The epoll set's own descriptor waits in Go's poller like a socket (an epoll descriptor is readable
 // while it holds events), so no thread blocks in epoll_wait, and closing it ends the loop.
@@ -30,6 +32,7 @@ type reactor struct {
 
 	work    chan *session // a woken session, to a goroutine waiting for one (unbuffered)
 	waiting atomic.Int32  // goroutines waiting on work
+	handed  atomic.Int64  // sessions handed to a goroutine (run): the loop served the others itself (tests)
 	quit    chan struct{} // closed with the set: waiting goroutines end
 }
 
@@ -130,7 +133,7 @@ func (r *reactor) loop() {
 			}
 			r.mu.Unlock()
 			for i, s := range woken {
-				s.wake()
+				s.woken(true)
 				woken[i] = nil
 			}
 			woken = woken[:0]
@@ -148,6 +151,7 @@ func (r *reactor) loop() {
 
 // run serves a woken session on a goroutine that waits for one, or on a new one when none does.
 func (r *reactor) run(s *session) {
+	r.handed.Add(1)
 	select {
 	case r.work <- s:
 	default:

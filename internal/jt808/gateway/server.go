@@ -38,6 +38,7 @@ type Server struct {
 	conflicts map[int64]time.Time // last identity-conflict alarm per terminal
 	wg        sync.WaitGroup      // sessions (their goroutines, or their time in the reactor)
 
+	try       trySink  // the sink, when it can refuse instead of waiting (serveInline)
 	batchAcks bool     // the sink tells when a commit's callbacks are over: acks are written per commit
 	acks      ackBatch // sessions holding acks of the commit under way (ackbatch.go)
 }
@@ -51,6 +52,7 @@ func New(cfg Config, reg Registry, sink Sink, cmds CommandLog, pass PassDecoder,
 	s := &Server{cfg: cfg.withDefaults(), reg: reg, sink: sink, cmds: cmds, pass: pass, log: log.With("component", "jt808"),
 		m: newMetrics(), conns: map[*session]struct{}{}, byTerm: map[int64]*session{}, attempts: map[int64]int{}, conflicts: map[int64]time.Time{}}
 	s.fails = newFailLimiter(s.FailPolicy())
+	s.try, _ = sink.(trySink)
 	if b, ok := sink.(batchSink); ok {
 		s.batchAcks = true
 		b.OnBatchDone(s.flushAcks)

@@ -76,6 +76,8 @@ type session struct {
 	got    bool                  // the last readFn read something (bytes, the end or an error)
 	short  bool                  // and fewer bytes than it had room for (reactor: the socket was emptied)
 	hup    atomic.Bool           // the reactor saw the peer hang up, or an error: read to the end
+	inline bool                  // served on the reactor's loop: a submission must not wait (serveInline)
+	later  *deferred             // a submission the sink had no room for while inline: submitted first by serve
 }
 
 // session.state in the reactor.
