@@ -29,9 +29,11 @@ test: web-deps
 	cd web && $(NPM) run e2e
 
 # Tests that -race skips, run without it: stack sizes are only meaningful without -race, and the
-# data-heavy tests (apptest.DataHeavy: months of seeded trips, twenty times slower under -race) are
-# single-goroutine data checks (DECISIONS D76). internal/app's TestDataHeavyTestsAreRun keeps this list whole.
-NORACE_TESTS := ^(TestSessionStacksStaySmall|TestOverviewDemoHistory|TestOverviewStatistic|TestOverviewReport)$$
+# data-heavy tests (dbtest.DataHeavy: months of seeded trips or a year of rollups, twenty times slower under
+# -race) are single-goroutine data checks (DECISIONS D76, D116). internal/app's TestDataHeavyTestsAreRun keeps
+# both lists whole.
+NORACE_TESTS := ^(TestSessionStacksStaySmall|TestOverviewDemoHistory|TestOverviewStatistic|TestOverviewReport|TestPagingIndexMatchesThePlainQuery|TestLiveRollupEqualsRebuild|TestRunningRangesEqualDailySums|TestMonthlyPathEqualsDaily|TestDrillDownEqualsSum|TestLevelChartStore)$$
+NORACE_PKGS := ./internal/jt808/gateway ./internal/app ./internal/waybill/bill ./internal/lock/lockstats ./internal/stats ./internal/tank/trend
 
 # go vet checks every package and its tests first, so go test does not repeat its own vet pass (-vet=off).
 # The tests that start real `tankwatch serve` processes (TestKillNode, TestClusterSoak) take the binary
@@ -42,7 +44,7 @@ test-go:
 	$(GO) vet ./...
 	$(GO) build -o $(TEST_BIN) ./cmd/tankwatch
 	TANKWATCH_BIN="$(CURDIR)/$(TEST_BIN)" $(GO) test -race -count=1 -vet=off -timeout 20m ./...
-	$(GO) test -count=1 -vet=off -run '$(NORACE_TESTS)' ./internal/jt808/gateway ./internal/app
+	$(GO) test -count=1 -vet=off -run '$(NORACE_TESTS)' $(NORACE_PKGS)
 
 test-web: web-deps
 	cd web && $(NPM) run lint && $(NPM) run typecheck && $(NPM) test

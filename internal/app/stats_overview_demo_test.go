@@ -7,6 +7,7 @@ import (
 
 	"tankwatch/internal/app/apptest"
 	"tankwatch/internal/platform/config"
+	"tankwatch/internal/platform/db/dbtest"
 	"tankwatch/internal/stats"
 	"tankwatch/internal/waybill"
 )
@@ -16,7 +17,7 @@ import (
 // waybill stands, a load record whose items add up to the shipped V20), and the trip rollup counts
 // exactly them; a second Bootstrap adds nothing.
 func TestOverviewDemoHistory(t *testing.T) {
-	apptest.DataHeavy(t)
+	dbtest.DataHeavy(t)
 	t.Parallel()
 	e := apptest.New(t, "sqlite", historyCfg)
 	ctx := context.Background()

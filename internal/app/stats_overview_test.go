@@ -16,7 +16,7 @@ import (
 // the period's finished trips, the previous period is the same length before it, every series adds up
 // to the tiles, and the drill-down behind a tile, a day and a company lists exactly that many trips.
 func TestOverviewStatistic(t *testing.T) {
-	apptest.DataHeavy(t)
+	dbtest.DataHeavy(t)
 	t.Parallel()
 	eachWithHistory(t, func(t *testing.T, e *apptest.Env) {
 		admin := e.Login("admin", "admin123")
@@ -116,7 +116,7 @@ func TestOverviewStatistic(t *testing.T) {
 // TestOverviewReport: the operations report of a company for February 2026 has the summary of its
 // trips, and its per-car, per-product and per-station sections add up to it; the xlsx has every section.
 func TestOverviewReport(t *testing.T) {
-	apptest.DataHeavy(t)
+	dbtest.DataHeavy(t)
 	t.Parallel()
 	e := apptest.New(t, "sqlite", historyCfg)
 	admin := e.Login("admin", "admin123")

@@ -11,6 +11,7 @@ import (
 
 // Every number's drill-down, recomputed from the waybills, adds up to the number the rollup gives.
 func TestDrillDownEqualsSum(t *testing.T) {
+	dbtest.DataHeavy(t)
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		simulateMonth(t, d)
 		ctx := context.Background()

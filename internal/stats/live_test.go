@@ -164,6 +164,7 @@ func sameRows(t *testing.T, what string, live, rebuilt []snapRow) {
 
 // The rollup kept live by the writers' marks equals a full rebuild, row for row, daily and monthly.
 func TestLiveRollupEqualsRebuild(t *testing.T) {
+	dbtest.DataHeavy(t)
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		simulateMonth(t, d)
 		ctx := context.Background()
@@ -201,6 +202,7 @@ func TestLiveRollupEqualsRebuild(t *testing.T) {
 
 // Sum over whole months reads the monthly rollup; it must give what the daily rows give.
 func TestMonthlyPathEqualsDaily(t *testing.T) {
+	dbtest.DataHeavy(t)
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		simulateMonth(t, d)
 		ctx := context.Background()

@@ -20,6 +20,7 @@ import (
 // the daily rows of the same days added up, key for key, with the same row count (the seal figures
 // over a range, read from the daily rows, too).
 func TestRunningRangesEqualDailySums(t *testing.T) {
+	dbtest.DataHeavy(t)
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		f := setup(t, d)

@@ -113,6 +113,7 @@ func snapshot(t *testing.T, d *db.DB) ([]LockDaily, []SealDaily) {
 // draining as they come; the rows it keeps equal a full rebuild at the same clock, row for row. Split:
 // two workers, each with a share of the cars (two nodes of a cluster, D113), do it between them.
 func TestLiveRollupEqualsRebuild(t *testing.T) {
+	dbtest.DataHeavy(t)
 	t.Run("one worker", func(t *testing.T) { liveEqualsRebuild(t, false) })
 	t.Run("split", func(t *testing.T) { liveEqualsRebuild(t, true) })
 }

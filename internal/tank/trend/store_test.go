@@ -63,6 +63,7 @@ func readings(t testing.TB, d *db.DB, car int64, start int64, n int, dip int) {
 func principal(path string) *httpx.Principal { return &httpx.Principal{UserID: 1, GroupPath: path} }
 
 func TestLevelChartStore(t *testing.T) {
+	dbtest.DataHeavy(t)
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		fixture(t, d)

@@ -15,6 +15,7 @@ import (
 // The paging index (D58) must give exactly the pages and totals of the plain query, whatever the scope,
 // view, state, page and later changes (state moves, a group or sales company changed, deletions).
 func TestPagingIndexMatchesThePlainQuery(t *testing.T) {
+	dbtest.DataHeavy(t)
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		exec := func(q string, args ...any) {

@@ -1,5 +1,5 @@
 //go:build race
 
-package apptest
+package dbtest
 
 const raceEnabled = true
