@@ -38,12 +38,32 @@ func (e *env) handedAgain(before int64, what string) {
 	}
 }
 
+// rested waits until the terminal's session has no goroutine serving it (the one that served its
+// authentication has ended), so that its next bytes are the reactor loop's to serve.
+func (e *env) rested(id int64) {
+	e.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		e.srv.mu.Lock()
+		s := e.srv.byTerm[id]
+		e.srv.mu.Unlock()
+		if s != nil && s.state.Load() == idle {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("terminal %d's session still served by a goroutine after 5 s", id)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // TestReportsServedOnTheLoop: a report that comes whole is served by the reactor's loop itself, with
 // no goroutine woken for it (D115).
 func TestReportsServedOnTheLoop(t *testing.T) {
 	e := start(t, Config{IdleTimeout: time.Hour}, true, nil)
 	c := e.dial(jt808.V2013, term1.Phone)
 	c.login()
+	e.rested(term1.ID)
 	before := e.handed()
 	for i := range 50 {
 		c.ack(c.send(location(int32(i))), jt808.MsgLocation, jt808.ResultOK)
@@ -62,6 +82,7 @@ func TestHalfFrameHoldsUpNoOne(t *testing.T) {
 	b := e.dial(jt808.V2019, term2.Phone)
 	b.login()
 	wire, serials := a.reports(1)
+	e.rested(term1.ID)
 	before := e.handed()
 	a.write(wire[:len(wire)/2])
 	e.handedAgain(before, "half a frame")
@@ -135,6 +156,7 @@ func TestFullSinkHoldsUpNoOne(t *testing.T) {
 	b := e.dial(jt808.V2019, term2.Phone)
 	b.login()
 	sink.full.Store(true)
+	e.rested(term1.ID)
 	before := e.handed()
 	serial := a.send(location(1))
 	e.handedAgain(before, "a report the sink has no room for")
