@@ -81,10 +81,7 @@ func (s *fakeSink) Submit(ctx context.Context, reports []telemetry.Report, frame
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	if s.auto {
-		done(nil)
-	}
-	return nil
+	return s.taken(done)
 }
 
 // TrySubmit is Submit that refuses when subs is full, so that the reactor's loop serves the tests'
@@ -95,6 +92,11 @@ func (s *fakeSink) TrySubmit(reports []telemetry.Report, frames []telemetry.Fram
 	default:
 		return telemetry.ErrQueueFull
 	}
+	return s.taken(done)
+}
+
+// taken commits a submission at once when the sink auto-commits.
+func (s *fakeSink) taken(done func(error)) error {
 	if s.auto {
 		done(nil)
 	}

@@ -15,6 +15,8 @@ import (
 // frame(s) to store with it. Each message has a function of its own: the decoded messages are large
 // (a Location holds 32 items) and one switch holding them all needed a 3.4 KB stack frame, which grew
 // every session's reader goroutine to 8 KB (80 MB with 10,000 terminals).
+// The messages quick names (positions, batches, heartbeats, pass-through) are handled on the reactor's
+// loop (serveInline): their handlers must never wait — no store, no hook, no blocking Submit.
 func (s *session) message(now time.Time, f jt808.Frame, frames []telemetry.Frame) bool {
 	h := f.Header
 	switch h.MsgID {

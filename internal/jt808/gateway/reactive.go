@@ -130,19 +130,27 @@ const inlineFrames = 16
 // no room for (the goroutine submits it first, waiting as Submit does), the end of the stream or a read
 // error, a deadline passed, or inlineFrames frames.
 func (s *session) serveInline() {
-	sp := s.sp
 	s.inline = true
+	handOn := s.serveOnLoop()
+	s.inline = false
+	if handOn {
+		s.poll.run(s)
+	}
+}
+
+// serveOnLoop is serveInline's loop; true hands the session on, false when it rested or ended.
+func (s *session) serveOnLoop() bool {
+	sp := s.sp
 	for n := 0; n < inlineFrames && s.later == nil; {
 		raw, whole := sp.Peek()
 		if whole {
 			if raw == nil || !quick(raw) {
-				break
+				return true
 			}
 			raw, err := sp.Next()
 			if !s.readOne(raw, err) {
-				s.inline = false
 				s.end()
-				return
+				return false
 			}
 			n++
 			continue
@@ -152,26 +160,23 @@ func (s *session) serveInline() {
 			if s.short && !s.hup.Load() {
 				s.short = false // the last read emptied the socket (serve)
 				if s.rest() {
-					s.inline = false
-					return
+					return false
 				}
 			}
 			if s.overdue(time.Now()) {
-				break
+				return true
 			}
 		} else if s.short {
-			break // part of a frame, and the socket held no more: its rest is waited for on a goroutine
+			return true // part of a frame, and the socket held no more: its rest is waited for on a goroutine
 		}
 		if err := s.rc.Read(s.readFn); err != nil || (!s.got && !sp.Idle()) {
-			break
+			return true
 		}
 		if !s.got && s.rest() {
-			s.inline = false
-			return
+			return false
 		}
 	}
-	s.inline = false
-	s.poll.run(s)
+	return true
 }
 
 // quick reports whether a frame's handling never waits: a position, a batch, a heartbeat or a
