@@ -21,17 +21,22 @@ const DefaultMaxFrame = 4096
 // 0x7e yields an error wrapping ErrTooLong and is skipped up to the next 0x7e;
 // Next can be called again after it.
 type Splitter struct {
-	r       io.Reader
-	buf     []byte
-	pooled  *[]byte // buf's handle in splitBufs, kept so that Release does not allocate one
-	start   int     // first byte of the current frame (or of unscanned data)
-	scan    int     // bytes before scan are known not to be 0x7e
-	end     int     // end of valid data
+	r      io.Reader
+	buf    []byte
+	pooled *[]byte // buf's handle in splitBufs, kept so that Release does not allocate one
+	cursor
 	max     int
-	open    bool // a 0x7e was seen and start is just after it
-	skip    bool // dropping an over-long run until the next 0x7e
 	err     error
 	Dropped int64 // bytes discarded outside frames or in over-long runs
+}
+
+// cursor is where a Splitter stands in its buffer; Peek cuts on a copy of it.
+type cursor struct {
+	start int  // first byte of the current frame (or of unscanned data)
+	scan  int  // bytes before scan are known not to be 0x7e
+	end   int  // end of valid data
+	open  bool // a 0x7e was seen and start is just after it
+	skip  bool // dropping an over-long run until the next 0x7e
 }
 
 // NewSplitter returns a Splitter reading from r with the given maximum
@@ -73,48 +78,9 @@ func (s *Splitter) Release() {
 // io.ErrUnexpectedEOF if a frame was cut short; read errors are returned as is.
 func (s *Splitter) Next() ([]byte, error) {
 	for {
-		if s.skip {
-			if i := bytes.IndexByte(s.buf[s.start:s.end], 0x7e); i >= 0 {
-				s.Dropped += int64(i)
-				s.start += i + 1
-				s.scan = s.start
-				s.skip = false
-				s.open = true
-				continue
-			}
-			s.Dropped += int64(s.end - s.start)
-			s.start, s.scan, s.end = 0, 0, 0
-		} else if !s.open {
-			if i := bytes.IndexByte(s.buf[s.start:s.end], 0x7e); i >= 0 {
-				s.Dropped += int64(i)
-				s.start += i + 1
-				s.scan = s.start
-				s.open = true
-				continue
-			}
-			s.Dropped += int64(s.end - s.start)
-			s.start, s.scan, s.end = 0, 0, 0
-		} else {
-			if i := bytes.IndexByte(s.buf[s.scan:s.end], 0x7e); i >= 0 {
-				frame := s.buf[s.start : s.scan+i]
-				s.start = s.scan + i + 1
-				s.scan = s.start
-				if len(frame) == 0 {
-					continue // "7e 7e": end of one frame, start of the next
-				}
-				if len(frame) > s.max {
-					s.Dropped += int64(len(frame))
-					return nil, fmt.Errorf("%w: frame of %d bytes (max %d)", ErrTooLong, len(frame), s.max)
-				}
-				return frame, nil
-			}
-			s.scan = s.end
-			if s.end-s.start > s.max {
-				s.Dropped += int64(s.end - s.start)
-				s.start, s.scan, s.end = 0, 0, 0
-				s.open, s.skip = false, true
-				return nil, fmt.Errorf("%w: no delimiter within %d bytes", ErrTooLong, s.max)
-			}
+		frame, more, err := s.cut(s.buf, s.max, &s.Dropped)
+		if !more {
+			return frame, err
 		}
 		if s.err != nil {
 			err := s.err
@@ -134,39 +100,66 @@ func (s *Splitter) Next() ([]byte, error) {
 // the end or error of the stream); not whole, Next would read first. The gateway's reactor loop serves a
 // session only as long as no read may wait (gateway.session.serveInline).
 func (s *Splitter) Peek() (frame []byte, whole bool) {
-	start, scan, open := s.start, s.scan, s.open
-	if s.skip { // dropping an over-long run: the next 0x7e opens a frame
-		i := bytes.IndexByte(s.buf[start:s.end], 0x7e)
-		if i < 0 {
-			return nil, s.err != nil
-		}
-		start += i + 1
-		scan, open = start, true
+	c := s.cursor
+	var dropped int64
+	frame, more, err := c.cut(s.buf, s.max, &dropped)
+	switch {
+	case more:
+		return nil, s.err != nil
+	case err != nil:
+		return nil, true
 	}
+	return frame, true
+}
+
+// cut moves c to the next frame in buf and returns it, or an error wrapping ErrTooLong; more when
+// buf holds no more of either (the bytes before are dropped, counted in dropped, when outside a frame).
+func (c *cursor) cut(buf []byte, max int, dropped *int64) (frame []byte, more bool, err error) {
 	for {
-		if !open {
-			i := bytes.IndexByte(s.buf[start:s.end], 0x7e)
-			if i < 0 {
-				return nil, s.err != nil
+		if c.skip {
+			if i := bytes.IndexByte(buf[c.start:c.end], 0x7e); i >= 0 {
+				*dropped += int64(i)
+				c.start += i + 1
+				c.scan = c.start
+				c.skip = false
+				c.open = true
+				continue
 			}
-			start += i + 1
-			scan, open = start, true
-			continue
+			*dropped += int64(c.end - c.start)
+			c.start, c.scan, c.end = 0, 0, 0
+		} else if !c.open {
+			if i := bytes.IndexByte(buf[c.start:c.end], 0x7e); i >= 0 {
+				*dropped += int64(i)
+				c.start += i + 1
+				c.scan = c.start
+				c.open = true
+				continue
+			}
+			*dropped += int64(c.end - c.start)
+			c.start, c.scan, c.end = 0, 0, 0
+		} else {
+			if i := bytes.IndexByte(buf[c.scan:c.end], 0x7e); i >= 0 {
+				frame := buf[c.start : c.scan+i]
+				c.start = c.scan + i + 1
+				c.scan = c.start
+				if len(frame) == 0 {
+					continue // "7e 7e": end of one frame, start of the next
+				}
+				if len(frame) > max {
+					*dropped += int64(len(frame))
+					return nil, false, fmt.Errorf("%w: frame of %d bytes (max %d)", ErrTooLong, len(frame), max)
+				}
+				return frame, false, nil
+			}
+			c.scan = c.end
+			if c.end-c.start > max {
+				*dropped += int64(c.end - c.start)
+				c.start, c.scan, c.end = 0, 0, 0
+				c.open, c.skip = false, true
+				return nil, false, fmt.Errorf("%w: no delimiter within %d bytes", ErrTooLong, max)
+			}
 		}
-		i := bytes.IndexByte(s.buf[scan:s.end], 0x7e)
-		if i < 0 {
-			return nil, s.err != nil || s.end-start > s.max
-		}
-		frame = s.buf[start : scan+i]
-		if len(frame) == 0 {
-			start = scan + i + 1
-			scan = start
-			continue
-		}
-		if len(frame) > s.max {
-			return nil, true
-		}
-		return frame, true
+		return nil, true, nil
 	}
 }
 
