@@ -18,72 +18,119 @@ import (
 // around x's last word back from the store: the episode x never published is one alarm, started and
 // ended at its own times, and the reports the worker had judged already raise nothing again.
 func TestDeadGatewayTail(t *testing.T) {
-	cl := newCluster(t, "twd")
-	w := cl.node("w", config.Config{Roles: "worker"}) // the first node: its connection deletes the test's stream at the end
-	x, y := cl.node("x", config.Config{Roles: "gateway,api"}), cl.node("y", config.Config{Roles: "gateway,api"})
-	waitFor(t, "the worker to hold every partition", func() bool { return len(w.App.Devices.Cluster.HeldPartitions()) == 32 })
-	ctx := context.Background()
-	car := firstBoundCar(t, x.DB)
-	now := time.Now().Truncate(time.Second)
-	t0 := now.Add(-3 * time.Minute)
-	report := func(s int, seal tank.Seal) telemetry.Report {
-		at := t0.Add(time.Duration(s) * time.Second)
-		st := &tank.State{Compartments: 1, Seal: seal}
-		st.Devices[0][tank.ManholeCover] = tank.DevInstalled | tank.DevLocked
-		return telemetry.Report{CarID: car.CarID, TerminalID: car.TerminalID, Time: at, Received: at, Lat: 39_900_000, Lon: 116_400_000, Tank: st}
-	}
-	submit := func(on *apptest.Env, reports ...telemetry.Report) {
-		t.Helper()
-		done := make(chan error, 1)
-		if err := on.App.Devices.Writer.Submit(ctx, reports, nil, func(err error) { done <- err }); err != nil {
-			t.Fatal(err)
-		}
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
-	}
-	type alarm struct {
-		StartAt int64  `bun:"start_at"`
-		EndAt   *int64 `bun:"end_at"`
-	}
-	alarms := func() []alarm {
-		t.Helper()
-		var out []alarm
-		if err := x.DB.NewSelect().TableExpr("alarms").Column("start_at", "end_at").Where("car_id = ? AND type_code = 'sealBroken'", car.CarID).
-			Scan(ctx, &out); err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
-
-	// x holds the terminal and commits a sealed report, which the worker judges
-	if h, err := x.App.Devices.Cluster.Claim(ctx, car.TerminalID, now); h != "" || err != nil {
-		t.Fatalf("claim on x: %q %v", h, err)
-	}
-	submit(x, report(0, tank.SealSealed))
-	waitFor(t, "the worker to judge x's report", func() bool { return w.App.Devices.Cluster.Judged() >= 1 })
-
-	// x loses the bus for good and goes on committing: the break and the reseal are stored, never
-	// published
-	if err := cl.buses["x"].Close(); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "x's connection to close", cl.buses["x"].Closed)
-	submit(x, report(60, tank.SealBroken))
-	submit(x, report(120, tank.SealSealed))
+	f := newDeadTail(t, "twd", config.Config{})
+	y := f.cl.node("y", config.Config{Roles: "gateway,api"})
+	f.xDies()
 
 	// the terminal comes to y, which takes it over from the dead x, and reports
-	if h, err := y.App.Devices.Cluster.Claim(ctx, car.TerminalID, time.Now()); h != "" || err != nil {
+	if h, err := y.App.Devices.Cluster.Claim(f.ctx, f.car.TerminalID, time.Now()); h != "" || err != nil {
 		t.Fatalf("claim on y after x died: %q %v", h, err)
 	}
-	submit(y, report(180, tank.SealSealed))
-	waitFor(t, "the break x never published to be judged", func() bool { return len(alarms()) > 0 })
+	f.submit(y, f.report(180, tank.SealSealed))
+	waitFor(t, "the break x never published to be judged", func() bool { return len(f.alarms()) > 0 })
 	waitFor(t, "the worker to judge y's report", func() bool {
-		ev, _, _, _ := w.App.Alarms.Engine.Stats()
+		ev, _, _, _ := f.w.App.Alarms.Engine.Stats()
 		return ev >= 4 // x's first report, read back with the break, the reseal, and y's report
 	})
-	got := alarms()
-	if len(got) != 1 || got[0].StartAt != t0.Add(time.Minute).UnixMilli() || got[0].EndAt == nil || *got[0].EndAt != t0.Add(2*time.Minute).UnixMilli() {
-		t.Errorf("seal alarms %+v, want one from %d to %d", got, t0.Add(time.Minute).UnixMilli(), t0.Add(2*time.Minute).UnixMilli())
+	f.oneAlarm()
+}
+
+// TestOrphanedTail: as TestDeadGatewayTail, but the terminal never comes back (the truck was switched
+// off after its last reports). The worker that reads partition 0 sweeps the owners bucket once x has
+// been gone Orphaned (the heartbeat window, 6 s here): x's entry becomes a gap of the car, the break x
+// never published is one alarm, and the entry is deleted, so that a terminal coming back later
+// inherits nothing (D117). On the code before D117 it times out waiting for the alarm.
+func TestOrphanedTail(t *testing.T) {
+	f := newDeadTail(t, "two", config.Config{JT808Identity: config.JT808Identity{JT808HeartbeatWindow: 6 * time.Second}})
+	f.xDies()
+	waitFor(t, "the break x never published to be judged", func() bool { return len(f.alarms()) > 0 })
+	waitFor(t, "x's entry to be deleted", func() bool {
+		h, err := f.w.App.Devices.Cluster.Holder(f.ctx, f.car.TerminalID, time.Now())
+		return h == "" && err == nil && f.w.App.Devices.Cluster.Orphans() == 1
+	})
+	f.oneAlarm()
+}
+
+// deadTail is the two tests' cluster: a worker w (the first node: its connection deletes the test's
+// stream at the end) and a gateway x that holds the car's terminal and has a sealed report judged.
+type deadTail struct {
+	t    *testing.T
+	ctx  context.Context
+	cl   *cluster
+	w, x *apptest.Env
+	car  boundCar
+	t0   time.Time
+}
+
+func newDeadTail(t *testing.T, prefix string, cfg config.Config) *deadTail {
+	cl := newCluster(t, prefix)
+	wc, xc := cfg, cfg
+	wc.Roles, xc.Roles = "worker", "gateway,api"
+	f := &deadTail{t: t, ctx: context.Background(), cl: cl, w: cl.node("w", wc), x: cl.node("x", xc)}
+	waitFor(t, "the worker to hold every partition", func() bool { return len(f.w.App.Devices.Cluster.HeldPartitions()) == 32 })
+	f.car = firstBoundCar(t, f.x.DB)
+	now := time.Now().Truncate(time.Second)
+	f.t0 = now.Add(-3 * time.Minute)
+	// x holds the terminal and commits a sealed report, which the worker judges
+	if h, err := f.x.App.Devices.Cluster.Claim(f.ctx, f.car.TerminalID, now); h != "" || err != nil {
+		t.Fatalf("claim on x: %q %v", h, err)
+	}
+	f.submit(f.x, f.report(0, tank.SealSealed))
+	waitFor(t, "the worker to judge x's report", func() bool { return f.w.App.Devices.Cluster.Judged() >= 1 })
+	return f
+}
+
+// xDies cuts x from the bus for good (to the others x is gone, as after kill -9); x goes on committing
+// the car's seal break and reseal: stored, never published.
+func (f *deadTail) xDies() {
+	t := f.t
+	if err := f.cl.buses["x"].Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "x's connection to close", f.cl.buses["x"].Closed)
+	f.submit(f.x, f.report(60, tank.SealBroken))
+	f.submit(f.x, f.report(120, tank.SealSealed))
+}
+
+func (f *deadTail) report(s int, seal tank.Seal) telemetry.Report {
+	at := f.t0.Add(time.Duration(s) * time.Second)
+	st := &tank.State{Compartments: 1, Seal: seal}
+	st.Devices[0][tank.ManholeCover] = tank.DevInstalled | tank.DevLocked
+	return telemetry.Report{CarID: f.car.CarID, TerminalID: f.car.TerminalID, Time: at, Received: at, Lat: 39_900_000, Lon: 116_400_000, Tank: st}
+}
+
+func (f *deadTail) submit(on *apptest.Env, reports ...telemetry.Report) {
+	f.t.Helper()
+	done := make(chan error, 1)
+	if err := on.App.Devices.Writer.Submit(f.ctx, reports, nil, func(err error) { done <- err }); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+type sealAlarm struct {
+	StartAt int64  `bun:"start_at"`
+	EndAt   *int64 `bun:"end_at"`
+}
+
+func (f *deadTail) alarms() []sealAlarm {
+	f.t.Helper()
+	var out []sealAlarm
+	if err := f.x.DB.NewSelect().TableExpr("alarms").Column("start_at", "end_at").Where("car_id = ? AND type_code = 'sealBroken'", f.car.CarID).
+		Scan(f.ctx, &out); err != nil {
+		f.t.Fatal(err)
+	}
+	return out
+}
+
+// oneAlarm checks that the episode x never published is one alarm, started and ended at x's times.
+func (f *deadTail) oneAlarm() {
+	f.t.Helper()
+	got := f.alarms()
+	from, to := f.t0.Add(time.Minute).UnixMilli(), f.t0.Add(2*time.Minute).UnixMilli()
+	if len(got) != 1 || got[0].StartAt != from || got[0].EndAt == nil || *got[0].EndAt != to {
+		f.t.Errorf("seal alarms %+v, want one from %d to %d", got, from, to)
 	}
 }

@@ -39,6 +39,10 @@ type Config struct {
 	// DeadTail is how far around a dead node's last word a terminal taken over from it has its car's
 	// reports judged again from the store (deadtail.go); 0 = 5 min.
 	DeadTail time.Duration
+	// Orphaned is how long after its last word a dead node's terminal that no node took over has its
+	// tail judged by the sweep of the node that reads partition 0 (orphans.go); 0 = HeartbeatWindow.
+	// The bucket forgets an entry 2 × HeartbeatWindow after its last write: the sweep must come first.
+	Orphaned time.Duration
 }
 
 // Node is this node on the bus.
@@ -84,7 +88,7 @@ type Node struct {
 
 type metrics struct {
 	published, received, dropped, failed, bytes atomic.Int64
-	workFailed, judged                          atomic.Int64
+	workFailed, judged, orphans                 atomic.Int64
 }
 
 // New returns the node; prefix is the subjects' first token (the bus adapter's). apply receives the
@@ -110,6 +114,9 @@ func New(b bus.Bus, prefix string, cfg Config, apply func([]telemetry.Report), g
 	}
 	if cfg.DeadTail <= 0 {
 		cfg.DeadTail = 5 * time.Minute
+	}
+	if cfg.Orphaned <= 0 || cfg.Orphaned > cfg.HeartbeatWindow {
+		cfg.Orphaned = cfg.HeartbeatWindow
 	}
 	if log == nil {
 		log = slog.Default()
@@ -200,5 +207,6 @@ func (n *Node) Collectors() []prometheus.Collector {
 		c("tankwatch_bus_published_bytes_total", "Bytes of report batches published.", &n.m.bytes),
 		c("tankwatch_work_publish_failures_total", "Partition messages the bus did not take (their reports are judged from the store once it does).", &n.m.workFailed),
 		c("tankwatch_work_reports_judged_total", "Reports of the partitions this node holds judged by its engines.", &n.m.judged),
+		c("tankwatch_work_orphans_swept_total", "Terminals of dead nodes that never came back whose tails this node had judged from the store.", &n.m.orphans),
 	}
 }

@@ -34,6 +34,8 @@ type Worker interface {
 	// Forget drops what the engines know of the cars forget names (their partition is about to be
 	// read here, and was read elsewhere) and returns once they have, before its first batch (D105).
 	Forget(ctx context.Context, forget func(carID int64) bool) error
+	// CarOf is the car the terminal was bound to at the time (Unix ms); 0 when none.
+	CarOf(ctx context.Context, terminalID, at int64) (int64, error)
 }
 
 // Gap is a car's span of committed reports that were not published (the queue to the bus was full).
@@ -356,7 +358,8 @@ func (n *Node) startWork(ctx context.Context) error {
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	n.cancelWork = cancel
 	n.workDone = sync.WaitGroup{}
-	n.workDone.Add(1)
+	n.workDone.Add(2)
 	go func() { defer n.workDone.Done(); n.assignLoop(runCtx) }()
+	go func() { defer n.workDone.Done(); n.sweepLoop(runCtx) }()
 	return nil
 }
