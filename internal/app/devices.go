@@ -215,7 +215,15 @@ func (a *App) StartDevices(ctx context.Context) error {
 		a.stopWaybillProcess()
 		a.stopCluster()
 	}
-	// a node without the gateway role opens no device port: its terminals are the gateway nodes' (D93)
+	// Media goes to the node that asked for the stream (D94), where its browsers watch: a node with the
+	// api role, whichever node holds the terminal's session. A gateway-only node is never asked (D118).
+	if a.Cfg.Serves(config.RoleAPI) {
+		if err := a.startVideo(edgeCtx, &edgeDone); err != nil {
+			teardown()
+			return err
+		}
+	}
+	// a node without the gateway role opens no 808 port: its terminals are the gateway nodes' (D93)
 	if a.Cfg.JT808 != "" && a.Cfg.Serves(config.RoleGateway) {
 		ln, err := net.Listen("tcp", a.Cfg.JT808)
 		if err != nil {
@@ -249,10 +257,6 @@ func (a *App) StartDevices(ctx context.Context) error {
 			}
 		}()
 		a.startFirmware(edgeCtx, &edgeDone) // firmware transfers (firmware.go)
-		if err := a.startVideo(edgeCtx, &edgeDone); err != nil {
-			teardown()
-			return err
-		}
 		if a.Cfg.Demo && a.Cfg.DemoSim && a.Cfg.DemoVehicles > 0 {
 			f, err := sim.Start(edgeCtx, sim.Config{Gateway: dv.gatewayAddr, Vehicles: a.Cfg.DemoVehicles, Interval: a.Cfg.DemoInterval,
 				Seed: 1, Speedup: a.Cfg.DemoSpeedup, Misbehave: a.Cfg.DemoMisbehave, DayAtStart: true, Log: a.Log.With("component", "sim"),

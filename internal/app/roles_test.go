@@ -1,19 +1,21 @@
 package app_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
+	"time"
 
 	"tankwatch/internal/platform/config"
+	"tankwatch/internal/video"
 )
 
 // TestRolesSplit runs a gateway-only node and an api-only node on one PostgreSQL database and one
-// NATS server (D93): the api node opens no device port even when given one; a terminal on the
-// gateway node is live on the api node's /ws/live; a command sent on the api node reaches it through
-// the gateway node; the gateway node answers only its probes and /metrics over HTTP; the api node
-// says plainly that it does not serve video.
+// NATS server (D93): the api node opens no 808 port even when given one; a terminal on the gateway
+// node is live on the api node's /ws/live; a command sent on the api node reaches it through the
+// gateway node; the gateway node answers only its probes and /metrics over HTTP; live video of the
+// truck plays on the api node (D118).
 func TestRolesSplit(t *testing.T) {
 	t.Parallel()
 	cl := newCluster(t, "twr")
@@ -54,10 +56,23 @@ func TestRolesSplit(t *testing.T) {
 	// a command sent on the api node goes down through the gateway node's session
 	sendText(t, p, admin, car.ID)
 
-	// live video is relayed by the node that asked for the stream (D88) and asks whether the
-	// session is its own: an api-only node refuses it plainly rather than asking for a stream
-	r := p.Call("GET", fmt.Sprintf("/base-info-app/carInfo/doVisual?carId=%d&channelNo=1", car.ID), admin, nil)
-	if r.Code != 0 || !strings.Contains(r.Message, "未启用视频") {
-		t.Errorf("live video on the api node: %d %q, want the video-not-enabled refusal", r.Code, r.Message)
+	// live video on the api node: it asks the gateway node's session for the stream with its own media
+	// address (D94, D118), and the pictures come to its relay from a key frame; the gateway node, never
+	// asked, relays nothing
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var s video.StreamView
+	p.MustOK("GET", fmt.Sprintf("/base-info-app/carInfo/doVisual?carId=%d&channelNo=1", car.ID), admin, nil).Decode(&s)
+	v := dialFLV(t, ctx, p, s.FLVURL, admin)
+	defer v.c.CloseNow()
+	v.readVideo(t, ctx, 3)
+	if !v.startsAtKeyFrame() {
+		t.Errorf("video tags on the api node start %x", v.tags)
+	}
+	if n, _ := p.App.Devices.Video.Hub.Counts(); n != 1 {
+		t.Errorf("the api node's relay holds %d streams, want 1", n)
+	}
+	if n, _ := g.App.Devices.Video.Hub.Counts(); n != 0 {
+		t.Errorf("the gateway node's relay holds %d streams, want 0", n)
 	}
 }
