@@ -14,13 +14,14 @@ import (
 // D101 judges a dead gateway's unpublished tail when the node that takes its terminal over sees the
 // terminal's first report. A terminal that never comes back (the truck was switched off after its
 // last reports) is taken over by nobody, and its tail would be judged by nobody. The node that reads
-// partition 0 sweeps for such orphans (D117): once a node has left (its key gone from the nodes bucket,
-// or its connection to the bus: alive.go), or when this node starts to sweep, and Orphaned later, it reads the owners bucket; an entry that still names a node
-// that is gone, last heard more than Orphaned ago, becomes a gap of the terminal's car around its last
-// word, published to the car's partition like any gap, and the entry is then deleted (by its
-// revision: a node that took the terminal over in the meantime keeps it, and judges the tail itself).
-// A terminal that comes back after the sweep creates a fresh entry and inherits nothing: its tail was
-// judged. Reading back a tail twice (the sweep and a late takeover) is harmless, as in D101.
+// partition 0 sweeps for such orphans (D117). Once a node has left (its key gone from the nodes
+// bucket, or its connection to the bus: alive.go), or when this node starts to sweep, it reads the
+// owners bucket Orphaned later. An entry that still names a node that is gone, last heard more than
+// Orphaned ago, becomes a gap of the terminal's car around its last word, published to the car's
+// partition like any gap; the entry is then deleted by its revision, so that a node that took the
+// terminal over in the meantime keeps it (and judges the tail itself). A terminal that comes back
+// after the sweep creates a fresh entry and inherits nothing: its tail was judged. Reading back a
+// tail twice (the sweep and a late takeover) is harmless, as in D101.
 
 // sweeper is the orphan sweep's state, used only by sweepLoop's goroutine.
 type sweeper struct {
