@@ -37,11 +37,11 @@ func TestDeadGatewayTail(t *testing.T) {
 
 // TestOrphanedTail: as TestDeadGatewayTail, but the terminal never comes back (the truck was switched
 // off after its last reports). The worker that reads partition 0 sweeps the owners bucket once x has
-// been gone Orphaned (the heartbeat window, 6 s here): x's entry becomes a gap of the car, the break x
-// never published is one alarm, and the entry is deleted, so that a terminal coming back later
-// inherits nothing (D117). On the code before D117 it times out waiting for the alarm.
+// been gone Orphaned (half the heartbeat window, 4 s here): x's entry becomes a gap of the car, the
+// break x never published is one alarm, and the entry is deleted, so that a terminal coming back
+// later inherits nothing (D117). On the code before D117 it times out waiting for the alarm.
 func TestOrphanedTail(t *testing.T) {
-	f := newDeadTail(t, "two", config.Config{JT808Identity: config.JT808Identity{JT808HeartbeatWindow: 6 * time.Second}})
+	f := newDeadTail(t, "two", config.Config{JT808Identity: config.JT808Identity{JT808HeartbeatWindow: 8 * time.Second}})
 	f.xDies()
 	waitFor(t, "the break x never published to be judged", func() bool { return len(f.alarms()) > 0 })
 	waitFor(t, "x's entry to be deleted", func() bool {

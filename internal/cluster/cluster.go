@@ -40,8 +40,9 @@ type Config struct {
 	// reports judged again from the store (deadtail.go); 0 = 5 min.
 	DeadTail time.Duration
 	// Orphaned is how long after its last word a dead node's terminal that no node took over has its
-	// tail judged by the sweep of the node that reads partition 0 (orphans.go); 0 = HeartbeatWindow.
-	// The bucket forgets an entry 2 × HeartbeatWindow after its last write: the sweep must come first.
+	// tail judged by the sweep of the node that reads partition 0 (orphans.go); 0 = HeartbeatWindow/2,
+	// at most HeartbeatWindow. The bucket forgets an entry 2 × HeartbeatWindow after its last write:
+	// the sweep must come first.
 	Orphaned time.Duration
 }
 
@@ -116,7 +117,7 @@ func New(b bus.Bus, prefix string, cfg Config, apply func([]telemetry.Report), g
 		cfg.DeadTail = 5 * time.Minute
 	}
 	if cfg.Orphaned <= 0 || cfg.Orphaned > cfg.HeartbeatWindow {
-		cfg.Orphaned = cfg.HeartbeatWindow
+		cfg.Orphaned = cfg.HeartbeatWindow / 2
 	}
 	if log == nil {
 		log = slog.Default()
