@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"tankwatch/internal/app/apptest"
 	"tankwatch/internal/platform/config"
 	"tankwatch/internal/tank/calib"
 	"tankwatch/internal/video"
@@ -37,18 +38,8 @@ func TestVideoOtherNode(t *testing.T) {
 	// live: the pictures come to B's socket from B's relay
 	var s video.StreamView
 	b.MustOK("GET", fmt.Sprintf("/base-info-app/carInfo/doVisual?carId=%d&channelNo=1", car), adminB, nil).Decode(&s)
-	live := dialFLV(t, ctx, b, s.FLVURL, adminB)
+	live := relayedBy(t, ctx, b, a, s.FLVURL, adminB)
 	defer live.c.CloseNow()
-	live.readVideo(t, ctx, 3)
-	if !live.startsAtKeyFrame() {
-		t.Errorf("video tags on B start %x", live.tags)
-	}
-	if n, _ := b.App.Devices.Video.Hub.Counts(); n != 1 {
-		t.Errorf("B's relay holds %d streams, want 1", n)
-	}
-	if n, _ := a.App.Devices.Video.Hub.Counts(); n != 0 {
-		t.Errorf("A's relay holds %d streams, want 0: the media should go to the node that asked", n)
-	}
 
 	// the recordings are listed through A (the sub-packaged 0x1205 comes back over the bus) and one
 	// plays on B
@@ -81,4 +72,23 @@ func TestVideoOtherNode(t *testing.T) {
 	if v.State != calib.StateAcknowledged {
 		t.Errorf("calibration read from B: %+v", v)
 	}
+}
+
+// relayedBy watches the live stream at url on node on, which asked for it, until its first pictures:
+// they start at a key frame and come through on's relay, none through other's, the node holding the
+// terminal (D94, D118). The caller closes the viewer.
+func relayedBy(t *testing.T, ctx context.Context, on, other *apptest.Env, url, token string) *flvViewer {
+	t.Helper()
+	v := dialFLV(t, ctx, on, url, token)
+	v.readVideo(t, ctx, 3)
+	if !v.startsAtKeyFrame() {
+		t.Errorf("video tags on the asking node start %x", v.tags)
+	}
+	if n, _ := on.App.Devices.Video.Hub.Counts(); n != 1 {
+		t.Errorf("the asking node's relay holds %d streams, want 1", n)
+	}
+	if n, _ := other.App.Devices.Video.Hub.Counts(); n != 0 {
+		t.Errorf("the holding node's relay holds %d streams, want 0: the media should go to the node that asked", n)
+	}
+	return v
 }

@@ -63,16 +63,5 @@ func TestRolesSplit(t *testing.T) {
 	defer cancel()
 	var s video.StreamView
 	p.MustOK("GET", fmt.Sprintf("/base-info-app/carInfo/doVisual?carId=%d&channelNo=1", car.ID), admin, nil).Decode(&s)
-	v := dialFLV(t, ctx, p, s.FLVURL, admin)
-	defer v.c.CloseNow()
-	v.readVideo(t, ctx, 3)
-	if !v.startsAtKeyFrame() {
-		t.Errorf("video tags on the api node start %x", v.tags)
-	}
-	if n, _ := p.App.Devices.Video.Hub.Counts(); n != 1 {
-		t.Errorf("the api node's relay holds %d streams, want 1", n)
-	}
-	if n, _ := g.App.Devices.Video.Hub.Counts(); n != 0 {
-		t.Errorf("the gateway node's relay holds %d streams, want 0", n)
-	}
+	relayedBy(t, ctx, p, g, s.FLVURL, admin).c.CloseNow()
 }

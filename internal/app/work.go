@@ -86,12 +86,5 @@ func (w engines) CatchUp(ctx context.Context, carID, from, to int64) error {
 
 // CarOf is the car the terminal was bound to at the time (the orphan sweep's, D117); 0 when none.
 func (w engines) CarOf(ctx context.Context, terminalID, at int64) (int64, error) {
-	var car []int64
-	err := w.a.DB.NewSelect().TableExpr("terminal_bindings").Column("car_id").
-		Where("terminal_id = ? AND car_id IS NOT NULL AND bound_at <= ? AND (unbound_at IS NULL OR unbound_at > ?)", terminalID, at, at).
-		OrderExpr("id DESC").Limit(1).Scan(ctx, &car)
-	if err != nil || len(car) == 0 {
-		return 0, err
-	}
-	return car[0], nil
+	return w.a.Fleet.CarAt(ctx, terminalID, at)
 }

@@ -29,17 +29,32 @@ func (n *Node) inherit(ctx context.Context, terminalID int64, o owner, now time.
 	if n.queues == nil {
 		return // every node judges its own commits (D87): nothing was waiting for a bus
 	}
-	me := n.bus.Node()
-	if o.node == me && !o.heard.Before(n.started) || o.node != me && n.alive(ctx, o.node) {
+	if !n.holderGone(ctx, o) {
 		return // its holder lives: what it committed reaches the work stream
 	}
-	tail := n.cfg.DeadTail.Milliseconds()
-	g := inherited{from: o.heard.UnixMilli() - tail, to: max(now.UnixMilli(), o.heard.UnixMilli()) + tail, at: now}
+	g := inherited{at: now}
+	g.from, g.to = n.tailOf(o, now)
 	n.gmu.Lock()
 	n.inherited[terminalID] = g
 	n.gmu.Unlock()
 	n.log.Info("terminal taken over from a node that is gone: its car's reports around its last word are judged again from the store",
 		"terminal", terminalID, "from", o.node, "last_heard", o.heard)
+}
+
+// holderGone reports whether the node o names is gone: another node that no longer answers, or this
+// node's own name in an entry written before this node started (a former life's).
+func (n *Node) holderGone(ctx context.Context, o owner) bool {
+	if o.node == n.bus.Node() {
+		return o.heard.Before(n.started)
+	}
+	return !n.alive(ctx, o.node)
+}
+
+// tailOf is the span of row times (Unix ms) read back for a terminal whose holder died: DeadTail
+// around its last word, up to now.
+func (n *Node) tailOf(o owner, now time.Time) (from, to int64) {
+	tail := n.cfg.DeadTail.Milliseconds()
+	return o.heard.UnixMilli() - tail, max(now.UnixMilli(), o.heard.UnixMilli()) + tail
 }
 
 // inheritedGap turns the terminal's pending takeover into a gap of r's car, which r then joins. Call

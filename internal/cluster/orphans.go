@@ -54,14 +54,22 @@ func (n *Node) sweepPass(ctx context.Context, s *sweeper, now time.Time) {
 		s.due = now.Add(n.cfg.Orphaned) // nodes that died before this one swept
 	}
 	for node := range s.nodes {
-		if !seen[node] && (s.due.IsZero() || s.due.After(now.Add(n.cfg.Orphaned))) {
-			s.due = now.Add(n.cfg.Orphaned)
+		if !seen[node] {
+			s.due = earlier(s.due, now.Add(n.cfg.Orphaned))
 		}
 	}
 	s.nodes = seen
 	if !s.due.IsZero() && !now.Before(s.due) {
 		s.due = n.sweep(ctx, now)
 	}
+}
+
+// earlier is the earlier of a and b, a zero time being none.
+func earlier(a, b time.Time) time.Time {
+	if a.IsZero() || !b.IsZero() && b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // orphan is an entry of a dead node's terminal, to judge and delete.
@@ -73,11 +81,6 @@ type orphan struct {
 
 // sweep judges and deletes the orphaned entries; it returns when to sweep again (zero: no need).
 func (n *Node) sweep(ctx context.Context, now time.Time) (again time.Time) {
-	later := func(t time.Time) {
-		if again.IsZero() || t.Before(again) {
-			again = t
-		}
-	}
 	keys, err := n.owners.Keys(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -85,7 +88,7 @@ func (n *Node) sweep(ctx context.Context, now time.Time) (again time.Time) {
 		}
 		return now.Add(n.cfg.Refresh)
 	}
-	me, gone := n.bus.Node(), map[string]bool{}
+	gone := map[string]bool{} // per other node, asked once a sweep
 	by := map[int][]orphan{}
 	for _, key := range keys {
 		id, err := strconv.ParseInt(strings.TrimPrefix(key, "t"), 10, 64)
@@ -101,33 +104,33 @@ func (n *Node) sweep(ctx context.Context, now time.Time) (again time.Time) {
 			continue
 		}
 		dead, known := gone[o.node]
-		switch {
-		case o.node == me:
-			dead = o.heard.Before(n.started) // a former life's entry under this node's name
-		case !known:
-			dead = !n.alive(ctx, o.node)
-			gone[o.node] = dead
+		if !known {
+			dead = n.holderGone(ctx, o)
+			if o.node != n.bus.Node() { // this node's own entries are told apart by their time
+				gone[o.node] = dead
+			}
 		}
 		if !dead {
 			continue
 		}
 		if wait := o.heard.Add(n.cfg.Orphaned); now.Before(wait) {
-			later(wait.Add(n.cfg.Refresh)) // its terminal may still come back and be taken over
+			again = earlier(again, wait.Add(n.cfg.Refresh)) // its terminal may still come back and be taken over
 			continue
 		}
 		car, err := n.cfg.Worker.CarOf(ctx, id, o.heard.UnixMilli())
 		if err != nil {
-			later(now.Add(n.cfg.Refresh))
+			again = earlier(again, now.Add(n.cfg.Refresh))
 			continue
 		}
-		tail := n.cfg.DeadTail.Milliseconds()
-		g := Gap{CarID: car, From: o.heard.UnixMilli() - tail, To: max(now.UnixMilli(), o.heard.UnixMilli()) + tail}
+		g := Gap{CarID: car}
+		g.From, g.To = n.tailOf(o, now)
 		p := -1 // no car: nothing of it reached a partition, the entry only goes
 		if car != 0 {
 			p = n.partition(car)
 		}
 		by[p] = append(by[p], orphan{key: key, rev: rev, gap: g})
 	}
+	swept := 0
 	for p, os := range by {
 		if p >= 0 {
 			gaps := make([]Gap, len(os))
@@ -135,18 +138,25 @@ func (n *Node) sweep(ctx context.Context, now time.Time) (again time.Time) {
 				gaps[i] = o.gap
 			}
 			if !n.sendWork(ctx, p, workMsg{Gaps: gaps}) {
-				later(now.Add(n.cfg.Refresh))
+				again = earlier(again, now.Add(n.cfg.Refresh))
 				continue
 			}
 		}
 		for _, o := range os {
-			if err := n.owners.Delete(ctx, o.key, o.rev); err != nil && !errors.Is(err, bus.ErrConflict) {
-				later(now.Add(n.cfg.Refresh)) // read back again on the next sweep: harmless
+			err := n.owners.Delete(ctx, o.key, o.rev)
+			switch {
+			case err == nil:
+				swept++
+			case errors.Is(err, bus.ErrConflict): // taken over since the listing: its new node judges it too
+			default:
+				again = earlier(again, now.Add(n.cfg.Refresh)) // read back again on the next sweep: harmless
 			}
 		}
-		n.m.orphans.Add(int64(len(os)))
+	}
+	if swept > 0 {
+		n.m.orphans.Add(int64(swept))
 		n.log.Info("terminals of a node that is gone never came back: their cars' reports around their last word are judged from the store",
-			"terminals", len(os), "partition", p)
+			"terminals", swept)
 	}
 	return again
 }

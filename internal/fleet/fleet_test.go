@@ -2,6 +2,7 @@ package fleet_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -281,6 +282,7 @@ func TestBindingRules(t *testing.T) {
 		}
 
 		// swap the SIM away, then unbind everything: history closes and opens rows
+		boundAt := e.Clock.Now().UnixMilli()
 		e.Clock.Advance(60_000_000_000)
 		e.MustOK("POST", "/base-info-app/terminal/bind", admin, map[string]any{"id": termID, "carId": carID, "simId": nil})
 		e.MustOK("POST", "/base-info-app/terminal/bind", admin, map[string]any{"id": termID, "carId": carID}) // no change
@@ -291,6 +293,12 @@ func TestBindingRules(t *testing.T) {
 		if len(hist) != 2 || hist[0].SIMID != nil || hist[0].Plate != "粤A·D1234" || hist[0].UnboundAt == 0 ||
 			hist[1].MSISDN != "1440000000001" || hist[1].UnboundAt == 0 || hist[1].UserName != "admin" {
 			t.Fatalf("history: %+v", hist)
+		}
+		// the car a terminal was bound to at a time (the cluster's orphan sweep, D117)
+		for _, c := range []struct{ at, want int64 }{{boundAt - 1, 0}, {boundAt, carID}, {boundAt + 30_000, carID}, {boundAt + 60_000, 0}} {
+			if got, err := e.App.Fleet.CarAt(context.Background(), termID, c.at); err != nil || got != c.want {
+				t.Errorf("CarAt(%d): %d %v, want %d", c.at-boundAt, got, err, c.want)
+			}
 		}
 		e.MustOK("GET", fmt.Sprintf("/base-info-app/terminal/bindings?id=%d", other), admin, nil).Decode(&hist)
 		if len(hist) != 1 || hist[0].UnboundAt != 0 {

@@ -2,6 +2,8 @@ package fleet
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -265,6 +267,22 @@ func idText(p *int64) string {
 		return "-"
 	}
 	return strconv.FormatInt(*p, 10)
+}
+
+// CarAt is the car the terminal was bound to at the time (Unix ms), from its binding history; 0 when
+// none. No principal: the cluster's orphan sweep asks it for the platform (D117).
+func (s *Service) CarAt(ctx context.Context, terminalID, at int64) (int64, error) {
+	var b Binding
+	err := s.db.NewSelect().Model(&b).Column("car_id").
+		Where("terminal_id = ? AND car_id IS NOT NULL AND bound_at <= ? AND (unbound_at IS NULL OR unbound_at > ?)", terminalID, at, at).
+		OrderExpr("id DESC").Limit(1).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && b.CarID == nil {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return *b.CarID, nil
 }
 
 // Bindings is a terminal's binding history, newest first.
