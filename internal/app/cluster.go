@@ -44,10 +44,7 @@ func (a *App) startCluster(ctx context.Context) error {
 		}
 		dv.bus, dv.closeBus = nb, func() { _ = nb.Close() }
 	}
-	prefix := "tw"
-	if p, ok := dv.bus.(interface{ Prefix() string }); ok {
-		prefix = p.Prefix()
-	}
+	prefix := a.busPrefix()
 	// only a node that serves terminals answers for them; every node forwards its commands (below)
 	gw := dv.Gateway
 	if a.Cfg.JT808 == "" || !a.Cfg.Serves(config.RoleGateway) {
@@ -78,6 +75,14 @@ func (a *App) startCluster(ctx context.Context) error {
 		a.Log.Warn("several nodes without --mqtt-broker: alarm, help-request and message pushes reach only the browsers of the node that raised them")
 	}
 	return nil
+}
+
+// busPrefix is the first token of the bus's subjects.
+func (a *App) busPrefix() string {
+	if p, ok := a.Devices.bus.(interface{ Prefix() string }); ok {
+		return p.Prefix()
+	}
+	return "tw"
 }
 
 // stopCluster leaves the bus once the gateway and the writer stopped.

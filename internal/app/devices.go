@@ -135,6 +135,7 @@ func (a *App) registerVideoMetrics() {
 		counter("tankwatch_video_ingest_frames_total", "Audio and video frames assembled and relayed.", &v.Stats.Frames),
 		counter("tankwatch_video_ingest_dropped_frames_total", "Frames dropped by the assembler (sequence gaps, missing starts, oversize).", &v.Stats.Dropped),
 		counter("tankwatch_video_ingest_lost_packets_total", "Media packets that never came, by their sequence numbers (loss rate: lost / (lost + packets)).", &v.Stats.Lost),
+		counter("tankwatch_video_mirrors_total", "Live streams relayed from the node that streams the camera instead of asked of the terminal again (D119).", &v.Mirrors),
 		counter("tankwatch_video_loss_reports_total", "Loss notices (0x9105) sent to terminals of live streams.", &v.LossReports),
 		counter("tankwatch_video_udp_datagrams_total", "Media datagrams received over UDP.", &v.Stats.Datagrams),
 		counter("tankwatch_video_udp_strangers_total", "UDP media packets dropped: no stream of their SIM and channel was asked for, or they came from another address than the stream's.", &v.Stats.Strangers),
@@ -307,6 +308,12 @@ func (a *App) startVideo(ctx context.Context, wg *sync.WaitGroup) error {
 	if err := a.Devices.Video.Enable(ctx, public); err != nil {
 		_ = ln.Close()
 		return fmt.Errorf("--jt1078-public: %w", err)
+	}
+	if b := a.Devices.bus; b != nil { // one stream of a camera for every node's viewers (D119)
+		if err := a.Devices.Video.Share(ctx, b, a.busPrefix()); err != nil {
+			_ = ln.Close()
+			return fmt.Errorf("video on the bus: %w", err)
+		}
 	}
 	a.Log.Info("JT/T 1078 media listener", "addr", ln.Addr().String(), "announced", public)
 	pc, err := a.listenVideoUDP(ln.Addr().(*net.TCPAddr))

@@ -67,6 +67,9 @@ type LiveConfig struct {
 	// LossReport is how often a receiving live stream's packet loss over the period is sent to its
 	// terminal (0x9105) and shown to the console; default 10 s.
 	LossReport time.Duration
+	// ShareEvery is how often a node relaying another node's stream of a camera says it still wants it
+	// (shared.go); the source stops forwarding a want three periods old. Default 5 s.
+	ShareEvery time.Duration
 }
 
 // 0x9101 data type and 0x9102 commands used (jt808-facts.md).
@@ -101,6 +104,10 @@ type session struct {
 	// written by reportLoss alone)
 	seenPackets, seenLost int64
 	quiet                 int
+	// with other nodes (shared.go): the revision of this node's claim of the channel (0: none), or
+	// the other node's stream this session relays (nil: the device streams here)
+	claimRev uint64
+	mirror   *mirror
 }
 
 // lossQuietPeriods: a stream that loses nothing is told so every this many report periods (a minute at
@@ -129,6 +136,8 @@ type Live struct {
 	ReplayStarts, ReplayStops atomic.Int64
 	// LossReports counts 0x9105 sent.
 	LossReports atomic.Int64
+	// Mirrors counts streams relayed from another node instead of asked of the device (D119).
+	Mirrors atomic.Int64
 
 	cfg   LiveConfig
 	cars  Cars
@@ -141,6 +150,8 @@ type Live struct {
 	byToken  map[string]*session
 	byDevice map[devKey]*session
 	busy     map[devKey]chan struct{} // a 0x9101 or 0x9102 in flight for the device: the next waits
+	closing  map[string]bool          // tokens of the streams whose 0x9102 is in flight
+	share    *sharing                 // the streams shared with other nodes (nil: alone)
 	// replays are the playbacks (replay.go), by token and by device channel (one per channel)
 	replays   map[string]*replaySession
 	replayDev map[devKey]*replaySession
@@ -170,9 +181,12 @@ func NewLive(cfg LiveConfig, cars Cars, gw Gateway, guard httpx.Guard, log *slog
 	if cfg.LossReport <= 0 {
 		cfg.LossReport = 10 * time.Second
 	}
+	if cfg.ShareEvery <= 0 {
+		cfg.ShareEvery = 5 * time.Second
+	}
 	l := &Live{Hub: relay.New(cfg.Relay), cfg: cfg, cars: cars, gw: gw, guard: guard, log: log.With("component", "video"),
 		now: time.Now, byToken: map[string]*session{}, byDevice: map[devKey]*session{}, busy: map[devKey]chan struct{}{},
-		replays: map[string]*replaySession{}, replayDev: map[devKey]*replaySession{}}
+		closing: map[string]bool{}, replays: map[string]*replaySession{}, replayDev: map[devKey]*replaySession{}}
 	if l.cfg.MaxConns <= 0 {
 		streams := cfg.Relay.MaxStreams
 		if streams <= 0 {
@@ -458,7 +472,7 @@ func (l *Live) Open(ctx context.Context, p *httpx.Principal, carID int64, channe
 		s := &session{token: newToken(), carID: carID, terminalID: target.TerminalID, plate: target.Plate, key: key, started: l.now()}
 		l.byToken[s.token], l.byDevice[key] = s, s
 		l.mu.Unlock()
-		err := l.start(ctx, p, s)
+		err := l.begin(ctx, p, s)
 		l.mu.Lock()
 		delete(l.busy, key)
 		close(done)
@@ -547,16 +561,24 @@ func (l *Live) stopped(token string) {
 	if l.byDevice[s.key] == s {
 		delete(l.byDevice, s.key)
 	}
+	if m := s.mirror; m != nil { // the device streams to another node: that node closes the channel
+		l.mu.Unlock()
+		l.stopMirror(m)
+		return
+	}
 	done := make(chan struct{})
 	l.busy[s.key] = done
+	l.closing[token] = true
 	ctx := l.ctx
 	l.mu.Unlock()
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()
 		defer func() {
+			l.unclaim(s) // after the close: another node's 0x9101 must not overtake it
 			l.mu.Lock()
 			delete(l.busy, s.key)
+			delete(l.closing, token)
 			l.mu.Unlock()
 			close(done)
 		}()

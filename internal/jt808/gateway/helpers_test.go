@@ -401,12 +401,17 @@ func (c *client) registerAs(termID, plate string) (jt808.RegisterReply, uint16) 
 // frames are stored without waiting for commits, so their two submissions are settled meanwhile.
 func (e *env) login(t *testing.T, c *client) {
 	t.Helper()
+	settled := make(chan struct{})
 	go func() {
+		defer close(settled)
 		for range 2 {
 			e.sink.next(t, nil).done(nil)
 		}
 	}()
 	c.login()
+	// the authentication's answer does not wait for its commit: without this wait the test's own
+	// next could take the authentication's submission, and this goroutine the test's
+	<-settled
 }
 
 func (c *client) login() {

@@ -26,6 +26,12 @@ type Bus interface {
 	Request(ctx context.Context, subject string, data []byte) ([]byte, error)
 	// Respond serves requests on subject; fn's answer goes back to the requester.
 	Respond(subject string, fn func(ctx context.Context, data []byte) []byte) (stop func(), err error)
+	// Notify sends data to the listeners of subject now, outside every stream: nothing is kept, a
+	// listener that is not there or not keeping up loses it (live media between nodes, D119).
+	Notify(subject string, data []byte) error
+	// Listen calls fn, on one goroutine and in the order sent, for what Notify sends on subject from
+	// now on. Stop with the returned func.
+	Listen(subject string, fn func(data []byte)) (stop func(), err error)
 	// KV opens (creating it when needed) the bucket name, whose entries vanish ttl after their last
 	// write; ttl 0 opens the bucket with the expiry it has (none when it is created here).
 	KV(ctx context.Context, name string, ttl time.Duration) (KV, error)

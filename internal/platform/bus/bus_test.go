@@ -99,6 +99,48 @@ func TestBus(t *testing.T) {
 				t.Fatalf("request: %q %v", r, err)
 			}
 
+			// notices: only the listeners of the subject get them, in order
+			heard := make(chan string, 10)
+			stopL, err := b.Listen(pre+".video.b.x", func(d []byte) { heard <- string(d) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			stopO, err := b.Listen(pre+".video.b.y", func(d []byte) { heard <- "y:" + string(d) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stopO()
+			for _, m := range []string{"1", "2", "3"} {
+				if err := a.Notify(pre+".video.b.x", []byte(m)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, want := range []string{"1", "2", "3"} {
+				select {
+				case g := <-heard:
+					if g != want {
+						t.Fatalf("heard %q, want notice %s in order", g, want)
+					}
+				case <-ctx.Done():
+					t.Fatal("notice never arrived")
+				}
+			}
+			stopL()
+			if err := a.Notify(pre+".video.b.x", []byte("after")); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Notify(pre+".video.b.y", []byte("last")); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case g := <-heard:
+				if g != "y:last" {
+					t.Fatalf("after stop: heard %q", g)
+				}
+			case <-ctx.Done():
+				t.Fatal("notice to the other listener never arrived")
+			}
+
 			ka, err := a.KV(ctx, "owners", time.Minute)
 			if err != nil {
 				t.Fatal(err)

@@ -18,6 +18,7 @@ type Hub struct {
 	mu      sync.Mutex
 	subs    map[*localSub]struct{}
 	resp    map[string]func(context.Context, []byte) []byte
+	notes   map[*localSub]struct{} // Listen's, apart from the streams' subscribers
 	buckets map[string]*localKV
 	now     func() time.Time
 }
@@ -25,7 +26,7 @@ type Hub struct {
 // NewHub returns an empty hub.
 func NewHub() *Hub {
 	return &Hub{subs: map[*localSub]struct{}{}, resp: map[string]func(context.Context, []byte) []byte{},
-		buckets: map[string]*localKV{}, now: time.Now}
+		notes: map[*localSub]struct{}{}, buckets: map[string]*localKV{}, now: time.Now}
 }
 
 // NewLocal returns a bus of one node on a hub of its own.
@@ -70,9 +71,33 @@ func (b *Local) Publish(ctx context.Context, subject string, data []byte) error 
 }
 
 func (b *Local) Subscribe(pattern string, fn func(subject string, data []byte)) (func(), error) {
+	return b.follow(b.hub.subs, pattern, fn), nil
+}
+
+// Notify never waits: a listener whose queue (4096 messages) is full loses the message.
+func (b *Local) Notify(subject string, data []byte) error {
+	b.hub.mu.Lock()
+	defer b.hub.mu.Unlock()
+	for s := range b.hub.notes {
+		if Match(s.pattern, subject) {
+			select {
+			case s.ch <- localMsg{subject, data}:
+			default:
+			}
+		}
+	}
+	return nil
+}
+
+func (b *Local) Listen(subject string, fn func(data []byte)) (func(), error) {
+	return b.follow(b.hub.notes, subject, func(_ string, data []byte) { fn(data) }), nil
+}
+
+// follow adds a subscriber of pattern to set and calls fn for its messages until stopped.
+func (b *Local) follow(set map[*localSub]struct{}, pattern string, fn func(subject string, data []byte)) func() {
 	s := &localSub{pattern: pattern, ch: make(chan localMsg, 4096), done: make(chan struct{})}
 	b.hub.mu.Lock()
-	b.hub.subs[s] = struct{}{}
+	set[s] = struct{}{}
 	b.hub.mu.Unlock()
 	go func() {
 		for {
@@ -88,11 +113,11 @@ func (b *Local) Subscribe(pattern string, fn func(subject string, data []byte)) 
 	return func() {
 		once.Do(func() {
 			b.hub.mu.Lock()
-			delete(b.hub.subs, s)
+			delete(set, s)
 			b.hub.mu.Unlock()
 			close(s.done)
 		})
-	}, nil
+	}
 }
 
 func (b *Local) Request(ctx context.Context, subject string, data []byte) ([]byte, error) {

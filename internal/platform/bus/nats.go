@@ -218,6 +218,23 @@ func (b *NATS) Respond(subject string, fn func(ctx context.Context, data []byte)
 	return func() { _ = sub.Unsubscribe() }, nil
 }
 
+func (b *NATS) Notify(subject string, data []byte) error { return b.nc.Publish(subject, data) }
+
+// Listen is a plain subscription: the server drops what a listener too slow to read it would hold
+// (NATS's slow-consumer limits), as Notify promises.
+func (b *NATS) Listen(subject string, fn func(data []byte)) (func(), error) {
+	sub, err := b.nc.Subscribe(subject, func(m *nats.Msg) { fn(m.Data) })
+	if err != nil {
+		return nil, fmt.Errorf("bus: listen %s: %w", subject, err)
+	}
+	// the server must know the listener before its sender is told to send
+	if err := b.nc.Flush(); err != nil {
+		_ = sub.Unsubscribe()
+		return nil, fmt.Errorf("bus: listen %s: %w", subject, err)
+	}
+	return func() { _ = sub.Unsubscribe() }, nil
+}
+
 // KV opens the bucket <prefix>_<name> in memory: what it holds (who holds which terminal) is rebuilt
 // by the nodes' refreshes if the server restarts.
 func (b *NATS) KV(ctx context.Context, name string, ttl time.Duration) (KV, error) {
