@@ -51,13 +51,30 @@ func TestOrphanedTail(t *testing.T) {
 	f.oneAlarm()
 }
 
-// deadTail is the two tests' cluster: a worker w (the first node: its connection deletes the test's
+// TestRestartedNodeTail: as TestOrphanedTail, but x is restarted under its name at once (a process
+// supervisor's restart), so to the worker x is alive. Its entry was last heard before its new life
+// started (the start time in its node key): a former life's, swept as a dead node's (D120). On the
+// code before D120 it times out waiting for the alarm.
+func TestRestartedNodeTail(t *testing.T) {
+	f := newDeadTail(t, "twr", config.Config{JT808Identity: config.JT808Identity{JT808HeartbeatWindow: 8 * time.Second}})
+	f.xDies()
+	f.x = f.cl.node("x", f.xc)
+	waitFor(t, "the break x's former life never published to be judged", func() bool { return len(f.alarms()) > 0 })
+	waitFor(t, "the former life's entry to be deleted", func() bool {
+		h, err := f.w.App.Devices.Cluster.Holder(f.ctx, f.car.TerminalID, time.Now())
+		return h == "" && err == nil && f.w.App.Devices.Cluster.Orphans() == 1
+	})
+	f.oneAlarm()
+}
+
+// deadTail is the dead-tail tests' cluster: a worker w (the first node: its connection deletes the test's
 // stream at the end) and a gateway x that holds the car's terminal and has a sealed report judged.
 type deadTail struct {
 	t    *testing.T
 	ctx  context.Context
 	cl   *cluster
 	w, x *apptest.Env
+	xc   config.Config // x's configuration
 	car  boundCar
 	t0   time.Time
 }
@@ -66,7 +83,7 @@ func newDeadTail(t *testing.T, prefix string, cfg config.Config) *deadTail {
 	cl := newCluster(t, prefix)
 	wc, xc := cfg, cfg
 	wc.Roles, xc.Roles = "worker", "gateway,api"
-	f := &deadTail{t: t, ctx: context.Background(), cl: cl, w: cl.node("w", wc), x: cl.node("x", xc)}
+	f := &deadTail{t: t, ctx: context.Background(), cl: cl, w: cl.node("w", wc), x: cl.node("x", xc), xc: xc}
 	waitFor(t, "the worker to hold every partition", func() bool { return len(f.w.App.Devices.Cluster.HeldPartitions()) == 32 })
 	f.car = firstBoundCar(t, f.x.DB)
 	now := time.Now().Truncate(time.Second)

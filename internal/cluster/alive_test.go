@@ -26,7 +26,7 @@ func TestGoneNodeReleasesAtOnce(t *testing.T) {
 	}
 	a, b := ns[0], ns[1]
 	t.Cleanup(b.Stop) // a crashes below
-	now := time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
+	now := time.Now() // after the nodes started: an entry heard before is a former life's (D120)
 	if h, _ := a.Claim(ctx, 9, now); h != "" {
 		t.Fatalf("first claim: %q", h)
 	}
@@ -136,5 +136,46 @@ func TestHungNodeKeepsTerminalsUntilItsKeyExpiresOnNATS(t *testing.T) {
 	})
 	if h, err := b.Claim(ctx, 6, now); h != "" || err != nil {
 		t.Fatalf("claim once a's key expired: %q %v", h, err)
+	}
+}
+
+// A node restarted under its name is alive, but an entry it last heard before its new life started
+// is a former life's: no node holds that terminal, and another node takes it at once, inheriting its
+// tail (D120). What the new life claims is held as usual.
+func TestRestartedNodeFormerLife(t *testing.T) {
+	hub := bus.NewHub()
+	ctx := context.Background()
+	start := func(name string, started time.Time) *Node {
+		n := New(hub.Attach(name), "tw", Config{HeartbeatWindow: 90 * time.Second}, func([]telemetry.Report) {}, nil, nil)
+		n.started = started
+		if err := n.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	t0 := time.Now()
+	a, b := start("a", t0), start("b", t0)
+	t.Cleanup(b.Stop)
+	if h, _ := a.Claim(ctx, 9, t0.Add(time.Second)); h != "" {
+		t.Fatalf("first claim: %q", h)
+	}
+	a.crash()
+	a2 := start("a", t0.Add(2*time.Second)) // restarted under the same name
+	t.Cleanup(a2.Stop)
+	now := t0.Add(3 * time.Second) // well inside the heartbeat window of the former life's entry
+	if h, err := b.Holder(ctx, 9, now); h != "" || err != nil {
+		t.Fatalf("holder of a former life's terminal: %q %v", h, err)
+	}
+	if !b.holderGone(ctx, owner{node: "a", heard: t0.Add(time.Second)}, nil) || b.holderGone(ctx, owner{node: "a", heard: now}, nil) {
+		t.Error("an entry is gone exactly when its node last heard it before its present life started")
+	}
+	if h, _ := a2.Claim(ctx, 10, now); h != "" {
+		t.Fatalf("the new life's claim: %q", h)
+	}
+	if h, _ := b.Holder(ctx, 10, now); h != "a" {
+		t.Errorf("holder of the new life's terminal: %q", h)
+	}
+	if h, err := b.Claim(ctx, 9, now); h != "" || err != nil {
+		t.Errorf("claim of a former life's terminal: %q %v", h, err)
 	}
 }

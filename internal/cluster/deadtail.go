@@ -23,13 +23,12 @@ type inherited struct {
 	at       time.Time
 }
 
-// inherit notes that terminalID was taken over from o's entry, when its holder is gone: another node
-// that no longer answers, or this node's name in an entry written before this node started.
+// inherit notes that terminalID was taken over from o's entry, when its holder is gone (holderGone).
 func (n *Node) inherit(ctx context.Context, terminalID int64, o owner, now time.Time) {
 	if n.queues == nil {
 		return // every node judges its own commits (D87): nothing was waiting for a bus
 	}
-	if !n.holderGone(ctx, o) {
+	if !n.holderGone(ctx, o, nil) {
 		return // its holder lives: what it committed reaches the work stream
 	}
 	g := inherited{at: now}
@@ -41,13 +40,28 @@ func (n *Node) inherit(ctx context.Context, terminalID int64, o owner, now time.
 		"terminal", terminalID, "from", o.node, "last_heard", o.heard)
 }
 
-// holderGone reports whether the node o names is gone: another node that no longer answers, or this
-// node's own name in an entry written before this node started (a former life's).
-func (n *Node) holderGone(ctx context.Context, o owner) bool {
+// holderGone reports whether the node o names is gone: another node that no longer answers, or an
+// entry its node last heard before it started (a former life's under the same name, this node's own
+// included: D120).
+// lives, when not nil, keeps what was learnt of each node for the next calls.
+func (n *Node) holderGone(ctx context.Context, o owner, lives map[string]nodeLife) bool {
 	if o.node == n.bus.Node() {
 		return o.heard.Before(n.started)
 	}
-	return !n.alive(ctx, o.node)
+	l, known := lives[o.node]
+	if !known {
+		l.alive, l.started = n.aliveSince(ctx, o.node)
+		if lives != nil {
+			lives[o.node] = l
+		}
+	}
+	return !l.alive || o.heard.Before(l.started)
+}
+
+// nodeLife is whether a node is alive, and since when.
+type nodeLife struct {
+	alive   bool
+	started time.Time
 }
 
 // tailOf is the span of row times (Unix ms) read back for a terminal whose holder died: DeadTail

@@ -15,8 +15,9 @@ import (
 // terminal's first report. A terminal that never comes back (the truck was switched off after its
 // last reports) is taken over by nobody, and its tail would be judged by nobody. The node that reads
 // partition 0 sweeps for such orphans (D117). Once a node has left (its key gone from the nodes
-// bucket, or its connection to the bus: alive.go), or when this node starts to sweep, it reads the
-// owners bucket Orphaned later. An entry that still names a node that is gone, last heard more than
+// bucket, or its connection to the bus: alive.go) or restarted under its name (its key's start time
+// changed, D120), or when this node starts to sweep, it reads the owners bucket Orphaned later. An
+// entry that still names a node that is gone (or its former life), last heard more than
 // Orphaned ago, becomes a gap of the terminal's car around its last word, published to the car's
 // partition like any gap; the entry is then deleted by its revision, so that a node that took the
 // terminal over in the meantime keeps it (and judges the tail itself). A terminal that comes back
@@ -25,8 +26,8 @@ import (
 
 // sweeper is the orphan sweep's state, used only by sweepLoop's goroutine.
 type sweeper struct {
-	nodes map[string]bool // the node keys seen at the last pass; nil: not sweeping
-	due   time.Time       // when to read the owners bucket; zero: no reason to
+	nodes map[string]time.Time // the live nodes seen at the last pass, with their start times; nil: not sweeping
+	due   time.Time            // when to read the owners bucket; zero: no reason to
 }
 
 func (n *Node) sweepLoop(ctx context.Context) {
@@ -44,17 +45,21 @@ func (n *Node) sweepPass(ctx context.Context, s *sweeper, now time.Time) {
 	if err != nil {
 		return // judged again on the next pass
 	}
-	seen := map[string]bool{}
+	seen := map[string]time.Time{}
 	for _, k := range keys {
-		if node, ok := strings.CutPrefix(k, "n-"); ok && n.connected(ctx, node) {
-			seen[node] = true // a killed node's key outlives it by NodeTTL; its connection does not (D96)
+		if node, ok := strings.CutPrefix(k, "n-"); ok {
+			// a killed node's key outlives it by NodeTTL; its connection does not (D96)
+			if alive, started := n.aliveSince(ctx, node); alive {
+				seen[node] = started
+			}
 		}
 	}
 	if s.nodes == nil {
 		s.due = now.Add(n.cfg.Orphaned) // nodes that died before this one swept
 	}
-	for node := range s.nodes {
-		if !seen[node] {
+	for node, started := range s.nodes {
+		// gone, or restarted under its name: its former life's terminals may never come back (D120)
+		if since, ok := seen[node]; !ok || !since.Equal(started) {
 			s.due = earlier(s.due, now.Add(n.cfg.Orphaned))
 		}
 	}
@@ -88,7 +93,7 @@ func (n *Node) sweep(ctx context.Context, now time.Time) (again time.Time) {
 		}
 		return now.Add(n.cfg.Refresh)
 	}
-	gone := map[string]bool{} // per other node, asked once a sweep
+	lives := map[string]nodeLife{} // per other node, asked once a sweep
 	by := map[int][]orphan{}
 	for _, key := range keys {
 		id, err := strconv.ParseInt(strings.TrimPrefix(key, "t"), 10, 64)
@@ -103,14 +108,7 @@ func (n *Node) sweep(ctx context.Context, now time.Time) (again time.Time) {
 		if !ok {
 			continue
 		}
-		dead, known := gone[o.node]
-		if !known {
-			dead = n.holderGone(ctx, o)
-			if o.node != n.bus.Node() { // this node's own entries are told apart by their time
-				gone[o.node] = dead
-			}
-		}
-		if !dead {
+		if !n.holderGone(ctx, o, lives) {
 			continue
 		}
 		if wait := o.heard.Add(n.cfg.Orphaned); now.Before(wait) {

@@ -51,7 +51,7 @@ func (n *Node) Holder(ctx context.Context, terminalID int64, now time.Time) (str
 	if err != nil {
 		return "", err
 	}
-	if o, ok := decodeOwner(v); ok && n.live(o, now) && n.alive(ctx, o.node) {
+	if o, ok := decodeOwner(v); ok && n.holds(ctx, o, now) {
 		return o.node, nil
 	}
 	return "", nil
@@ -79,7 +79,7 @@ func (n *Node) Claim(ctx context.Context, terminalID int64, now time.Time) (stri
 			return "", err
 		}
 		o, ok := decodeOwner(v)
-		if ok && n.live(o, now) && n.alive(ctx, o.node) {
+		if ok && n.holds(ctx, o, now) {
 			return o.node, nil
 		}
 		rev, err = n.owners.Update(ctx, key, mine, rev)
