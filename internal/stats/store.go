@@ -16,11 +16,17 @@ var finished = []waybill.State{waybill.Closed, waybill.DiffFlagged}
 // Refresh recomputes the rollup rows of car on day from its finished waybills, replacing what was
 // there (inside tx when the caller has one), and then every registered rollup's rows of that day.
 func Refresh(ctx context.Context, idb bun.IDB, carID int64, day int) error {
+	if err := Serialize(ctx, idb, SpaceTripCars, carID); err != nil {
+		return err
+	}
 	groups, err := refreshDay(ctx, idb, carID, day)
 	if err != nil {
 		return err
 	}
 	if err := refreshMonth(ctx, idb, carID, Month(day)); err != nil {
+		return err
+	}
+	if err := Serialize(ctx, idb, SpaceTripGroups, groups...); err != nil {
 		return err
 	}
 	for _, g := range groups {

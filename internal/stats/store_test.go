@@ -3,8 +3,12 @@ package stats
 import (
 	"context"
 	"math"
+	"os"
+	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/uptrace/bun"
 
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/db/dbtest"
@@ -220,4 +224,28 @@ func TestDirtyMarks(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestRefreshesTakeTurns: on PostgreSQL, two workers refresh one car's day at once (its partition
+// moving from one node to another, D113): the second waits for the first's transaction instead of
+// failing on the rows the first wrote (a primary-key error before D121), and the rows are a rebuild's.
+func TestRefreshesTakeTurns(t *testing.T) {
+	if os.Getenv(dbtest.EnvPG) == "" {
+		t.Skip("PostgreSQL only: SQLite writes one transaction at a time")
+	}
+	d := dbtest.Open(t, db.Postgres)
+	_, _, _, carE, carN, _, _ := seed(t, d)
+	refresh := func(ctx context.Context, tx bun.Tx) error { return Refresh(ctx, tx, carE, day1) }
+	dbtest.Overlap(t, d, refresh, refresh)
+	if err := Refresh(context.Background(), d, carN, day1); err != nil { // the rebuild below counts it too
+		t.Fatal(err)
+	}
+	tables := []string{"stat_trip_daily", "stat_trip_monthly", "stat_trip_group_daily", "stat_trip_group_monthly"}
+	live := dbtest.Snapshot(t, d, tables...)
+	if _, err := Rebuild(context.Background(), d, day1, day1); err != nil {
+		t.Fatal(err)
+	}
+	if rebuilt := dbtest.Snapshot(t, d, tables...); !reflect.DeepEqual(live, rebuilt) || len(live["stat_trip_group_daily"]) == 0 {
+		t.Errorf("rows after the two refreshes\n%v\nrebuilt\n%v", live, rebuilt)
+	}
 }

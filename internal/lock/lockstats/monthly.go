@@ -174,6 +174,9 @@ func groupsOf(ctx context.Context, idb bun.IDB, kind Kind, carID int64, day int)
 
 // refreshCar recomputes car's day with fn, then its month and the groups it had or has that day.
 func refreshCar(ctx context.Context, idb bun.IDB, kind Kind, carID int64, day int, fn func() error) error {
+	if err := stats.Serialize(ctx, idb, stats.SpaceLockCars, carID); err != nil {
+		return err
+	}
 	before, err := groupsOf(ctx, idb, kind, carID, day)
 	if err != nil {
 		return err
@@ -188,5 +191,9 @@ func refreshCar(ctx context.Context, idb bun.IDB, kind Kind, carID int64, day in
 	if err := refreshMonths(ctx, idb, kind, carID, []int{day / 100}); err != nil {
 		return err
 	}
-	return refreshGroups(ctx, idb, kind, append(append([]int64{}, before...), after...), []int{day})
+	groups := append(append([]int64{}, before...), after...)
+	if err := stats.Serialize(ctx, idb, stats.SpaceLockGroups, groups...); err != nil {
+		return err
+	}
+	return refreshGroups(ctx, idb, kind, groups, []int{day})
 }

@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/uptrace/bun"
 
 	"tankwatch/internal/lock"
 	"tankwatch/internal/platform/db"
@@ -376,4 +379,32 @@ func mtdEqualsDays(t *testing.T, d *db.DB) string {
 		t.Fatalf("%s month-to-date rows: %d, want %d (the running sums of the daily rows)", kind, len(got), len(want))
 	}
 	return fmt.Sprint(got)
+}
+
+// TestRefreshesTakeTurns: on PostgreSQL, two workers (two nodes, D113) refresh the seal rows of two
+// cars of one group at once. The second waits for the first's transaction instead of failing on the
+// group rows the first wrote (a primary-key error before D121), and the group's rows are what a
+// rebuild makes of both cars.
+func TestRefreshesTakeTurns(t *testing.T) {
+	if os.Getenv(dbtest.EnvPG) == "" {
+		t.Skip("PostgreSQL only: SQLite writes one transaction at a time")
+	}
+	d := dbtest.Open(t, db.Postgres)
+	f := setup(t, d)
+	ctx := context.Background()
+	day := 20261101
+	at := stats.DayStart(day) + 3_600_000
+	f.seal(t, f.carE, f.east, 1, at, seal.State(1), 0)
+	f.seal(t, f.carE2, f.east, 2, at, seal.State(1), 0)
+	dbtest.Overlap(t, d,
+		func(ctx context.Context, tx bun.Tx) error { return RefreshSeal(ctx, tx, f.carE, day) },
+		func(ctx context.Context, tx bun.Tx) error { return RefreshSeal(ctx, tx, f.carE2, day) })
+	groups := []string{"stat_seal_group_daily", "stat_seal_group_monthly"}
+	live := dbtest.Snapshot(t, d, groups...)
+	if _, err := Rebuild(ctx, d, day, day, at); err != nil {
+		t.Fatal(err)
+	}
+	if rebuilt := dbtest.Snapshot(t, d, groups...); !reflect.DeepEqual(live, rebuilt) || len(live["stat_seal_group_daily"]) == 0 {
+		t.Errorf("group rows after the two refreshes\n%v\nrebuilt\n%v", live, rebuilt)
+	}
 }

@@ -13,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
 
 	"tankwatch/internal/platform/db"
 )
@@ -133,4 +136,33 @@ func Snapshot(t testing.TB, d *db.DB, tables ...string) map[string][][]any {
 		_ = rows.Close()
 	}
 	return out
+}
+
+// Overlap runs first in a transaction it leaves open, then second in another on a goroutine of its
+// own: second must not end while first is open (a bounded look, not a timing assertion), and must
+// succeed once first has committed. Two workers rewriting the same rows take turns this way (D121).
+func Overlap(t testing.TB, d *db.DB, first, second func(ctx context.Context, tx bun.Tx) error) {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := d.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback() //nolint:errcheck // committed below
+	if err := first(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- d.RunInTx(ctx, nil, second) }()
+	select {
+	case err := <-done:
+		t.Fatalf("the second transaction ended (%v) while the first was open", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("the second transaction, after the first: %v", err)
+	}
 }
