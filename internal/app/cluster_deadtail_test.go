@@ -52,9 +52,9 @@ func TestOrphanedTail(t *testing.T) {
 }
 
 // TestRestartedNodeTail: as TestOrphanedTail, but x is restarted under its name at once (a process
-// supervisor's restart), so to the worker x is alive. Its entry was last heard before its new life
-// started (the start time in its node key): a former life's, swept as a dead node's (D120). On the
-// code before D120 it times out waiting for the alarm.
+// supervisor's restart), so to the worker x is alive. Its entry carries its former life's id, not the
+// one in x's node key now: swept as a dead node's (D120). On the code before D120 it times out waiting
+// for the alarm.
 func TestRestartedNodeTail(t *testing.T) {
 	f := newDeadTail(t, "twr", config.Config{JT808Identity: config.JT808Identity{JT808HeartbeatWindow: 8 * time.Second}})
 	f.xDies()

@@ -14,32 +14,29 @@ import (
 // Every running node keeps n-<node> in the bucket <prefix>_nodes, rewritten every NodeTTL/3; the
 // bucket forgets it NodeTTL after the last write. A terminal whose holder has no such key is free at
 // once: a killed node's terminals are accepted elsewhere within NodeTTL, not after the heartbeat
-// window. The value is "<beat, Unix ms> <started, Unix ms>": a node restarted under the same
-// --node-id is alive, but an owners entry it last heard before it started is a former life's, whose
-// terminal it does not hold (D120).
+// window. The value is "<beat, Unix ms> <life>", life being a random id a node draws when it starts:
+// a node restarted under the same --node-id is alive, but an owners entry written with another life id
+// is a former life's, whose terminal it does not hold (D120). Ids, not start times: the entries' times
+// come from the gateway's clock, which need not be the one the node started by.
 
 func nodeKey(node string) string { return "n-" + node }
-
-// beatValue is this node's key's value at now.
-func (n *Node) beatValue(now time.Time) []byte {
-	return []byte(strconv.FormatInt(now.UnixMilli(), 10) + " " + strconv.FormatInt(n.started.UnixMilli(), 10))
-}
-
-// startedOf is the start time in a node key's value (zero when the value has none: an older node).
-func startedOf(v []byte) time.Time {
-	_, ms, ok := strings.Cut(string(v), " ")
-	started, err := strconv.ParseInt(ms, 10, 64)
-	if !ok || err != nil {
-		return time.Time{}
-	}
-	return time.UnixMilli(started)
-}
 
 // beat writes this node's key.
 func (n *Node) beat(ctx context.Context) error { return n.keep(ctx, nodeKey(n.bus.Node()), &n.beatRev) }
 
-// keep rewrites key of the nodes bucket with the time, by compare-and-set on *rev (this node's last
-// write of it), creating it when it expired or is a former life's of this node's name.
+// beatValue is this node's key's value at now.
+func (n *Node) beatValue(now time.Time) []byte {
+	return []byte(strconv.FormatInt(now.UnixMilli(), 10) + " " + n.life)
+}
+
+// lifeOf is the life id in a node key's value ("" when the value has none: an older node).
+func lifeOf(v []byte) string {
+	_, life, _ := strings.Cut(string(v), " ")
+	return life
+}
+
+// keep rewrites key of the nodes bucket with the time and the life id, by compare-and-set on *rev (this
+// node's last write of it), creating it when it expired or is a former life's of this node's name.
 func (n *Node) keep(ctx context.Context, key string, rev *uint64) error {
 	val := n.beatValue(time.Now())
 	if *rev != 0 {
@@ -92,18 +89,22 @@ func (n *Node) unbeat() {
 // cannot be read the node is taken as alive: a bus that does not answer must not hand a live
 // terminal to a second connection.
 func (n *Node) alive(ctx context.Context, node string) bool {
-	ok, _ := n.aliveSince(ctx, node)
+	ok, _ := n.aliveLife(ctx, node)
 	return ok
 }
 
-// aliveSince is alive, with the time the node started when its key says (zero otherwise).
-func (n *Node) aliveSince(ctx context.Context, node string) (bool, time.Time) {
+// aliveLife is alive, with the node's present life id when its key says ("" otherwise).
+func (n *Node) aliveLife(ctx context.Context, node string) (bool, string) {
 	v, _, err := n.nodes.Get(ctx, nodeKey(node))
 	if errors.Is(err, bus.ErrNotFound) || !n.connected(ctx, node) {
-		return false, time.Time{}
+		return false, ""
 	}
-	return true, startedOf(v)
+	return true, lifeOf(v)
 }
+
+// formerLife reports whether an entry of life was written by another life of a node whose present
+// life is present; an entry or a key without an id (an older node's) counts as present.
+func formerLife(life, present string) bool { return life != "" && present != "" && life != present }
 
 // holds reports whether o's node holds its terminal now: a live session (the gateway's rule) on a
 // node that is alive, written by its present life.
@@ -111,6 +112,6 @@ func (n *Node) holds(ctx context.Context, o owner, now time.Time) bool {
 	if !n.live(o, now) {
 		return false
 	}
-	ok, started := n.aliveSince(ctx, o.node)
-	return ok && !o.heard.Before(started)
+	ok, life := n.aliveLife(ctx, o.node)
+	return ok && !formerLife(o.life, life)
 }

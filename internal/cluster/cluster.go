@@ -5,6 +5,8 @@ package cluster
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -81,6 +83,7 @@ type Node struct {
 	gaps       map[int64]Gap
 	inherited  map[int64]inherited // terminal → the dead holder's tail to judge (deadtail.go), under gmu
 	started    time.Time
+	life       string // drawn at New: tells this life's owners entries from a former one's of the name (D120)
 	cancelWork context.CancelFunc
 	workDone   sync.WaitGroup
 
@@ -124,7 +127,14 @@ func New(b bus.Bus, prefix string, cfg Config, apply func([]telemetry.Report), g
 	}
 	return &Node{bus: b, prefix: prefix, cfg: cfg, log: log.With("component", "cluster", "node", b.Node()), apply: apply, gw: gw,
 		held: map[int64]uint64{}, last: map[int64]lastSeen{}, out: make(chan []telemetry.Report, cfg.Queue),
-		reading: map[int]*heldPart{}, gaps: map[int64]Gap{}, inherited: map[int64]inherited{}, started: time.Now()}
+		reading: map[int]*heldPart{}, gaps: map[int64]Gap{}, inherited: map[int64]inherited{}, started: time.Now(), life: newLife()}
+}
+
+// newLife is a random life id (eight hex digits).
+func newLife() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24)
+	return hex.EncodeToString(b[:])
 }
 
 // Start opens the owners bucket, follows the other nodes' reports, serves forwarded commands and

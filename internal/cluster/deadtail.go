@@ -41,27 +41,30 @@ func (n *Node) inherit(ctx context.Context, terminalID int64, o owner, now time.
 }
 
 // holderGone reports whether the node o names is gone: another node that no longer answers, or an
-// entry its node last heard before it started (a former life's under the same name, this node's own
-// included: D120).
-// lives, when not nil, keeps what was learnt of each node for the next calls.
+// entry written by a former life of its node (this node's own included: another life id, or for an
+// entry without one, last heard before this node started; D120). lives, when not nil, keeps what was
+// learnt of each node for the next calls.
 func (n *Node) holderGone(ctx context.Context, o owner, lives map[string]nodeLife) bool {
 	if o.node == n.bus.Node() {
+		if o.life != "" {
+			return o.life != n.life
+		}
 		return o.heard.Before(n.started)
 	}
 	l, known := lives[o.node]
 	if !known {
-		l.alive, l.started = n.aliveSince(ctx, o.node)
+		l.alive, l.life = n.aliveLife(ctx, o.node)
 		if lives != nil {
 			lives[o.node] = l
 		}
 	}
-	return !l.alive || o.heard.Before(l.started)
+	return !l.alive || formerLife(o.life, l.life)
 }
 
-// nodeLife is whether a node is alive, and since when.
+// nodeLife is whether a node is alive, and its present life id.
 type nodeLife struct {
-	alive   bool
-	started time.Time
+	alive bool
+	life  string
 }
 
 // tailOf is the span of row times (Unix ms) read back for a terminal whose holder died: DeadTail

@@ -15,7 +15,7 @@ import (
 // terminal's first report. A terminal that never comes back (the truck was switched off after its
 // last reports) is taken over by nobody, and its tail would be judged by nobody. The node that reads
 // partition 0 sweeps for such orphans (D117). Once a node has left (its key gone from the nodes
-// bucket, or its connection to the bus: alive.go) or restarted under its name (its key's start time
+// bucket, or its connection to the bus: alive.go) or restarted under its name (its key's life id
 // changed, D120), or when this node starts to sweep, it reads the owners bucket Orphaned later. An
 // entry that still names a node that is gone (or its former life), last heard more than
 // Orphaned ago, becomes a gap of the terminal's car around its last word, published to the car's
@@ -26,8 +26,8 @@ import (
 
 // sweeper is the orphan sweep's state, used only by sweepLoop's goroutine.
 type sweeper struct {
-	nodes map[string]time.Time // the live nodes seen at the last pass, with their start times; nil: not sweeping
-	due   time.Time            // when to read the owners bucket; zero: no reason to
+	nodes map[string]string // the live nodes seen at the last pass, with their life ids; nil: not sweeping
+	due   time.Time         // when to read the owners bucket; zero: no reason to
 }
 
 func (n *Node) sweepLoop(ctx context.Context) {
@@ -45,21 +45,21 @@ func (n *Node) sweepPass(ctx context.Context, s *sweeper, now time.Time) {
 	if err != nil {
 		return // judged again on the next pass
 	}
-	seen := map[string]time.Time{}
+	seen := map[string]string{}
 	for _, k := range keys {
 		if node, ok := strings.CutPrefix(k, "n-"); ok {
 			// a killed node's key outlives it by NodeTTL; its connection does not (D96)
-			if alive, started := n.aliveSince(ctx, node); alive {
-				seen[node] = started
+			if alive, life := n.aliveLife(ctx, node); alive {
+				seen[node] = life
 			}
 		}
 	}
 	if s.nodes == nil {
 		s.due = now.Add(n.cfg.Orphaned) // nodes that died before this one swept
 	}
-	for node, started := range s.nodes {
+	for node, life := range s.nodes {
 		// gone, or restarted under its name: its former life's terminals may never come back (D120)
-		if since, ok := seen[node]; !ok || !since.Equal(started) {
+		if cur, ok := seen[node]; !ok || cur != life {
 			s.due = earlier(s.due, now.Add(n.cfg.Orphaned))
 		}
 	}

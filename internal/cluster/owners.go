@@ -12,7 +12,8 @@ import (
 )
 
 // Who holds which terminal: key t<terminal id> in the bucket <prefix>_owners, value
-// "<node> <last heard, Unix ms>". The holder rewrites it every Refresh with its session's last-heard
+// "<node> <last heard, Unix ms> <life>" (the life id of the node that wrote it, D120; none in an older
+// node's entry). The holder rewrites it every Refresh with its session's last-heard
 // time; the bucket forgets an entry 2 × HeartbeatWindow after its last write, so a node that died
 // releases its terminals by silence. Every write is a compare-and-set on the entry's revision: two
 // nodes never both believe they took a terminal over.
@@ -20,21 +21,23 @@ import (
 type owner struct {
 	node  string
 	heard time.Time
+	life  string
 }
 
 func ownerKey(terminalID int64) string { return "t" + strconv.FormatInt(terminalID, 10) }
 
 func (o owner) encode() []byte {
-	return []byte(o.node + " " + strconv.FormatInt(o.heard.UnixMilli(), 10))
+	return []byte(o.node + " " + strconv.FormatInt(o.heard.UnixMilli(), 10) + " " + o.life)
 }
 
 func decodeOwner(b []byte) (owner, bool) {
-	node, ms, ok := strings.Cut(string(b), " ")
+	node, rest, ok := strings.Cut(string(b), " ")
+	ms, life, _ := strings.Cut(rest, " ")
 	v, err := strconv.ParseInt(ms, 10, 64)
 	if !ok || err != nil {
 		return owner{}, false
 	}
-	return owner{node: node, heard: time.UnixMilli(v)}, true
+	return owner{node: node, heard: time.UnixMilli(v), life: life}, true
 }
 
 // live reports whether o's session counts as live at now (the gateway's rule, D25).
@@ -61,7 +64,7 @@ func (n *Node) Holder(ctx context.Context, terminalID int64, now time.Time) (str
 // session elsewhere (half-open: the terminal reconnected here) is taken over and its node closes it.
 func (n *Node) Claim(ctx context.Context, terminalID int64, now time.Time) (string, error) {
 	key := ownerKey(terminalID)
-	mine := owner{node: n.bus.Node(), heard: now}.encode()
+	mine := owner{node: n.bus.Node(), heard: now, life: n.life}.encode()
 	for range 5 {
 		v, rev, err := n.owners.Get(ctx, key)
 		switch {
@@ -160,7 +163,7 @@ func (n *Node) refresh(ctx context.Context) {
 			continue // claimed while the bus did not answer, or being released
 		}
 		key := ownerKey(h.TerminalID)
-		val := owner{node: n.bus.Node(), heard: h.Heard}.encode()
+		val := owner{node: n.bus.Node(), heard: h.Heard, life: n.life}.encode()
 		nrev, err := n.owners.Update(ctx, key, val, rev)
 		if errors.Is(err, bus.ErrConflict) {
 			v, _, gerr := n.owners.Get(ctx, key)
