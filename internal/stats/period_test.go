@@ -64,3 +64,22 @@ func TestCalendar(t *testing.T) {
 		t.Errorf("Days(to<from) = %v", d)
 	}
 }
+
+// TestDeriveIgnoresTheOrder: the same figures added in two orders give the same Total once derived, on
+// a sum that is exactly half a litre (shown as whole litres, it must not round two ways; D122).
+func TestDeriveIgnoresTheOrder(t *testing.T) {
+	vals := []float64{0.1, 0.2, 0.7, 1e7, 0.1, 0.4, 0.3, 0.2, 0.1, 0.4}
+	var fwd, back Total
+	for i := range vals {
+		fwd.Add(Figures{Trips: 1, ShippedV20L: vals[i], LossL: vals[i] / 3})
+		back.Add(Figures{Trips: 1, ShippedV20L: vals[len(vals)-1-i], LossL: vals[len(vals)-1-i] / 3})
+	}
+	if fwd.ShippedV20L == back.ShippedV20L {
+		t.Fatal("the two orders sum to the same float: the case proves nothing")
+	}
+	fwd.Derive()
+	back.Derive()
+	if fwd != back || fwd.ShippedV20L != 10000002.5 {
+		t.Errorf("derived %+v and %+v, want both 10000002.5 L", fwd, back)
+	}
+}

@@ -45,8 +45,14 @@ type Total struct {
 	AvgOutToArrivalMin float64 `bun:"-" json:"avgOutToArrivalMin"` // -1: no timed trip
 }
 
-// Derive fills the rate and the average from the sums.
+// Derive rounds the sums to a thousandth (a millilitre, a kilogram, a metre) and fills the rate and
+// the average from them. The same trips added in another order (the rollup's layers in SQL, a
+// drill-down's lines in Go) differ in their last bits; a sum of one-decimal volumes can be exactly
+// x.5 litres, which the two then showed as x and x+1 (D122). Rounded here, both are the same number.
 func (t *Total) Derive() {
+	for _, v := range []*float64{&t.ShippedVtL, &t.ShippedV20L, &t.ShippedT, &t.ReceivedV20L, &t.LossL, &t.Km, &t.TonKm, &t.OutToArrivalMin} {
+		*v = math.Round(*v*1000) / 1000
+	}
 	t.LossRatePct = 0
 	if t.ShippedV20L > 0 {
 		t.LossRatePct = math.Round(t.LossL/t.ShippedV20L*100*10000) / 10000
