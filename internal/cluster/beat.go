@@ -106,12 +106,8 @@ func (n *Node) aliveLife(ctx context.Context, node string) (bool, string) {
 // life is present; an entry or a key without an id (an older node's) counts as present.
 func formerLife(life, present string) bool { return life != "" && present != "" && life != present }
 
-// holds reports whether o's node holds its terminal now: a live session (the gateway's rule) on a
-// node that is alive, written by its present life.
+// holds reports whether o's node holds its terminal now: a live session (the gateway's rule) whose
+// holder is not gone (holderGone: alive, and the entry its present life's).
 func (n *Node) holds(ctx context.Context, o owner, now time.Time) bool {
-	if !n.live(o, now) {
-		return false
-	}
-	ok, life := n.aliveLife(ctx, o.node)
-	return ok && !formerLife(o.life, life)
+	return n.live(o, now) && !n.holderGone(ctx, o, nil)
 }

@@ -45,11 +45,11 @@ func (n *Node) inherit(ctx context.Context, terminalID int64, o owner, now time.
 // entry without one, last heard before this node started; D120). lives, when not nil, keeps what was
 // learnt of each node for the next calls.
 func (n *Node) holderGone(ctx context.Context, o owner, lives map[string]nodeLife) bool {
-	if o.node == n.bus.Node() {
-		if o.life != "" {
-			return o.life != n.life
-		}
+	if o.node == n.bus.Node() && o.life == "" { // an older version's entry under this node's name
 		return o.heard.Before(n.started)
+	}
+	if o.node == n.bus.Node() {
+		return formerLife(o.life, n.life)
 	}
 	l, known := lives[o.node]
 	if !known {

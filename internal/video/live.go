@@ -537,9 +537,16 @@ func (l *Live) endSilent(now time.Time) {
 	}
 	for _, tok := range silent {
 		l.log.Info("live video ended: no media from the device", "token_prefix", tok[:4])
-		l.Hub.End(tok) // viewers' queues close: their sockets say the stream ended
-		l.stopped(tok) // the session ends and 0x9102 goes down
+		l.end(tok)
 	}
+}
+
+// end ends a live stream whose media stopped (the device silent, or a mirror's source stream ended):
+// its viewers' queues close, so their sockets say the stream ended, and the session ends as after a
+// linger (stopped: 0x9102 for a stream of this node's device). The next open asks again.
+func (l *Live) end(token string) {
+	l.Hub.End(token)
+	l.stopped(token)
 }
 
 // stopped is the hub's Stop: nobody has watched the stream for the linger time (or the console closed

@@ -269,11 +269,12 @@ func (l *Live) answerWant(_ context.Context, data []byte) []byte {
 	}
 	l.mu.Lock()
 	s, closing := l.byToken[w.Token], l.closing[w.Token]
+	ours := s != nil && s.mirror == nil // a mirror's stream is another node's to forward
 	l.mu.Unlock()
 	if closing {
 		return []byte{wantClosing}
 	}
-	if s == nil || l.mirrorOf(s) != nil {
+	if !ours {
 		return []byte{wantGone}
 	}
 	until := l.now().Add(3 * l.cfg.ShareEvery)
@@ -325,7 +326,7 @@ func (l *Live) fed(s *session, m *mirror, data []byte) {
 		return
 	}
 	if end {
-		l.endMirror(s)
+		l.end(s.token)
 		return
 	}
 	if m.seq != 0 && seq != m.seq+1 {
@@ -338,13 +339,6 @@ func (l *Live) fed(s *session, m *mirror, data []byte) {
 	}
 	f.SIM, f.Channel = s.key.sim, s.key.channel
 	st.Publish(f)
-}
-
-// endMirror ends a mirror whose source stream ended: its viewers are told, and the next open claims
-// the channel again.
-func (l *Live) endMirror(s *session) {
-	l.Hub.End(s.token)
-	l.stopped(s.token)
 }
 
 // renew tells each mirror's source that this node still wants its stream, ending the mirrors whose
@@ -375,7 +369,7 @@ func (l *Live) renew(ctx context.Context) {
 		m := l.mirrorOf(s)
 		if m != nil && l.want(ctx, m.node, m.token, false) != wantOK {
 			l.log.Info("live video ended: the source node no longer streams it", "node", m.node, "channel", s.key.channel)
-			l.endMirror(s)
+			l.end(s.token)
 		}
 	}
 }
