@@ -20,7 +20,17 @@ func ScanPage[R, V any](ctx context.Context, sel *bun.SelectQuery, q httpx.PageR
 	for i := range rows {
 		out[i] = view(&rows[i])
 	}
-	return httpx.NewPage(out, int64(total), q), nil
+	return httpx.NewPage(out, atLeastShown(int64(total), q.Offset(), len(rows)), q), nil
+}
+
+// atLeastShown is the page's total, never below the rows it shows: bun's ScanAndCount counts and
+// lists in two queries at once, so a row committed between them could be listed on a page whose total
+// did not count it yet ("0 records" above one record).
+func atLeastShown(total, offset int64, shown int) int64 {
+	if shown == 0 {
+		return total // a page past the end shows nothing to count
+	}
+	return max(total, offset+int64(shown))
 }
 
 // Save inserts m (reading back its id) or updates it by primary key, leaving id and created_at as
