@@ -52,24 +52,9 @@ fi
   ${PROFILE:+--cpuprofile "$PROFILE/sim.prof"} >"$data/sim.log" 2>&1 &
 sim=$!
 sleep 1; kill -0 "$sim" 2>/dev/null || { cat "$data/sim.log" >&2; exit 1; }
-metric() { curl -fs "http://$metrics/metrics" | awk -v m="$1" '$1 == m { print $2 }'; }
-hz=$(getconf CLK_TCK)
-# utime + stime in clock ticks: fields 14 and 15 of /proc/PID/stat, counted after the ")" that ends the
-# command name (which may hold spaces); sys is the system time alone (field 15): the kernel's share,
-# most of it TCP on loopback, which also runs the simulator's side of each segment the server sends or
-# acknowledges
-ticks() { sed 's/^.*) //' "/proc/$srv/stat" | awk "{ print $1 }"; }
-cpu() { ticks '$12 + $13'; }
-sys() { ticks '$13'; }
-# let every terminal connect and authenticate before measuring (open connections are not enough: a window
-# that still holds the registration storm measures registry lookups, not reports)
-for _ in $(seq 300); do
-  s=$(metric tankwatch_jt808_terminals_online || echo 0)
-  [ "${s%.*}" -ge "$n" ] 2>/dev/null && break
-  sleep 1
-done
-[ "${s%.*}" -ge "$n" ] 2>/dev/null || echo "warning: $s of $n terminals authenticated when the window started (a registration storm is being measured)"
-sleep 5
+# shellcheck source=scripts/perf-common.sh
+. scripts/perf-common.sh
+wait_sessions tankwatch_jt808_terminals_online
 c0=$(metric tankwatch_history_committed_reports_total); b0=$(metric tankwatch_history_batches_total)
 w0=$(metric tankwatch_history_commit_seconds_total); t0=$(date +%s.%N); u0=$(cpu); k0=$(sys)
 if [ -n "${PROFILE:-}" ]; then

@@ -115,7 +115,7 @@ func (r *reactor) loop() {
 	var woken []*session
 	drain := func(fd uintptr) bool {
 		for {
-			n, err := syscall.EpollWait(int(fd), events, 0)
+			n, err := epollLook(int(fd), events)
 			if err == syscall.EINTR {
 				continue
 			}

@@ -36,7 +36,7 @@ func rawConn(conn net.Conn) syscall.RawConn {
 func readInto(fd uintptr, sp *jt808.Splitter) (got, short bool) {
 	for {
 		space := sp.Space()
-		n, err := syscall.Read(int(fd), space)
+		n, err := rawRead(int(fd), space)
 		switch {
 		case err == syscall.EINTR:
 			continue
@@ -67,7 +67,7 @@ var rawWrites = sync.Pool{New: func() any {
 	w := &rawWrite{}
 	w.fn = func(fd uintptr) bool {
 		for {
-			n, err := syscall.Write(int(fd), w.b)
+			n, err := rawWriteFD(int(fd), w.b)
 			if err == syscall.EINTR {
 				continue
 			}
