@@ -50,7 +50,7 @@ func (a *App) startCluster(ctx context.Context) error {
 	if a.Cfg.JT808 == "" || !a.Cfg.Serves(config.RoleGateway) {
 		gw = nil
 	}
-	cc := cluster.Config{HeartbeatWindow: a.Cfg.JT808HeartbeatWindow}
+	cc := cluster.Config{HeartbeatWindow: a.Cfg.JT808HeartbeatWindow, Gaps: cluster.StoreGaps(a.DB)}
 	if a.Cfg.Serves(config.RoleWorker) {
 		cc.Worker = engines{a}
 	}

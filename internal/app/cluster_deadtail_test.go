@@ -18,7 +18,7 @@ import (
 // around x's last word back from the store: the episode x never published is one alarm, started and
 // ended at its own times, and the reports the worker had judged already raise nothing again.
 func TestDeadGatewayTail(t *testing.T) {
-	f := newDeadTail(t, "twd", config.Config{})
+	f := newDeadTail(t, "twd", config.Config{}, 3*time.Minute)
 	y := f.cl.node("y", config.Config{Roles: "gateway,api"})
 	f.xDies()
 
@@ -41,7 +41,7 @@ func TestDeadGatewayTail(t *testing.T) {
 // break x never published is one alarm, and the entry is deleted, so that a terminal coming back
 // later inherits nothing (D117). On the code before D117 it times out waiting for the alarm.
 func TestOrphanedTail(t *testing.T) {
-	f := newDeadTail(t, "two", config.Config{JT808Identity: config.JT808Identity{JT808HeartbeatWindow: 8 * time.Second}})
+	f := newDeadTail(t, "two", config.Config{JT808Identity: config.JT808Identity{JT808HeartbeatWindow: 8 * time.Second}}, 3*time.Minute)
 	f.xDies()
 	waitFor(t, "the break x never published to be judged", func() bool { return len(f.alarms()) > 0 })
 	waitFor(t, "x's entry to be deleted", func() bool {
@@ -56,7 +56,7 @@ func TestOrphanedTail(t *testing.T) {
 // one in x's node key now: swept as a dead node's (D120). On the code before D120 it times out waiting
 // for the alarm.
 func TestRestartedNodeTail(t *testing.T) {
-	f := newDeadTail(t, "twr", config.Config{JT808Identity: config.JT808Identity{JT808HeartbeatWindow: 8 * time.Second}})
+	f := newDeadTail(t, "twr", config.Config{JT808Identity: config.JT808Identity{JT808HeartbeatWindow: 8 * time.Second}}, 3*time.Minute)
 	f.xDies()
 	f.x = f.cl.node("x", f.xc)
 	waitFor(t, "the break x's former life never published to be judged", func() bool { return len(f.alarms()) > 0 })
@@ -65,6 +65,50 @@ func TestRestartedNodeTail(t *testing.T) {
 		return h == "" && err == nil && f.w.App.Devices.Cluster.Orphans() == 1
 	})
 	f.oneAlarm()
+}
+
+// TestDeadGatewayLongGap: as TestDeadGatewayTail, but x's unpublished episode is older than the tail
+// read back around x's last word (10 minutes before it, the tail 5): x kept its gap in the store
+// (D125), and y, taking the terminal over, reads the car back from the gap's start. On the code before
+// D125 it times out waiting for the alarm.
+func TestDeadGatewayLongGap(t *testing.T) {
+	f := newDeadTail(t, "twgl", config.Config{}, 10*time.Minute)
+	y := f.cl.node("y", config.Config{Roles: "gateway,api"})
+	f.xDies()
+	f.gapKept()
+	if h, err := y.App.Devices.Cluster.Claim(f.ctx, f.car.TerminalID, time.Now()); h != "" || err != nil {
+		t.Fatalf("claim on y after x died: %q %v", h, err)
+	}
+	f.submit(y, f.report(600, tank.SealSealed))
+	waitFor(t, "the break x never published to be judged", func() bool { return len(f.alarms()) > 0 })
+	f.oneAlarm()
+}
+
+// TestOrphanedLongGap: as TestOrphanedTail (the terminal never comes back), with the episode older
+// than the tail: the sweep publishes the gap x kept in the store, and deletes it (D125). On the code
+// before D125 it times out waiting for the alarm.
+func TestOrphanedLongGap(t *testing.T) {
+	f := newDeadTail(t, "twgo", config.Config{JT808Identity: config.JT808Identity{JT808HeartbeatWindow: 8 * time.Second}}, 10*time.Minute)
+	f.xDies()
+	f.gapKept()
+	waitFor(t, "the break x never published to be judged", func() bool { return len(f.alarms()) > 0 })
+	waitFor(t, "x's kept gap to be deleted", func() bool { return f.keptGaps() == 0 && f.w.App.Devices.Cluster.StoredGapsJudged() == 1 })
+	f.oneAlarm()
+}
+
+// gapKept waits until x has kept the car's gap in the store.
+func (f *deadTail) gapKept() {
+	f.t.Helper()
+	waitFor(f.t, "x to keep its gap in the store", func() bool { return f.keptGaps() == 1 })
+}
+
+func (f *deadTail) keptGaps() int {
+	f.t.Helper()
+	n, err := f.x.DB.NewSelect().TableExpr("bus_gaps").Where("car_id = ?", f.car.CarID).Count(f.ctx)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return int(n)
 }
 
 // deadTail is the dead-tail tests' cluster: a worker w (the first node: its connection deletes the test's
@@ -79,7 +123,9 @@ type deadTail struct {
 	t0   time.Time
 }
 
-func newDeadTail(t *testing.T, prefix string, cfg config.Config) *deadTail {
+// newDeadTail's car reports from ago on: its seal episode (60 and 120 s after) lies within the dead
+// node's tail when ago is 3 minutes, and before it when ago is above DeadTail (5 min) plus 2.
+func newDeadTail(t *testing.T, prefix string, cfg config.Config, ago time.Duration) *deadTail {
 	cl := newCluster(t, prefix)
 	wc, xc := cfg, cfg
 	wc.Roles, xc.Roles = "worker", "gateway,api"
@@ -87,7 +133,7 @@ func newDeadTail(t *testing.T, prefix string, cfg config.Config) *deadTail {
 	waitFor(t, "the worker to hold every partition", func() bool { return len(f.w.App.Devices.Cluster.HeldPartitions()) == 32 })
 	f.car = firstBoundCar(t, f.x.DB)
 	now := time.Now().Truncate(time.Second)
-	f.t0 = now.Add(-3 * time.Minute)
+	f.t0 = now.Add(-ago)
 	// x holds the terminal and commits a sealed report, which the worker judges
 	if h, err := f.x.App.Devices.Cluster.Claim(f.ctx, f.car.TerminalID, now); h != "" || err != nil {
 		t.Fatalf("claim on x: %q %v", h, err)

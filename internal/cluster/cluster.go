@@ -41,6 +41,9 @@ type Config struct {
 	// DeadTail is how far around a dead node's last word a terminal taken over from it has its car's
 	// reports judged again from the store (deadtail.go); 0 = 5 min.
 	DeadTail time.Duration
+	// Gaps keeps this node's gaps in the store while they wait for the bus, and gives the sweep and a
+	// takeover those of the nodes that are gone (gapstore.go); nil: gaps are kept in memory only.
+	Gaps GapStore
 	// Orphaned is how long after its last word a dead node's terminal that no node took over has its
 	// tail judged by the sweep of the node that reads partition 0 (orphans.go); 0 = HeartbeatWindow/2,
 	// at most HeartbeatWindow. The bucket forgets an entry 2 × HeartbeatWindow after its last write:
@@ -81,7 +84,9 @@ type Node struct {
 	reading    map[int]*heldPart
 	gmu        sync.Mutex
 	gaps       map[int64]Gap
-	inherited  map[int64]inherited // terminal → the dead holder's tail to judge (deadtail.go), under gmu
+	inherited  map[int64]inherited        // terminal → the dead holder's tail to judge (deadtail.go), under gmu
+	deadGaps   map[GapOwner]map[int64]Gap // the stored gaps of the dead lives inherited from, by car, under gmu
+	stored     map[int64]Gap              // this life's gaps as last saved in the store; flushGaps's only
 	started    time.Time
 	life       string // drawn at New: tells this life's owners entries from a former one's of the name (D120)
 	cancelWork context.CancelFunc
@@ -92,7 +97,7 @@ type Node struct {
 
 type metrics struct {
 	published, received, dropped, failed, bytes atomic.Int64
-	workFailed, judged, orphans                 atomic.Int64
+	workFailed, judged, orphans, storedGaps     atomic.Int64
 }
 
 // New returns the node; prefix is the subjects' first token (the bus adapter's). apply receives the
@@ -127,7 +132,8 @@ func New(b bus.Bus, prefix string, cfg Config, apply func([]telemetry.Report), g
 	}
 	return &Node{bus: b, prefix: prefix, cfg: cfg, log: log.With("component", "cluster", "node", b.Node()), apply: apply, gw: gw,
 		held: map[int64]uint64{}, last: map[int64]lastSeen{}, out: make(chan []telemetry.Report, cfg.Queue),
-		reading: map[int]*heldPart{}, gaps: map[int64]Gap{}, inherited: map[int64]inherited{}, started: time.Now(), life: newLife()}
+		reading: map[int]*heldPart{}, gaps: map[int64]Gap{}, inherited: map[int64]inherited{}, deadGaps: map[GapOwner]map[int64]Gap{}, stored: map[int64]Gap{},
+		started: time.Now(), life: newLife()}
 }
 
 // newLife is a random life id (eight hex digits).

@@ -21,6 +21,7 @@ import (
 type inherited struct {
 	from, to int64 // row times (Unix ms) to read back
 	at       time.Time
+	of       GapOwner // the dead life whose stored gaps (n.deadGaps) reach further back
 }
 
 // inherit notes that terminalID was taken over from o's entry, when its holder is gone (holderGone).
@@ -31,8 +32,9 @@ func (n *Node) inherit(ctx context.Context, terminalID int64, o owner, now time.
 	if !n.holderGone(ctx, o, nil) {
 		return // its holder lives: what it committed reaches the work stream
 	}
-	g := inherited{at: now}
+	g := inherited{at: now, of: GapOwner{Prefix: n.prefix, Node: o.node, Life: o.life}}
 	g.from, g.to = n.tailOf(o, now)
+	n.loadDeadGaps(ctx, g.of)
 	n.gmu.Lock()
 	n.inherited[terminalID] = g
 	n.gmu.Unlock()
@@ -82,6 +84,9 @@ func (n *Node) inheritedGap(r *telemetry.Report) {
 		return
 	}
 	delete(n.inherited, r.TerminalID)
+	if sg, ok := n.deadGaps[g.of][r.CarID]; ok { // a gap the dead life kept in the store: from its start
+		g.from, g.to = min(g.from, sg.From), max(g.to, sg.To)
+	}
 	if cur, ok := n.gaps[r.CarID]; ok {
 		g.from, g.to = min(g.from, cur.From), max(g.to, cur.To)
 	}
@@ -96,4 +101,34 @@ func (n *Node) forgetInherited(now time.Time) {
 			delete(n.inherited, id)
 		}
 	}
+	if len(n.inherited) == 0 {
+		clear(n.deadGaps)
+	}
+}
+
+// loadDeadGaps reads the gaps a dead life kept in the store, once for all its terminals taken over
+// here. Unread (no store, or it failed), the takeover reads back the tail only; the sweep publishes the
+// stored gaps later, which the rules then take only for what is newer than they judged.
+func (n *Node) loadDeadGaps(ctx context.Context, of GapOwner) {
+	if n.cfg.Gaps == nil {
+		return
+	}
+	n.gmu.Lock()
+	_, ok := n.deadGaps[of]
+	n.gmu.Unlock()
+	if ok {
+		return
+	}
+	gaps, err := n.cfg.Gaps.Of(ctx, of)
+	if err != nil {
+		n.log.Warn("store: a dead node's gaps not read; its terminals' tails only are judged again", "node", of.Node, "err", err)
+		return
+	}
+	by := make(map[int64]Gap, len(gaps))
+	for _, g := range gaps {
+		by[g.CarID] = g
+	}
+	n.gmu.Lock()
+	n.deadGaps[of] = by
+	n.gmu.Unlock()
 }

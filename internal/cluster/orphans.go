@@ -151,6 +151,7 @@ func (n *Node) sweep(ctx context.Context, now time.Time) (again time.Time) {
 			}
 		}
 	}
+	again = earlier(again, n.sweepGaps(ctx, now, lives))
 	if swept > 0 {
 		n.m.orphans.Add(int64(swept))
 		n.log.Info("terminals of a node that is gone never came back: their cars' reports around their last word are judged from the store",
@@ -158,6 +159,51 @@ func (n *Node) sweep(ctx context.Context, now time.Time) (again time.Time) {
 	}
 	return again
 }
+
+// sweepGaps publishes the gaps that nodes now gone kept in the store (gapstore.go), then deletes
+// them; it returns when to sweep again (zero: no need). A gap a takeover judged already is judged
+// again here: harmless, as reading back a tail twice.
+func (n *Node) sweepGaps(ctx context.Context, now time.Time, lives map[string]nodeLife) (again time.Time) {
+	if n.cfg.Gaps == nil {
+		return time.Time{}
+	}
+	owners, err := n.cfg.Gaps.Owners(ctx, n.prefix)
+	if err != nil {
+		n.log.Warn("store: kept gaps not listed; swept later", "err", err)
+		return now.Add(n.cfg.Refresh)
+	}
+	for _, of := range owners {
+		if !n.holderGone(ctx, owner{node: of.Node, life: of.Life, heard: now}, lives) {
+			continue // a live node publishes its own
+		}
+		gaps, err := n.cfg.Gaps.Of(ctx, of)
+		if err != nil {
+			again = earlier(again, now.Add(n.cfg.Refresh))
+			continue
+		}
+		by := map[int][]Gap{}
+		for _, g := range gaps {
+			by[n.partition(g.CarID)] = append(by[n.partition(g.CarID)], g)
+		}
+		for p, gs := range by {
+			if !n.sendWork(ctx, p, workMsg{Gaps: gs}) {
+				again = earlier(again, now.Add(n.cfg.Refresh))
+				continue
+			}
+			if err := n.cfg.Gaps.Drop(ctx, of, gs); err != nil {
+				again = earlier(again, now.Add(n.cfg.Refresh)) // published again on the next sweep: harmless
+				continue
+			}
+			n.m.storedGaps.Add(int64(len(gs)))
+		}
+		n.log.Info("a node that is gone had kept gaps in the store: its cars' reports in them are judged from the store",
+			"node", of.Node, "cars", len(gaps))
+	}
+	return again
+}
+
+// StoredGapsJudged is how many gaps kept by nodes now gone this node's sweeps published.
+func (n *Node) StoredGapsJudged() int64 { return n.m.storedGaps.Load() }
 
 // Orphans is how many orphaned terminals this node's sweeps judged and deleted.
 func (n *Node) Orphans() int64 { return n.m.orphans.Load() }

@@ -116,7 +116,8 @@ func (n *Node) addGaps(reports []telemetry.Report) {
 	}
 }
 
-// flushGaps publishes the gaps pending, one message per partition.
+// flushGaps publishes the gaps pending, one message per partition; they are kept in the store until
+// the bus took them (gapstore.go).
 func (n *Node) flushGaps(ctx context.Context) {
 	n.gmu.Lock()
 	n.forgetInherited(time.Now())
@@ -125,11 +126,14 @@ func (n *Node) flushGaps(ctx context.Context) {
 		return
 	}
 	by := map[int][]Gap{}
+	all := make([]Gap, 0, len(n.gaps))
 	for _, g := range n.gaps {
 		by[n.partition(g.CarID)] = append(by[n.partition(g.CarID)], g)
+		all = append(all, g)
 	}
 	clear(n.gaps)
 	n.gmu.Unlock()
+	n.keepGaps(ctx, all)
 	for p, gs := range by {
 		if !n.sendWork(ctx, p, workMsg{Gaps: gs}) {
 			n.gmu.Lock()
@@ -140,7 +144,59 @@ func (n *Node) flushGaps(ctx context.Context) {
 				n.gaps[g.CarID] = g
 			}
 			n.gmu.Unlock()
+			continue
 		}
+		n.dropGaps(ctx, gs)
+	}
+}
+
+// self is this node life as the owner of its stored gaps.
+func (n *Node) self() GapOwner { return GapOwner{Prefix: n.prefix, Node: n.bus.Node(), Life: n.life} }
+
+// keepGaps saves the gaps that are not in the store as they are now. A store that refuses them
+// leaves them in memory only, as before D125: saved on the next flush.
+func (n *Node) keepGaps(ctx context.Context, gaps []Gap) {
+	if n.cfg.Gaps == nil {
+		return
+	}
+	var changed []Gap
+	for _, g := range gaps {
+		if n.stored[g.CarID] != g {
+			changed = append(changed, g)
+		}
+	}
+	if len(changed) == 0 {
+		return
+	}
+	if err := n.cfg.Gaps.Save(ctx, n.self(), changed); err != nil {
+		n.log.Warn("store: gaps not kept; kept in memory until the bus takes them", "cars", len(changed), "err", err)
+		return
+	}
+	for _, g := range changed {
+		n.stored[g.CarID] = g
+	}
+}
+
+// dropGaps deletes the stored rows of gaps the bus took.
+func (n *Node) dropGaps(ctx context.Context, gaps []Gap) {
+	if n.cfg.Gaps == nil {
+		return
+	}
+	var kept []Gap
+	for _, g := range gaps {
+		if _, ok := n.stored[g.CarID]; ok {
+			kept = append(kept, g)
+		}
+	}
+	if len(kept) == 0 {
+		return
+	}
+	if err := n.cfg.Gaps.Drop(ctx, n.self(), kept); err != nil {
+		// left in the store: judged once more by the sweep when this life ends, which is harmless
+		n.log.Warn("store: published gaps not deleted", "cars", len(kept), "err", err)
+	}
+	for _, g := range kept {
+		delete(n.stored, g.CarID)
 	}
 }
 

@@ -34,19 +34,26 @@ func (q *queues) ConsumeWork(string, string, func(context.Context, []byte) error
 	return nil, errors.New("not read here")
 }
 
+// gapsNode is a node of 4 partitions whose work goes to q (down at first), keeping its gaps in store
+// when not nil; rep is a report of a car s seconds after a start, ms that time in Unix ms.
+func gapsNode(store GapStore) (n *Node, q *queues, rep func(car int64, s int) telemetry.Report, ms func(s int) int64) {
+	n = New(bus.NewLocal("g"), "tw", Config{Partitions: 4, Gaps: store}, func([]telemetry.Report) {}, nil, nil)
+	q = &queues{down: true, got: map[string][]workMsg{}}
+	n.queues = q
+	t0 := time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
+	rep = func(car int64, s int) telemetry.Report {
+		return telemetry.Report{CarID: car, Time: t0.Add(time.Duration(s) * time.Second)}
+	}
+	ms = func(s int) int64 { return t0.Add(time.Duration(s) * time.Second).UnixMilli() }
+	return n, q, rep, ms
+}
+
 // TestWorkGaps: reports the bus did not take become a gap per car; the car's later reports join the
 // gap instead of overtaking it, other cars' go out as usual, and the gap reaches the car's partition
 // once the bus takes messages again.
 func TestWorkGaps(t *testing.T) {
 	ctx := context.Background()
-	n := New(bus.NewLocal("g"), "tw", Config{Partitions: 4}, func([]telemetry.Report) {}, nil, nil)
-	q := &queues{down: true, got: map[string][]workMsg{}}
-	n.queues = q
-	t0 := time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
-	rep := func(car int64, s int) telemetry.Report {
-		return telemetry.Report{CarID: car, Time: t0.Add(time.Duration(s) * time.Second)}
-	}
-	ms := func(s int) int64 { return t0.Add(time.Duration(s) * time.Second).UnixMilli() }
+	n, q, rep, ms := gapsNode(nil)
 
 	n.publishWork(ctx, []telemetry.Report{rep(1, 1), rep(2, 2), rep(1, 3)})
 	q.down = false
