@@ -276,6 +276,15 @@ func (w *Writer) Run(ctx context.Context) error {
 				w.putBack(batch)
 				return w.shutdown()
 			}
+			if w.cfg.MaxDelay > 0 && !w.full() {
+				// Group commit between commits too. At a fleet's steady rate what arrived during one
+				// commit is a few reports; committed at once, back to back, each transaction carries
+				// its fixed cost (round trips, the engines' and subscribers' work per batch) for a
+				// handful of reports: 390 µs of CPU per report at 1,200 reports/s (D126).
+				if err := w.gather(ctx); err != nil {
+					return w.shutdown()
+				}
+			}
 		}
 	}
 }
