@@ -35,13 +35,17 @@ func pgCopy(ctx context.Context, tx pgx.Tx, table string, cols []string, rows []
 
 // pgCopySend sends buf, a whole binary COPY stream, into table's columns cols.
 func pgCopySend(ctx context.Context, conn *pgconn.PgConn, table string, cols []string, buf []byte) error {
+	_, err := conn.CopyFrom(ctx, bytes.NewReader(buf), pgCopySQL(table, cols))
+	return err
+}
+
+// pgCopySQL is the COPY statement of a binary stream into table's columns cols.
+func pgCopySQL(table string, cols []string) string {
 	quoted := make([]string, len(cols))
 	for i, c := range cols {
 		quoted[i] = pgx.Identifier{c}.Sanitize()
 	}
-	_, err := conn.CopyFrom(ctx, bytes.NewReader(buf),
-		"COPY "+pgx.Identifier{table}.Sanitize()+" ("+strings.Join(quoted, ", ")+") FROM STDIN BINARY")
-	return err
+	return "COPY " + pgx.Identifier{table}.Sanitize() + " (" + strings.Join(quoted, ", ") + ") FROM STDIN BINARY"
 }
 
 type pgCopyKey struct {

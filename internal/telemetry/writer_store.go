@@ -446,20 +446,30 @@ func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Fram
 				return err
 			}
 		}
-		tx, err := sc.Conn().Begin(ctx)
-		if err != nil {
-			return err
-		}
-		defer func() { _ = tx.Rollback(ctx) }() // no-op after Commit
 		var addPos func(*pgPosRow)
 		var addLevel func(*pgLevelRow)
 		if fold != nil {
-			fold.Reset() // what a failed attempt folded is gone with its transaction
 			addPos = func(r *pgPosRow) { fold.AddSpeed(r.car, r.t, r.speed) }
 			addLevel = func(r *pgLevelRow) {
 				fold.AddLevel(r.car, r.t, int64(r.g.Compartment), rollup.LevelValues{
 					LevelMM: int64(r.g.LevelMM), TempDC: int64(r.g.TempDeci), VolumeL: r.g.VolumeL, V20L: r.g.V20L})
 			}
+		}
+		if fold == nil || staged {
+			sent, err := histPipelined(ctx, sc.Conn(), pos, tanks, rd, fr, fold, addPos, addLevel)
+			if err != nil && (!sent || !db.IsUniqueViolation(err) || sc.Conn().IsClosed()) || sent && err == nil {
+				return err
+			}
+			// a re-sent report (or a value only pgx encodes): the copies below skip what is stored
+			pgPipeFallbacks.Add(1)
+		}
+		tx, err := sc.Conn().Begin(ctx)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = tx.Rollback(ctx) }() // no-op after Commit
+		if fold != nil {
+			fold.Reset() // what a failed attempt folded is gone with its transaction
 		}
 		if err := histCopyIgnoring(ctx, tx, "positions", histPositionCols, pos, addPos); err != nil {
 			return err

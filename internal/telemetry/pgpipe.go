@@ -1,0 +1,201 @@
+package telemetry
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"tankwatch/internal/platform/db"
+	"tankwatch/internal/tank/trend/rollup"
+)
+
+// pgPipe is a whole transaction as one exchange with the server: simple-protocol queries and
+// COPY … FROM STDIN with their data, written at once, the answers read after (D127). A commit through
+// pgx's calls waited for the server about fifteen times (BEGIN, a savepoint and a COPY per table, the
+// rollups' copies and merge, COMMIT), and each wait is system calls and goroutine wake-ups on both
+// sides: at a fleet's rate they were most of the writer's CPU.
+//
+// The protocol makes this safe: if a statement fails, the server answers the error and ignores the
+// COPY data sent for it (and for any later COPY, which fails at once in the aborted transaction), and
+// the final COMMIT rolls back. So the transaction is all or nothing, as with pgx; the caller learns the
+// first error.
+type pgPipe struct {
+	buf     []byte
+	queries int // Query messages in buf: each is answered by a ReadyForQuery
+}
+
+var pgPipeBufs = sync.Pool{New: func() any { return new(pgPipe) }}
+
+// pgPipeKeep is the largest buffer kept for the next transaction.
+const pgPipeKeep = 8 << 20
+
+func newPGPipe() *pgPipe {
+	p := pgPipeBufs.Get().(*pgPipe)
+	p.buf, p.queries = p.buf[:0], 0
+	return p
+}
+
+func (p *pgPipe) release() {
+	if cap(p.buf) <= pgPipeKeep {
+		pgPipeBufs.Put(p)
+	}
+}
+
+// query adds a simple-protocol Query.
+func (p *pgPipe) query(sql string) {
+	p.buf = append(p.buf, 'Q')
+	p.buf = binary.BigEndian.AppendUint32(p.buf, uint32(4+len(sql)+1))
+	p.buf = append(append(p.buf, sql...), 0)
+	p.queries++
+}
+
+// copyData adds COPY table (cols) FROM STDIN BINARY and opens its data message; the caller appends
+// the whole binary stream to buf and closes it with copyDone(at).
+func (p *pgPipe) copyData(table string, cols []string) (at int) {
+	p.query(pgCopySQL(table, cols))
+	at = len(p.buf)
+	p.buf = append(p.buf, 'd', 0, 0, 0, 0)
+	return at
+}
+
+// copyDone sets the length of the data message opened at at and ends the copy.
+func (p *pgPipe) copyDone(at int) {
+	binary.BigEndian.PutUint32(p.buf[at+1:], uint32(len(p.buf)-at-1))
+	p.buf = append(p.buf, 'c', 0, 0, 0, 4)
+}
+
+// run sends the whole pipe on pc, which must be idle outside any transaction, and reads every answer.
+// It returns the first error the server sent. When the exchange itself fails, pc is closed: its
+// place in the protocol is unknown, and database/sql then discards the connection.
+func (p *pgPipe) run(ctx context.Context, pc *pgconn.PgConn) error {
+	if pc.TxStatus() != 'I' || pc.IsBusy() {
+		return errors.New("history writer: connection not idle")
+	}
+	broken := func(err error) error {
+		cctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = pc.Close(cctx)
+		return err
+	}
+	conn := pc.Conn()
+	if dl, ok := ctx.Deadline(); ok {
+		_ = conn.SetWriteDeadline(dl)
+	}
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetWriteDeadline(time.Unix(1, 0)) })
+	_, err := conn.Write(p.buf)
+	stop()
+	_ = conn.SetWriteDeadline(time.Time{})
+	if err != nil {
+		return broken(err)
+	}
+	var first error
+	for seen := 0; seen < p.queries; {
+		msg, err := pc.ReceiveMessage(ctx)
+		if err != nil {
+			return broken(err)
+		}
+		switch m := msg.(type) {
+		case *pgproto3.ErrorResponse:
+			if first == nil {
+				first = pgconn.ErrorResponseToPgError(m)
+			}
+		case *pgproto3.ReadyForQuery:
+			seen++
+		}
+	}
+	return first
+}
+
+// pgPipeFallbacks counts the commits the pipe could not make (a re-sent row, a value only pgx
+// encodes) and that went through pgx's calls instead.
+var pgPipeFallbacks atomic.Int64
+
+// histPipelined commits the batch through one pgPipe, every row copied straight into its table and
+// the rollups (with fold, through the staging tables pgRollupStaging made) folded from all of them.
+// sent is false when a row has a value the stream encoder leaves to pgx: nothing was sent. A re-sent
+// row makes the transaction fail with a unique violation; the caller then takes the path that skips
+// stored rows.
+func histPipelined(ctx context.Context, c *pgx.Conn, pos []pgPosRow, tanks []pgTankRow, rd []pgLevelRow, fr []pgFrameRow,
+	fold *rollup.Fold, addPos func(*pgPosRow), addLevel func(*pgLevelRow)) (sent bool, err error) {
+	p := newPGPipe()
+	defer p.release()
+	p.query("BEGIN")
+	if ok, err := pipeRows(ctx, c, p, "positions", histPositionCols, pos); !ok || err != nil {
+		return false, err
+	}
+	if ok, err := pipeRows(ctx, c, p, "tank_states", histTankCols, tanks); !ok || err != nil {
+		return false, err
+	}
+	if ok, err := pipeRows(ctx, c, p, "level_readings", histReadingCols, rd); !ok || err != nil {
+		return false, err
+	}
+	if fold != nil {
+		fold.Reset()
+		for i := range pos {
+			addPos(&pos[i])
+		}
+		for i := range rd {
+			addLevel(&rd[i])
+		}
+		mask := 0
+		for _, t := range fold.TakeRows() {
+			k := rollup.TableIndex(t.Name)
+			if k < 0 || t.Rows() == 0 {
+				continue
+			}
+			mask |= 1 << k
+			at := p.copyData(pgRollupStage(t.Name), t.Cols)
+			p.buf = copyTrailer(t.AppendCopy(copyHeader(p.buf)))
+			p.copyDone(at)
+		}
+		if mask != 0 {
+			p.query(pgRollupMergeSQL(mask))
+		}
+	}
+	if ok, err := pipeRows(ctx, c, p, "raw_frames", histFrameCols, fr); !ok || err != nil {
+		return false, err
+	}
+	p.query("COMMIT")
+	if err := p.run(ctx, c.PgConn()); err != nil {
+		if fold != nil && !db.IsUniqueViolation(err) {
+			pgRollupForget(c.PgConn()) // something may have dropped the staging tables
+		}
+		return true, err
+	}
+	return true, nil
+}
+
+// pipeRows adds the copy of rows into table to p; ok is false when a value is one the stream encoder
+// leaves to pgx (p is then unusable).
+func pipeRows[T any, P interface {
+	*T
+	copyRow
+}](ctx context.Context, c *pgx.Conn, p *pgPipe, table string, cols []string, rows []T) (ok bool, err error) {
+	if len(rows) == 0 {
+		return true, nil
+	}
+	oids, err := pgCopyTypes(ctx, c, c.PgConn(), table, cols)
+	if err != nil {
+		return false, err
+	}
+	at := p.copyData(table, cols)
+	e := &copyEnc{buf: copyHeader(p.buf), oids: oids, ok: true}
+	for i := range rows {
+		P(&rows[i]).copyTo(e)
+		if !e.ok {
+			return false, nil
+		}
+	}
+	if p.buf, ok = e.end(); !ok {
+		return false, nil
+	}
+	p.copyDone(at)
+	return true, nil
+}
