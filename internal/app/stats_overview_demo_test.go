@@ -99,6 +99,15 @@ func TestOverviewDemoHistory(t *testing.T) {
 	if tot[0].Trips != int64(len(ws)) || tot[0].OverAllowance != int64(over) {
 		t.Errorf("rollup %d trips %d over, want %d, %d", tot[0].Trips, tot[0].OverAllowance, len(ws), over)
 	}
+	// the lock and seal rollups are made at the seed, and no mark is left for the worker to redo (D128)
+	if n, err := e.DB.NewSelect().Table("stat_dirty").Where("kind IN ('lock', 'seal')").Count(ctx); err != nil || n != 0 {
+		t.Errorf("lock and seal marks left by the seed: %d, %v", n, err)
+	}
+	for _, table := range []string{"stat_lock_daily", "stat_seal_daily"} {
+		if n, err := e.DB.NewSelect().Table(table).Count(ctx); err != nil || n == 0 {
+			t.Errorf("%s: %d rows after the seed, %v", table, n, err)
+		}
+	}
 	// deterministic: a second instance at the same clock seeds the same trips
 	e2 := apptest.New(t, "sqlite", historyCfg)
 	var ws2 []waybill.Row
