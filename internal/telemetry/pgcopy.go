@@ -39,14 +39,23 @@ func pgCopySend(ctx context.Context, conn *pgconn.PgConn, table string, cols []s
 	return err
 }
 
-// pgCopySQL is the COPY statement of a binary stream into table's columns cols.
+// pgCopySQL is the COPY statement of a binary stream into table's columns cols. The writer asks for
+// the same few statements at every commit: they are made once (quoting allocated a few per cent of its CPU).
 func pgCopySQL(table string, cols []string) string {
+	k := table + "\x00" + strings.Join(cols, "\x00")
+	if q, ok := pgCopySQLs.Load(k); ok {
+		return q.(string)
+	}
 	quoted := make([]string, len(cols))
 	for i, c := range cols {
 		quoted[i] = pgx.Identifier{c}.Sanitize()
 	}
-	return "COPY " + pgx.Identifier{table}.Sanitize() + " (" + strings.Join(quoted, ", ") + ") FROM STDIN BINARY"
+	q := "COPY " + pgx.Identifier{table}.Sanitize() + " (" + strings.Join(quoted, ", ") + ") FROM STDIN BINARY"
+	pgCopySQLs.Store(k, q)
+	return q
 }
+
+var pgCopySQLs sync.Map // table and columns → statement
 
 type pgCopyKey struct {
 	conn  *pgconn.PgConn
