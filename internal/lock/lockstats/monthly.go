@@ -177,23 +177,32 @@ func refreshCar(ctx context.Context, idb bun.IDB, kind Kind, carID int64, day in
 	if err := stats.Serialize(ctx, idb, stats.SpaceLockCars, carID); err != nil {
 		return err
 	}
-	before, err := groupsOf(ctx, idb, kind, carID, day)
+	groups, err := refreshCarRows(ctx, idb, kind, carID, day, fn)
 	if err != nil {
 		return err
 	}
-	if err := fn(); err != nil {
-		return err
-	}
-	after, err := groupsOf(ctx, idb, kind, carID, day)
-	if err != nil {
-		return err
-	}
-	if err := refreshMonths(ctx, idb, kind, carID, []int{day / 100}); err != nil {
-		return err
-	}
-	groups := append(append([]int64{}, before...), after...)
 	if err := stats.Serialize(ctx, idb, stats.SpaceLockGroups, groups...); err != nil {
 		return err
 	}
 	return refreshGroups(ctx, idb, kind, groups, []int{day})
+}
+
+// refreshCarRows recomputes car's day with fn and its month, and returns the groups it had or has that
+// day (whose rows the caller refreshes, holding their locks). The caller holds the car's lock.
+func refreshCarRows(ctx context.Context, idb bun.IDB, kind Kind, carID int64, day int, fn func() error) ([]int64, error) {
+	before, err := groupsOf(ctx, idb, kind, carID, day)
+	if err != nil {
+		return nil, err
+	}
+	if err := fn(); err != nil {
+		return nil, err
+	}
+	after, err := groupsOf(ctx, idb, kind, carID, day)
+	if err != nil {
+		return nil, err
+	}
+	if err := refreshMonths(ctx, idb, kind, carID, []int{day / 100}); err != nil {
+		return nil, err
+	}
+	return append(before, after...), nil
 }

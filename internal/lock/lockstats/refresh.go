@@ -2,6 +2,8 @@ package lockstats
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/uptrace/bun"
 
@@ -32,6 +34,46 @@ func overlapping(sel *bun.SelectQuery, from, to int64) *bun.SelectQuery {
 // there, and the car's month and groups; now ends the offline intervals still open.
 func RefreshLock(ctx context.Context, idb bun.IDB, carID int64, day int, now int64) error {
 	return refreshCar(ctx, idb, KindLock, carID, day, func() error { return refreshLockDay(ctx, idb, carID, day, now) })
+}
+
+// CarDay is one car's day of rollup rows.
+type CarDay struct {
+	CarID int64
+	Day   int
+}
+
+// RefreshLocks is RefreshLock for several car-days in one transaction: a mark's day and the days an
+// offline interval it ends reaches back to, perhaps on another car the lock was bound to then. Every
+// car's lock is taken first and every group's last, each set in one ordered call: taken car by car,
+// such a transaction could hold a group that a single car's refresh waits for while waiting for that
+// car (D129).
+func RefreshLocks(ctx context.Context, idb bun.IDB, days []CarDay, now int64) error {
+	cars := make([]int64, len(days))
+	for i, cd := range days {
+		cars[i] = cd.CarID
+	}
+	if err := stats.Serialize(ctx, idb, stats.SpaceLockCars, cars...); err != nil {
+		return err
+	}
+	groups := map[int][]int64{} // by day
+	var all []int64
+	for _, cd := range days {
+		gs, err := refreshCarRows(ctx, idb, KindLock, cd.CarID, cd.Day, func() error { return refreshLockDay(ctx, idb, cd.CarID, cd.Day, now) })
+		if err != nil {
+			return err
+		}
+		groups[cd.Day] = append(groups[cd.Day], gs...)
+		all = append(all, gs...)
+	}
+	if err := stats.Serialize(ctx, idb, stats.SpaceLockGroups, all...); err != nil {
+		return err
+	}
+	for _, day := range slices.Sorted(maps.Keys(groups)) {
+		if err := refreshGroups(ctx, idb, KindLock, groups[day], []int{day}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func refreshLockDay(ctx context.Context, idb bun.IDB, carID int64, day int, now int64) error {
@@ -108,7 +150,8 @@ func lockDays(ctx context.Context, idb bun.IDB, carID int64, day int) (map[int64
 	}
 	out := map[int64][]int{}
 	for _, p := range prev {
-		for d := stats.Day(p.T); d < day; d = stats.NextDay(d) {
+		// up to this day, and this day too on another car (its offline time ends today)
+		for d := stats.Day(p.T); d < day || d == day && p.CarID != carID; d = stats.NextDay(d) {
 			out[p.CarID] = append(out[p.CarID], d)
 		}
 	}

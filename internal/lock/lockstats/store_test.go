@@ -386,11 +386,7 @@ func mtdEqualsDays(t *testing.T, d *db.DB) string {
 // group rows the first wrote (a primary-key error before D121), and the group's rows are what a
 // rebuild makes of both cars.
 func TestRefreshesTakeTurns(t *testing.T) {
-	if os.Getenv(dbtest.EnvPG) == "" {
-		t.Skip("PostgreSQL only: SQLite writes one transaction at a time")
-	}
-	d := dbtest.Open(t, db.Postgres)
-	f := setup(t, d)
+	d, f := setupPG(t)
 	ctx := context.Background()
 	day := 20261101
 	at := stats.DayStart(day) + 3_600_000
@@ -407,4 +403,14 @@ func TestRefreshesTakeTurns(t *testing.T) {
 	if rebuilt := dbtest.Snapshot(t, d, groups...); !reflect.DeepEqual(live, rebuilt) || len(live["stat_seal_group_daily"]) == 0 {
 		t.Errorf("group rows after the two refreshes\n%v\nrebuilt\n%v", live, rebuilt)
 	}
+}
+
+// setupPG is setup on PostgreSQL, for the tests of transactions that overlap (skipped without it).
+func setupPG(t *testing.T) (*db.DB, *fixture) {
+	t.Helper()
+	if os.Getenv(dbtest.EnvPG) == "" {
+		t.Skip("PostgreSQL only: SQLite writes one transaction at a time")
+	}
+	d := dbtest.Open(t, db.Postgres)
+	return d, setup(t, d)
 }

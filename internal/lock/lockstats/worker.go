@@ -71,19 +71,18 @@ func (w *Worker) refresh(ctx context.Context, kind string, m stats.Mark) error {
 			}
 			return stats.Done(ctx, tx, kind, m)
 		}
-		if err := RefreshLock(ctx, tx, m.CarID, m.Day, now); err != nil {
-			return err
-		}
 		more, err := lockDays(ctx, tx, m.CarID, m.Day)
 		if err != nil {
 			return err
 		}
-		for car, days := range more {
-			for _, d := range days {
-				if err := RefreshLock(ctx, tx, car, d, now); err != nil {
-					return err
-				}
+		days := []CarDay{{m.CarID, m.Day}}
+		for car, ds := range more {
+			for _, d := range ds {
+				days = append(days, CarDay{car, d})
 			}
+		}
+		if err := RefreshLocks(ctx, tx, days, now); err != nil {
+			return err
 		}
 		return stats.Done(ctx, tx, kind, m)
 	})
