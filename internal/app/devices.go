@@ -176,6 +176,13 @@ func (a *App) StartDevices(ctx context.Context) error {
 	if err := dv.Live.Load(ctx); err != nil {
 		return fmt.Errorf("rebuild live state: %w", err)
 	}
+	// The day partitions are made before any terminal can connect: attached while a commit writes rows
+	// of that day, PostgreSQL refuses the commit (the row was routed to the default partition, which the
+	// attach narrowed: "violates partition constraint"). A fresh store met it at every start; later days
+	// are made a week ahead by the retention job. A refusal here is left to that job's next run.
+	if _, err := dv.History.EnsurePartitions(ctx); err != nil {
+		a.Log.Warn("history partitions at start", "err", err)
+	}
 	if err := a.startCluster(ctx); err != nil {
 		return err
 	}
