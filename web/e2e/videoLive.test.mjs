@@ -41,12 +41,30 @@ describe('videoLive', () => {
       await page.locator('[data-testid="vl-empty"]').filter({ hasText: '点击左侧通道播放' }).waitFor();
       assert.equal(await page.locator('[data-testid="vl-wall"] .tw-vl-tile').count(), 4, 'the 4-layout is the default');
 
+      // A car's row opens and closes its channels, and a changed search closes every car once the
+      // deferred query catches up: a click on the row may land before or after that, and a click on a
+      // channel that is closing plays nothing (seen in CI: the second channel of a car never got a tile).
+      // So: open the row until the channel shows, click it until its entry is marked playing.
       const playChannel = async (car, channelNo) => {
-        await page.locator('[data-testid="vl-search"]').fill(car.plate);
-        await page.locator(`[data-testid="vl-car-${car.carId}"]`).click();
+        const search = page.locator('[data-testid="vl-search"]');
+        const row = page.locator(`[data-testid="vl-car-${car.carId}"]`);
         const ch = page.locator(`[data-testid="vl-channel-${car.carId}-${channelNo}"]`);
-        await ch.click();
-        await page.locator('[data-testid="vl-search"]').fill('');
+        const playing = page.locator(`.tw-vl-chan.playing[data-testid="vl-channel-${car.carId}-${channelNo}"]`);
+        await search.fill(car.plate);
+        await until(
+          async () => {
+            if (!(await ch.isVisible())) {
+              await row.click();
+              await ch.waitFor({ timeout: 3_000 }).catch(() => undefined);
+              return false;
+            }
+            await ch.click();
+            await playing.waitFor({ timeout: 3_000 }).catch(() => undefined);
+            return (await playing.count()) > 0;
+          },
+          { what: `channel ${channelNo} of ${car.plate} playing` },
+        );
+        await search.fill('');
       };
 
       // one channel: the first free tile plays it
