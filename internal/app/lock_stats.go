@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"tankwatch/internal/lock/lockstats"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/stats"
@@ -42,13 +40,10 @@ func (a *App) seedLockStatsDemo(ctx context.Context) error {
 	if err != nil || len(first) == 0 || first[0] == 0 {
 		return err
 	}
-	// The marks the demo's writers left are for records the rebuild reads anyway: taken before it (a
-	// mark committed later stays for the worker), so that the worker does not do the whole history
-	// again at start (2,760 car-days at 3,000 cars: its first 15–20 s, D128).
+	// the rebuild covers the marks the demo's writers left: without this the worker did the whole
+	// history again at start (2,760 car-days at 3,000 cars: its first 15–20 s, D128)
 	from, to := stats.Day(first[0]), stats.Day(now)
-	_, err = a.DB.NewDelete().TableExpr("stat_dirty").Where("kind IN (?)", bun.In([]string{stats.DirtyLock, stats.DirtySeal})).
-		Where("day BETWEEN ? AND ?", from, to).Exec(ctx)
-	if err != nil {
+	if err := stats.Forget(ctx, a.DB, from, to, stats.DirtyLock, stats.DirtySeal); err != nil {
 		return err
 	}
 	_, err = lockstats.Rebuild(ctx, a.DB, from, to, now)

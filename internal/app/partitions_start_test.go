@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"tankwatch/internal/app/apptest"
@@ -16,9 +15,7 @@ import (
 // commits, a partition attached under a commit writing its day made PostgreSQL refuse that commit
 // ("violates partition constraint", seen at every start of a fresh store).
 func TestPartitionsBeforeTerminals(t *testing.T) {
-	if os.Getenv(dbtest.EnvPG) == "" {
-		t.Skip(dbtest.EnvPG + " not set")
-	}
+	dbtest.NeedPG(t)
 	t.Parallel()
 	e := apptest.New(t, db.Postgres, config.Config{Demo: true, JT808: "127.0.0.1:0"})
 	if err := e.App.StartDevices(context.Background()); err != nil {

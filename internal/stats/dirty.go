@@ -80,6 +80,13 @@ func Done(ctx context.Context, idb bun.IDB, kind string, m Mark) error {
 	return err
 }
 
+// Forget removes the marks of kinds for the days from..to, for a rebuild of those days that starts
+// after it: a mark committed before is for records the rebuild reads; one committed later stays.
+func Forget(ctx context.Context, idb bun.IDB, from, to int, kinds ...string) error {
+	_, err := idb.NewDelete().Table("stat_dirty").Where("kind IN (?) AND day BETWEEN ? AND ?", bun.In(kinds), from, to).Exec(ctx)
+	return err
+}
+
 // Refresher recomputes one rollup's rows of car on day from the records.
 type Refresher func(ctx context.Context, idb bun.IDB, carID int64, day int) error
 

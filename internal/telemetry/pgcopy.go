@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -42,20 +43,25 @@ func pgCopySend(ctx context.Context, conn *pgconn.PgConn, table string, cols []s
 // pgCopySQL is the COPY statement of a binary stream into table's columns cols. The writer asks for
 // the same few statements at every commit: they are made once (quoting allocated a few per cent of its CPU).
 func pgCopySQL(table string, cols []string) string {
-	k := table + "\x00" + strings.Join(cols, "\x00")
-	if q, ok := pgCopySQLs.Load(k); ok {
-		return q.(string)
+	if v, ok := pgCopySQLs.Load(table); ok && slices.Equal(v.(pgCopyStmt).cols, cols) {
+		return v.(pgCopyStmt).sql
 	}
 	quoted := make([]string, len(cols))
 	for i, c := range cols {
 		quoted[i] = pgx.Identifier{c}.Sanitize()
 	}
 	q := "COPY " + pgx.Identifier{table}.Sanitize() + " (" + strings.Join(quoted, ", ") + ") FROM STDIN BINARY"
-	pgCopySQLs.Store(k, q)
+	pgCopySQLs.Store(table, pgCopyStmt{slices.Clone(cols), q})
 	return q
 }
 
-var pgCopySQLs sync.Map // table and columns → statement
+// pgCopySQLs holds a pgCopyStmt per table: the last columns asked for (a look-up allocates nothing).
+var pgCopySQLs sync.Map
+
+type pgCopyStmt struct {
+	cols []string
+	sql  string
+}
 
 type pgCopyKey struct {
 	conn  *pgconn.PgConn

@@ -85,28 +85,33 @@ func pgRollupForget(pc *pgconn.PgConn) {
 // tx's connection: a COPY per table, then one round trip of merge statements.
 func pgRollups(ctx context.Context, tx pgx.Tx, tables []rollup.Table) error {
 	pc := tx.Conn().PgConn()
-	mask := 0
 	var buf []byte
+	var err error
+	mask := pgRollupTables(tables, func(t *rollup.Table) {
+		if err == nil {
+			buf = slices.Grow(copyHeader(buf[:0]), t.CopySize()+2)
+			buf = copyTrailer(t.AppendCopy(buf))
+			err = pgCopySend(ctx, pc, pgRollupStage(t.Name), t.Cols, buf)
+		}
+	})
+	if err == nil && mask != 0 {
+		_, err = tx.Exec(ctx, pgRollupMergeSQL(mask))
+	}
+	if err != nil {
+		pgRollupForget(pc)
+	}
+	return err
+}
+
+// pgRollupTables calls stage with each of tables that has rows for a rollup table the staging knows,
+// and returns their set, the mask of pgRollupMergeSQL.
+func pgRollupTables(tables []rollup.Table, stage func(t *rollup.Table)) (mask int) {
 	for i := range tables {
 		t := &tables[i]
-		k := rollup.TableIndex(t.Name)
-		if k < 0 || t.Rows() == 0 {
-			continue
-		}
-		mask |= 1 << k
-		buf = slices.Grow(copyHeader(buf[:0]), t.CopySize()+2)
-		buf = copyTrailer(t.AppendCopy(buf))
-		if err := pgCopySend(ctx, pc, pgRollupStage(t.Name), t.Cols, buf); err != nil {
-			pgRollupForget(pc)
-			return err
+		if k := rollup.TableIndex(t.Name); k >= 0 && t.Rows() > 0 {
+			mask |= 1 << k
+			stage(t)
 		}
 	}
-	if mask == 0 {
-		return nil
-	}
-	if _, err := tx.Exec(ctx, pgRollupMergeSQL(mask)); err != nil {
-		pgRollupForget(pc)
-		return err
-	}
-	return nil
+	return mask
 }

@@ -3,7 +3,6 @@ package telemetry
 import (
 	"context"
 	"fmt"
-	"os"
 	"reflect"
 	"sync"
 	"testing"
@@ -17,13 +16,6 @@ import (
 	"tankwatch/internal/tank"
 	"tankwatch/internal/tank/trend/rollup"
 )
-
-func needPG(t *testing.T) {
-	t.Helper()
-	if os.Getenv(dbtest.EnvPG) == "" {
-		t.Skip(dbtest.EnvPG + " not set")
-	}
-}
 
 // inPGTx runs fn in a transaction on a pgx connection of d, after staging its rollup tables if stage.
 func inPGTx(t *testing.T, d *db.DB, stage bool, fn func(tx pgx.Tx) error) {
@@ -72,7 +64,7 @@ func upsertOld(ctx context.Context, tx pgx.Tx, tables []rollup.Table) error {
 // than one chunk of them), slices merged into stored ones with readings before, inside and after them,
 // equal times on both ends, several compartments.
 func TestPGRollupsEqualUpsert(t *testing.T) {
-	needPG(t)
+	dbtest.NeedPG(t)
 	t.Parallel()
 	ctx := context.Background()
 	old, nw := dbtest.Open(t, db.Postgres), dbtest.Open(t, db.Postgres)
@@ -132,7 +124,7 @@ func TestPGRollupsEqualUpsert(t *testing.T) {
 // reports of the same cars and slices at once, in opposite orders of their batches; neither deadlocks
 // nor loses a count — every slice holds as many readings as the stored rows in it.
 func TestPGRollupsConcurrentWriters(t *testing.T) {
-	needPG(t)
+	dbtest.NeedPG(t)
 	t.Parallel()
 	d := dbtest.Open(t, db.Postgres)
 	base := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)

@@ -143,14 +143,7 @@ func pgCopyRows[T any, P interface {
 	if err != nil {
 		return err
 	}
-	e := newCopyEnc(oids, len(rows)*(2+12*len(cols)+16))
-	for i := range rows {
-		P(&rows[i]).copyTo(e)
-		if !e.ok {
-			break
-		}
-	}
-	if buf, ok := e.end(); ok {
+	if buf, ok := appendCopyRows[T, P](make([]byte, 0, 21+len(rows)*(2+12*len(cols)+16)), oids, rows); ok {
 		return pgCopySend(ctx, conn, table, cols, buf)
 	}
 	boxed := make([][]any, len(rows))
@@ -158,4 +151,19 @@ func pgCopyRows[T any, P interface {
 		boxed[i] = P(&rows[i]).values()
 	}
 	return pgCopy(ctx, tx, table, cols, boxed)
+}
+
+// appendCopyRows appends the binary COPY stream of rows (header, tuples, trailer) for columns of the
+// types oids to buf; ok is false at the first value copyEnc does not write as pgx would.
+func appendCopyRows[T any, P interface {
+	*T
+	copyRow
+}](buf []byte, oids []uint32, rows []T) (out []byte, ok bool) {
+	e := &copyEnc{buf: copyHeader(buf), oids: oids, ok: true}
+	for i := range rows {
+		if P(&rows[i]).copyTo(e); !e.ok {
+			return nil, false
+		}
+	}
+	return e.end()
 }

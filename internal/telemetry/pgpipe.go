@@ -117,24 +117,31 @@ func (p *pgPipe) run(ctx context.Context, pc *pgconn.PgConn) error {
 // encodes) and that went through pgx's calls instead.
 var pgPipeFallbacks atomic.Int64
 
+// errNotPiped: a row has a value the stream encoder leaves to pgx; nothing was sent.
+var errNotPiped = errors.New("history writer: a value only pgx encodes")
+
+// pipeFallsBack tells whether histPipelined's err leaves the batch to the path that skips stored rows:
+// a re-sent row (the copies went straight into the tables, so it failed the transaction with a
+// unique violation) or a value only pgx encodes.
+func pipeFallsBack(err error, c *pgx.Conn) bool {
+	return errors.Is(err, errNotPiped) || db.IsUniqueViolation(err) && !c.IsClosed()
+}
+
 // histPipelined commits the batch through one pgPipe, every row copied straight into its table and
 // the rollups (with fold, through the staging tables pgRollupStaging made) folded from all of them.
-// sent is false when a row has a value the stream encoder leaves to pgx: nothing was sent. A re-sent
-// row makes the transaction fail with a unique violation; the caller then takes the path that skips
-// stored rows.
 func histPipelined(ctx context.Context, c *pgx.Conn, pos []pgPosRow, tanks []pgTankRow, rd []pgLevelRow, fr []pgFrameRow,
-	fold *rollup.Fold, addPos func(*pgPosRow), addLevel func(*pgLevelRow)) (sent bool, err error) {
+	fold *rollup.Fold, addPos func(*pgPosRow), addLevel func(*pgLevelRow)) error {
 	p := newPGPipe()
 	defer p.release()
 	p.query("BEGIN")
-	if ok, err := pipeRows(ctx, c, p, "positions", histPositionCols, pos); !ok || err != nil {
-		return false, err
+	if err := pipeRows(ctx, c, p, "positions", histPositionCols, pos); err != nil {
+		return err
 	}
-	if ok, err := pipeRows(ctx, c, p, "tank_states", histTankCols, tanks); !ok || err != nil {
-		return false, err
+	if err := pipeRows(ctx, c, p, "tank_states", histTankCols, tanks); err != nil {
+		return err
 	}
-	if ok, err := pipeRows(ctx, c, p, "level_readings", histReadingCols, rd); !ok || err != nil {
-		return false, err
+	if err := pipeRows(ctx, c, p, "level_readings", histReadingCols, rd); err != nil {
+		return err
 	}
 	if fold != nil {
 		fold.Reset()
@@ -144,58 +151,44 @@ func histPipelined(ctx context.Context, c *pgx.Conn, pos []pgPosRow, tanks []pgT
 		for i := range rd {
 			addLevel(&rd[i])
 		}
-		mask := 0
-		for _, t := range fold.TakeRows() {
-			k := rollup.TableIndex(t.Name)
-			if k < 0 || t.Rows() == 0 {
-				continue
-			}
-			mask |= 1 << k
+		mask := pgRollupTables(fold.TakeRows(), func(t *rollup.Table) {
 			at := p.copyData(pgRollupStage(t.Name), t.Cols)
 			p.buf = copyTrailer(t.AppendCopy(copyHeader(p.buf)))
 			p.copyDone(at)
-		}
+		})
 		if mask != 0 {
 			p.query(pgRollupMergeSQL(mask))
 		}
 	}
-	if ok, err := pipeRows(ctx, c, p, "raw_frames", histFrameCols, fr); !ok || err != nil {
-		return false, err
+	if err := pipeRows(ctx, c, p, "raw_frames", histFrameCols, fr); err != nil {
+		return err
 	}
 	p.query("COMMIT")
-	if err := p.run(ctx, c.PgConn()); err != nil {
-		if fold != nil && !db.IsUniqueViolation(err) {
-			pgRollupForget(c.PgConn()) // something may have dropped the staging tables
-		}
-		return true, err
+	err := p.run(ctx, c.PgConn())
+	if err != nil && fold != nil && !db.IsUniqueViolation(err) {
+		pgRollupForget(c.PgConn()) // something may have dropped the staging tables
 	}
-	return true, nil
+	return err
 }
 
-// pipeRows adds the copy of rows into table to p; ok is false when a value is one the stream encoder
+// pipeRows adds the copy of rows into table to p; errNotPiped when a value is one the stream encoder
 // leaves to pgx (p is then unusable).
 func pipeRows[T any, P interface {
 	*T
 	copyRow
-}](ctx context.Context, c *pgx.Conn, p *pgPipe, table string, cols []string, rows []T) (ok bool, err error) {
+}](ctx context.Context, c *pgx.Conn, p *pgPipe, table string, cols []string, rows []T) error {
 	if len(rows) == 0 {
-		return true, nil
+		return nil
 	}
 	oids, err := pgCopyTypes(ctx, c, c.PgConn(), table, cols)
 	if err != nil {
-		return false, err
+		return err
 	}
 	at := p.copyData(table, cols)
-	e := &copyEnc{buf: copyHeader(p.buf), oids: oids, ok: true}
-	for i := range rows {
-		P(&rows[i]).copyTo(e)
-		if !e.ok {
-			return false, nil
-		}
-	}
-	if p.buf, ok = e.end(); !ok {
-		return false, nil
+	var ok bool
+	if p.buf, ok = appendCopyRows[T, P](p.buf, oids, rows); !ok {
+		return errNotPiped
 	}
 	p.copyDone(at)
-	return true, nil
+	return nil
 }

@@ -24,7 +24,7 @@ func carRows(t *testing.T, d *db.DB, table string, car int64) int {
 // path that skips stored rows, once, and nothing is stored twice.
 // Not parallel: it reads pgPipeFallbacks, which the package's parallel tests move too.
 func TestPGPipe(t *testing.T) {
-	needPG(t)
+	dbtest.NeedPG(t)
 	d := dbtest.Open(t, "postgres")
 	commit, release := histCommitter(d, true)
 	defer release()

@@ -456,12 +456,11 @@ func histCommitPG(ctx context.Context, d *db.DB, reports []Report, frames []Fram
 			}
 		}
 		if fold == nil || staged {
-			sent, err := histPipelined(ctx, sc.Conn(), pos, tanks, rd, fr, fold, addPos, addLevel)
-			if err != nil && (!sent || !db.IsUniqueViolation(err) || sc.Conn().IsClosed()) || sent && err == nil {
+			err := histPipelined(ctx, sc.Conn(), pos, tanks, rd, fr, fold, addPos, addLevel)
+			if !pipeFallsBack(err, sc.Conn()) {
 				return err
 			}
-			// a re-sent report (or a value only pgx encodes): the copies below skip what is stored
-			pgPipeFallbacks.Add(1)
+			pgPipeFallbacks.Add(1) // the copies below skip what is stored
 		}
 		tx, err := sc.Conn().Begin(ctx)
 		if err != nil {

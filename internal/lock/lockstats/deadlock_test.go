@@ -13,10 +13,10 @@ import (
 
 // TestMovedLockRefreshNoDeadlock: a lock went offline on one car and came back online on another of
 // the same group the next day, so the worker's refresh of the second car's mark also refreshes the
-// first car's days (the first, and the second's first hour: D129 found that one missed). While it runs, a single refresh of the first car holds that car. Taking the cars one
-// by one, the worker held the group and waited for the first car while the single refresh, holding the
-// car, waited for the group: PostgreSQL aborted one of them ("deadlock detected"). Both must succeed
-// (D129).
+// first car's days (the first, and the second's first hour: D129 found that one missed). While it
+// runs, a single refresh of the first car holds that car. Taking the cars one by one, the worker held
+// the group and waited for the first car while the single refresh, holding the car, waited for the
+// group: PostgreSQL aborted one of them ("deadlock detected"). Both must succeed (D129).
 func TestMovedLockRefreshNoDeadlock(t *testing.T) {
 	d, f := setupPG(t)
 	ctx := context.Background()

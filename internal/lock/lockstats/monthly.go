@@ -2,6 +2,8 @@ package lockstats
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -172,37 +174,43 @@ func groupsOf(ctx context.Context, idb bun.IDB, kind Kind, carID int64, day int)
 	return gs, err
 }
 
-// refreshCar recomputes car's day with fn, then its month and the groups it had or has that day.
-func refreshCar(ctx context.Context, idb bun.IDB, kind Kind, carID int64, day int, fn func() error) error {
-	if err := stats.Serialize(ctx, idb, stats.SpaceLockCars, carID); err != nil {
+// refreshCars recomputes each car-day with fn, then the cars' months and the groups they had or have
+// those days. Every car's lock is taken first and every group's last, each set in one ordered call:
+// taken car by car, a transaction of several cars could hold a group that a single car's refresh waits
+// for while waiting for that car (D129).
+func refreshCars(ctx context.Context, idb bun.IDB, kind Kind, days []CarDay, fn func(CarDay) error) error {
+	cars := make([]int64, len(days))
+	for i, cd := range days {
+		cars[i] = cd.CarID
+	}
+	if err := stats.Serialize(ctx, idb, stats.SpaceLockCars, cars...); err != nil {
 		return err
 	}
-	groups, err := refreshCarRows(ctx, idb, kind, carID, day, fn)
-	if err != nil {
+	groups := map[int][]int64{} // by day
+	for _, cd := range days {
+		before, err := groupsOf(ctx, idb, kind, cd.CarID, cd.Day)
+		if err != nil {
+			return err
+		}
+		if err := fn(cd); err != nil {
+			return err
+		}
+		after, err := groupsOf(ctx, idb, kind, cd.CarID, cd.Day)
+		if err != nil {
+			return err
+		}
+		if err := refreshMonths(ctx, idb, kind, cd.CarID, []int{cd.Day / 100}); err != nil {
+			return err
+		}
+		groups[cd.Day] = append(append(groups[cd.Day], before...), after...)
+	}
+	if err := stats.Serialize(ctx, idb, stats.SpaceLockGroups, slices.Concat(slices.Collect(maps.Values(groups))...)...); err != nil {
 		return err
 	}
-	if err := stats.Serialize(ctx, idb, stats.SpaceLockGroups, groups...); err != nil {
-		return err
+	for _, day := range slices.Sorted(maps.Keys(groups)) {
+		if err := refreshGroups(ctx, idb, kind, groups[day], []int{day}); err != nil {
+			return err
+		}
 	}
-	return refreshGroups(ctx, idb, kind, groups, []int{day})
-}
-
-// refreshCarRows recomputes car's day with fn and its month, and returns the groups it had or has that
-// day (whose rows the caller refreshes, holding their locks). The caller holds the car's lock.
-func refreshCarRows(ctx context.Context, idb bun.IDB, kind Kind, carID int64, day int, fn func() error) ([]int64, error) {
-	before, err := groupsOf(ctx, idb, kind, carID, day)
-	if err != nil {
-		return nil, err
-	}
-	if err := fn(); err != nil {
-		return nil, err
-	}
-	after, err := groupsOf(ctx, idb, kind, carID, day)
-	if err != nil {
-		return nil, err
-	}
-	if err := refreshMonths(ctx, idb, kind, carID, []int{day / 100}); err != nil {
-		return nil, err
-	}
-	return append(before, after...), nil
+	return nil
 }

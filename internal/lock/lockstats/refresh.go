@@ -2,8 +2,6 @@ package lockstats
 
 import (
 	"context"
-	"maps"
-	"slices"
 
 	"github.com/uptrace/bun"
 
@@ -33,7 +31,7 @@ func overlapping(sel *bun.SelectQuery, from, to int64) *bun.SelectQuery {
 // RefreshLock recomputes the lock rollup rows of car on day from its lock events, replacing what was
 // there, and the car's month and groups; now ends the offline intervals still open.
 func RefreshLock(ctx context.Context, idb bun.IDB, carID int64, day int, now int64) error {
-	return refreshCar(ctx, idb, KindLock, carID, day, func() error { return refreshLockDay(ctx, idb, carID, day, now) })
+	return RefreshLocks(ctx, idb, []CarDay{{carID, day}}, now)
 }
 
 // CarDay is one car's day of rollup rows.
@@ -43,37 +41,9 @@ type CarDay struct {
 }
 
 // RefreshLocks is RefreshLock for several car-days in one transaction: a mark's day and the days an
-// offline interval it ends reaches back to, perhaps on another car the lock was bound to then. Every
-// car's lock is taken first and every group's last, each set in one ordered call: taken car by car,
-// such a transaction could hold a group that a single car's refresh waits for while waiting for that
-// car (D129).
+// offline interval it ends reaches back to, perhaps on another car the lock was bound to then.
 func RefreshLocks(ctx context.Context, idb bun.IDB, days []CarDay, now int64) error {
-	cars := make([]int64, len(days))
-	for i, cd := range days {
-		cars[i] = cd.CarID
-	}
-	if err := stats.Serialize(ctx, idb, stats.SpaceLockCars, cars...); err != nil {
-		return err
-	}
-	groups := map[int][]int64{} // by day
-	var all []int64
-	for _, cd := range days {
-		gs, err := refreshCarRows(ctx, idb, KindLock, cd.CarID, cd.Day, func() error { return refreshLockDay(ctx, idb, cd.CarID, cd.Day, now) })
-		if err != nil {
-			return err
-		}
-		groups[cd.Day] = append(groups[cd.Day], gs...)
-		all = append(all, gs...)
-	}
-	if err := stats.Serialize(ctx, idb, stats.SpaceLockGroups, all...); err != nil {
-		return err
-	}
-	for _, day := range slices.Sorted(maps.Keys(groups)) {
-		if err := refreshGroups(ctx, idb, KindLock, groups[day], []int{day}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return refreshCars(ctx, idb, KindLock, days, func(cd CarDay) error { return refreshLockDay(ctx, idb, cd.CarID, cd.Day, now) })
 }
 
 func refreshLockDay(ctx context.Context, idb bun.IDB, carID int64, day int, now int64) error {
@@ -102,7 +72,7 @@ func refreshLockDay(ctx context.Context, idb bun.IDB, carID int64, day int, now 
 // RefreshSeal recomputes the seal rollup rows of car on day from its seal records and incidents, and
 // the car's month and groups.
 func RefreshSeal(ctx context.Context, idb bun.IDB, carID int64, day int) error {
-	return refreshCar(ctx, idb, KindSeal, carID, day, func() error { return refreshSealDay(ctx, idb, carID, day) })
+	return refreshCars(ctx, idb, KindSeal, []CarDay{{carID, day}}, func(CarDay) error { return refreshSealDay(ctx, idb, carID, day) })
 }
 
 func refreshSealDay(ctx context.Context, idb bun.IDB, carID int64, day int) error {
@@ -132,7 +102,7 @@ func refreshSealDay(ctx context.Context, idb bun.IDB, carID int64, day int) erro
 // lockDays are the (car, day) pairs whose lock rows depend on the events of car on day besides that
 // day itself: an offline/online report that day ends an offline interval begun earlier (perhaps on
 // another car the lock was bound to then), whose days up to this one change with it.
-func lockDays(ctx context.Context, idb bun.IDB, carID int64, day int) (map[int64][]int, error) {
+func lockDays(ctx context.Context, idb bun.IDB, carID int64, day int) ([]CarDay, error) {
 	from, to := stats.DayStart(day), stats.DayEnd(day)
 	var prev []struct {
 		CarID int64 `bun:"car_id"`
@@ -148,11 +118,11 @@ func lockDays(ctx context.Context, idb bun.IDB, carID int64, day int) (map[int64
 	if err != nil {
 		return nil, err
 	}
-	out := map[int64][]int{}
+	var out []CarDay
 	for _, p := range prev {
 		// up to this day, and this day too on another car (its offline time ends today)
 		for d := stats.Day(p.T); d < day || d == day && p.CarID != carID; d = stats.NextDay(d) {
-			out[p.CarID] = append(out[p.CarID], d)
+			out = append(out, CarDay{p.CarID, d})
 		}
 	}
 	return out, nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -408,9 +407,7 @@ func TestRefreshesTakeTurns(t *testing.T) {
 // setupPG is setup on PostgreSQL, for the tests of transactions that overlap (skipped without it).
 func setupPG(t *testing.T) (*db.DB, *fixture) {
 	t.Helper()
-	if os.Getenv(dbtest.EnvPG) == "" {
-		t.Skip("PostgreSQL only: SQLite writes one transaction at a time")
-	}
+	dbtest.NeedPG(t) // SQLite writes one transaction at a time
 	d := dbtest.Open(t, db.Postgres)
 	return d, setup(t, d)
 }

@@ -75,13 +75,7 @@ func (w *Worker) refresh(ctx context.Context, kind string, m stats.Mark) error {
 		if err != nil {
 			return err
 		}
-		days := []CarDay{{m.CarID, m.Day}}
-		for car, ds := range more {
-			for _, d := range ds {
-				days = append(days, CarDay{car, d})
-			}
-		}
-		if err := RefreshLocks(ctx, tx, days, now); err != nil {
+		if err := RefreshLocks(ctx, tx, append([]CarDay{{m.CarID, m.Day}}, more...), now); err != nil {
 			return err
 		}
 		return stats.Done(ctx, tx, kind, m)

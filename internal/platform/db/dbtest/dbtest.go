@@ -23,6 +23,14 @@ import (
 // EnvPG names the PostgreSQL DSN for tests.
 const EnvPG = "TANKWATCH_TEST_PG"
 
+// NeedPG skips a test of PostgreSQL alone when EnvPG is not set.
+func NeedPG(t testing.TB) {
+	t.Helper()
+	if os.Getenv(EnvPG) == "" {
+		t.Skip(EnvPG + " not set")
+	}
+}
+
 // Dialects lists the dialects to test: sqlite, and postgres when TANKWATCH_TEST_PG is set.
 func Dialects() []string {
 	if os.Getenv(EnvPG) != "" {
