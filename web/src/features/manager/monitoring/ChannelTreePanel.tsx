@@ -1,7 +1,7 @@
 import { SearchOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { Alert, Button, Empty, Input, Skeleton, Tag, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
-import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { carChannels, type VideoChannel } from '../../../api/fleet';
 import type { GroupCarNode } from '../../../api/group';
@@ -9,6 +9,7 @@ import { channelKey, useMonitorStore } from './store';
 import { buildVehicleTree, carIdOfKey, platesById, type VehicleTreeNode } from './vehicleTree';
 import { toDataNodes, useHeight } from './VehicleTreePanel';
 import { useChannelName } from './useChannelName';
+import { useTreeExpanded } from './useTreeExpanded';
 
 /**
  * Video channels per car (carVideoChannel/selectsome, loaded when a car is opened). Checked channels are
@@ -25,8 +26,7 @@ export function ChannelTreePanel({ source, loading }: { source: GroupCarNode[] |
   const [boxRef, height] = useHeight<HTMLDivElement>();
   const plates = useMemo(() => platesById(source), [source]);
   const tree = useMemo(() => buildVehicleTree(source, { search: query }), [source, query]);
-  const [expanded, setExpanded] = useState<React.Key[]>([]);
-  useEffect(() => setExpanded(tree.groupKeys), [tree.groupKeys]);
+  const [expanded, setExpanded] = useTreeExpanded(tree.groupKeys, query);
 
   const channelName = useChannelName(channels);
 

@@ -30,4 +30,21 @@ describe('tree search narrows the map too', { timeout: 60_000 }, () => {
     fireEvent.change(screen.getByTestId('vehicle-search').querySelector('input') ?? screen.getByTestId('vehicle-search'), { target: { value: '' } });
     await waitFor(() => expect(s().searchedCarIds).toBeNull());
   });
+
+  it('a group the user closed stays closed when the same groups come again (a live refresh)', async () => {
+    const props = { loading: false, error: false, onRetry: () => undefined, onPick: () => undefined };
+    const { rerender } = render(<VehicleTreePanel source={src} {...props} />);
+    await screen.findByText('沪A·6N337');
+    const row = screen.getByText('华东分公司').closest('.ant-tree-treenode');
+    const switcher = row?.querySelector('.ant-tree-switcher');
+    expect(switcher).toBeTruthy();
+    fireEvent.click(switcher as Element);
+    await waitFor(() => expect(screen.queryByText('沪A·6N337')).toBeNull());
+    rerender(<VehicleTreePanel source={structuredClone(src)} {...props} />);
+    // a search still opens every group it shows
+    await act(async () => undefined);
+    expect(screen.queryByText('沪A·6N337')).toBeNull();
+    fireEvent.change(screen.getByTestId('vehicle-search').querySelector('input') ?? screen.getByTestId('vehicle-search'), { target: { value: '沪' } });
+    await screen.findByText('沪A·6N337');
+  });
 });

@@ -9,6 +9,7 @@ import { isValidCoords } from '../../../lib/coords';
 import { COUNT_CODES, countCodeColor, matchesCode, statusName, vehicleColor, type CountCode } from '../../../lib/vehicleColors';
 import { useMonitorStore } from './store';
 import { buildVehicleTree, carIdOfKey, carKey, type VehicleTreeNode } from './vehicleTree';
+import { useTreeExpanded } from './useTreeExpanded';
 
 /** Height of an element, followed as it resizes (antd's virtual tree needs a number). */
 export function useHeight<T extends HTMLElement>(): [React.RefObject<T | null>, number] {
@@ -95,8 +96,7 @@ export function VehicleTreePanel({ source, loading, error, onRetry, onPick }: Ve
   useEffect(() => setSearchedCars(searching ? tree.carIds : null), [searching, tree.carIds, setSearchedCars]);
   useEffect(() => () => setSearchedCars(null), [setSearchedCars]);
 
-  const [expanded, setExpanded] = useState<React.Key[]>([]);
-  useEffect(() => setExpanded(tree.groupKeys), [tree.groupKeys]);
+  const [expanded, setExpanded] = useTreeExpanded(tree.groupKeys, `${query}|${code ?? ''}`);
 
   const treeRef = useRef<{ scrollTo: (o: { key: React.Key; align?: 'top' | 'bottom' | 'auto' }) => void } | null>(null);
   useEffect(() => {

@@ -2,7 +2,7 @@ import { PlayCircleOutlined, SearchOutlined, VideoCameraOutlined } from '@ant-de
 import { useQuery } from '@tanstack/react-query';
 import { Input, Tree } from 'antd';
 import type { DataNode } from 'antd/es/tree';
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { carChannels } from '../../../api/fleet';
 import { groupCarTree } from '../../../api/group';
@@ -15,6 +15,7 @@ import './videoLive.css';
 import { useChannelName } from '../monitoring/useChannelName';
 import { useWallStreams } from './useWallStreams';
 import { TreeBox, WallHeader } from './WallChrome';
+import { useTreeExpanded } from '../monitoring/useTreeExpanded';
 
 const chanKey = (carId: number, no: number) => `v-${carId}-${no}`;
 function parseChanKey(key: React.Key): { carId: number; channelNo: number } | null {
@@ -31,10 +32,9 @@ export default function VideoLivePage() {
   const [search, setSearch] = useState('');
   const query = useDeferredValue(search);
   const [channels, setChannels] = useState<ReadonlyMap<number, Channels | 'error'>>(new Map());
-  const [expanded, setExpanded] = useState<React.Key[]>([]);
   const [boxRef, height] = useHeight<HTMLDivElement>();
   const vtree = useMemo(() => buildVehicleTree(tree.data, { search: query }), [tree.data, query]);
-  useEffect(() => setExpanded(vtree.groupKeys), [vtree.groupKeys]);
+  const [expanded, setExpanded] = useTreeExpanded(vtree.groupKeys, query);
 
   const [layout, setLayout] = useState<Layout>(4);
   const [tiles, setTiles] = useState<(TileSpec | null)[]>(() => Array<TileSpec | null>(MAX_TILES).fill(null));

@@ -22,6 +22,7 @@ import { alarmOfMessage, displayOrder, gone, INTERVALS, placeAlarm, rotationOrde
 import '../monitoring/monitoring.css';
 import '../videoLive/videoLive.css';
 import './videoMonitor.css';
+import { useTreeExpanded } from '../monitoring/useTreeExpanded';
 
 type Rotation = 'off' | 'running' | 'paused';
 const emptyWall = () => Array<Slot | null>(MAX_TILES).fill(null);
@@ -38,8 +39,7 @@ export default function VideoMonitorPage() {
   const [boxRef, height] = useHeight<HTMLDivElement>();
   const vtree = useMemo(() => buildVehicleTree(tree.data, { search: query }), [tree.data, query]);
   const full = useMemo(() => buildVehicleTree(tree.data, {}), [tree.data]);
-  const [expanded, setExpanded] = useState<React.Key[]>([]);
-  useEffect(() => setExpanded(vtree.groupKeys), [vtree.groupKeys]);
+  const [expanded, setExpanded] = useTreeExpanded(vtree.groupKeys, query);
   const [checked, setChecked] = useState<number[]>([]);
 
   const [layout, setLayout] = useState<Layout>(4);
