@@ -27,7 +27,8 @@ type Bus interface {
 	// Respond serves requests on subject; fn's answer goes back to the requester.
 	Respond(subject string, fn func(ctx context.Context, data []byte) []byte) (stop func(), err error)
 	// Notify sends data to the listeners of subject now, outside every stream: nothing is kept, a
-	// listener that is not there or not keeping up loses it (live media between nodes, D119).
+	// listener that is not there or not keeping up loses it (live media between nodes, D119). A
+	// message of any size arrives whole or not at all (D131).
 	Notify(subject string, data []byte) error
 	// Listen calls fn, on one goroutine and in the order sent, for what Notify sends on subject from
 	// now on. Stop with the returned func.

@@ -125,6 +125,26 @@ func TestBus(t *testing.T) {
 					t.Fatal("notice never arrived")
 				}
 			}
+			// a notice above NATS's max_payload (1 MB by default) arrives whole, in its place
+			big := make([]byte, 2_500_000)
+			for i := range big {
+				big[i] = byte(i * 7)
+			}
+			for _, m := range [][]byte{big, []byte("4")} {
+				if err := a.Notify(pre+".video.b.x", m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, want := range []string{string(big), "4"} {
+				select {
+				case g := <-heard:
+					if g != want {
+						t.Fatalf("heard %d bytes, want %d in order", len(g), len(want))
+					}
+				case <-ctx.Done():
+					t.Fatal("notice never arrived")
+				}
+			}
 			stopL()
 			if err := a.Notify(pre+".video.b.x", []byte("after")); err != nil {
 				t.Fatal(err)

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -38,6 +40,7 @@ type NATS struct {
 
 	mu      sync.Mutex
 	buckets []string
+	notes   atomic.Uint64 // Notify's messages sent in parts, for their ids
 }
 
 // DialNATS connects to the server and creates (or updates) the report stream.
@@ -218,12 +221,39 @@ func (b *NATS) Respond(subject string, fn func(ctx context.Context, data []byte)
 	return func() { _ = sub.Unsubscribe() }, nil
 }
 
-func (b *NATS) Notify(subject string, data []byte) error { return b.nc.Publish(subject, data) }
+// Above the server's max_payload the message goes in parts (parts.go).
+func (b *NATS) Notify(subject string, data []byte) error {
+	size := int(b.nc.MaxPayload()) - partRoom
+	if len(data) <= size || size <= 0 {
+		return b.nc.Publish(subject, data)
+	}
+	parts := splitParts(data, size)
+	if len(parts) > maxParts {
+		return fmt.Errorf("bus: notify %s: %d bytes is more than %d parts", subject, len(data), maxParts)
+	}
+	id := b.cfg.Node + "." + strconv.FormatUint(b.notes.Add(1), 36)
+	for i, p := range parts {
+		m := &nats.Msg{Subject: subject, Data: p, Header: nats.Header{partHeader: []string{partValue(id, i, len(parts))}}}
+		if err := b.nc.PublishMsg(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // Listen is a plain subscription: the server drops what a listener too slow to read it would hold
 // (NATS's slow-consumer limits), as Notify promises.
 func (b *NATS) Listen(subject string, fn func(data []byte)) (func(), error) {
-	sub, err := b.nc.Subscribe(subject, func(m *nats.Msg) { fn(m.Data) })
+	var parts assembler
+	sub, err := b.nc.Subscribe(subject, func(m *nats.Msg) {
+		if h := m.Header.Get(partHeader); h != "" {
+			if whole, ok := parts.add(h, m.Data); ok {
+				fn(whole)
+			}
+			return
+		}
+		fn(m.Data)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("bus: listen %s: %w", subject, err)
 	}
