@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,16 +34,32 @@ type pgPipe struct {
 
 var pgPipeBufs = sync.Pool{New: func() any { return new(pgPipe) }}
 
-// pgPipeKeep is the largest buffer kept for the next transaction.
-const pgPipeKeep = 8 << 20
+// pgPipeKeep is the largest buffer kept for the next transaction: a batch at the writer's cap (25,000
+// reports, a few compartments each) takes about 20 MB.
+const pgPipeKeep = 64 << 20
 
-func newPGPipe() *pgPipe {
+// pgPipeRowBytes is what a row took in the last pipe (bytes per row, rows of every table): the next
+// pipe's buffer is grown to its estimate at once. Growing it by appending, from a buffer too small (the
+// kept one after smaller batches, or none), copied it over and over and faulted in fresh pages: at the
+// benchmark's 7,000–20,000 reports a commit that was 13 % of the server's CPU (PERFORMANCE.md, tenth
+// pass).
+var pgPipeRowBytes atomic.Int64
+
+// newPGPipe takes a pipe from the pool with room for rows rows.
+func newPGPipe(rows int) *pgPipe {
 	p := pgPipeBufs.Get().(*pgPipe)
 	p.buf, p.queries = p.buf[:0], 0
+	if per := pgPipeRowBytes.Load(); per > 0 {
+		p.buf = slices.Grow(p.buf, 4096+rows*int(per)*9/8)
+	}
 	return p
 }
 
-func (p *pgPipe) release() {
+// release keeps p for the next pipe, and what its rows took for the next estimate.
+func (p *pgPipe) release(rows int) {
+	if rows > 0 {
+		pgPipeRowBytes.Store(int64(len(p.buf)/rows + 1))
+	}
 	if cap(p.buf) <= pgPipeKeep {
 		pgPipeBufs.Put(p)
 	}
@@ -131,8 +148,9 @@ func pipeFallsBack(err error, c *pgx.Conn) bool {
 // the rollups (with fold, through the staging tables pgRollupStaging made) folded from all of them.
 func histPipelined(ctx context.Context, c *pgx.Conn, pos []pgPosRow, tanks []pgTankRow, rd []pgLevelRow, fr []pgFrameRow,
 	fold *rollup.Fold, addPos func(*pgPosRow), addLevel func(*pgLevelRow)) error {
-	p := newPGPipe()
-	defer p.release()
+	rows := len(pos) + len(tanks) + len(rd) + len(fr)
+	p := newPGPipe(rows)
+	defer p.release(rows)
 	p.query("BEGIN")
 	if err := pipeRows(ctx, c, p, "positions", histPositionCols, pos); err != nil {
 		return err
