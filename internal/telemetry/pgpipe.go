@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"net"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -17,19 +18,22 @@ import (
 	"tankwatch/internal/tank/trend/rollup"
 )
 
-// pgPipe is a whole transaction as one exchange with the server: simple-protocol queries and
-// COPY … FROM STDIN with their data, written at once, the answers read after (D127). A commit through
-// pgx's calls waited for the server about fifteen times (BEGIN, a savepoint and a COPY per table, the
-// rollups' copies and merge, COMMIT), and each wait is system calls and goroutine wake-ups on both
-// sides: at a fleet's rate they were most of the writer's CPU.
+// pgPipe is a whole transaction as one exchange with the server: one simple-protocol Query holding
+// every statement (BEGIN, each COPY … FROM STDIN, the rollups' merge, COMMIT), then the COPYs' data,
+// written at once, the answers read after (D127). A commit through pgx's calls waited for the server
+// about fifteen times (BEGIN, a savepoint and a COPY per table, the rollups' copies and merge,
+// COMMIT), and each wait is system calls and goroutine wake-ups on both sides: at a fleet's rate they
+// were most of the writer's CPU. One Query rather than one per statement (D132): the server flushes its
+// answers at each ReadyForQuery and at each COPY's start, so a Query per statement was about sixteen
+// flushes, and as many wake-ups of the writer, where one Query is one per COPY and one at the end.
 //
-// The protocol makes this safe: if a statement fails, the server answers the error and ignores the
-// COPY data sent for it (and for any later COPY, which fails at once in the aborted transaction), and
-// the final COMMIT rolls back. So the transaction is all or nothing, as with pgx; the caller learns the
-// first error.
+// The protocol makes this safe: if a statement fails, the server answers the error and ReadyForQuery
+// and skips the rest of the Query (COMMIT included); it ignores the COPY data sent for the failed and
+// the later COPYs. The transaction is then left aborted, and run rolls it back. So it is all or
+// nothing, as with pgx; the caller learns the first error.
 type pgPipe struct {
-	buf     []byte
-	queries int // Query messages in buf: each is answered by a ReadyForQuery
+	sql []byte // the statements, "; " after each
+	buf []byte // the COPYs' data messages, in the statements' order
 }
 
 var pgPipeBufs = sync.Pool{New: func() any { return new(pgPipe) }}
@@ -48,7 +52,7 @@ var pgPipeRowBytes atomic.Int64
 // newPGPipe takes a pipe from the pool with room for rows rows.
 func newPGPipe(rows int) *pgPipe {
 	p := pgPipeBufs.Get().(*pgPipe)
-	p.buf, p.queries = p.buf[:0], 0
+	p.sql, p.buf = append(p.sql[:0], 'Q', 0, 0, 0, 0), p.buf[:0]
 	if per := pgPipeRowBytes.Load(); per > 0 {
 		p.buf = slices.Grow(p.buf, 4096+rows*int(per)*9/8)
 	}
@@ -65,18 +69,15 @@ func (p *pgPipe) release(rows int) {
 	}
 }
 
-// query adds a simple-protocol Query.
-func (p *pgPipe) query(sql string) {
-	p.buf = append(p.buf, 'Q')
-	p.buf = binary.BigEndian.AppendUint32(p.buf, uint32(4+len(sql)+1))
-	p.buf = append(append(p.buf, sql...), 0)
-	p.queries++
+// stmt adds a statement (it may hold several, separated by ";").
+func (p *pgPipe) stmt(sql string) {
+	p.sql = append(append(p.sql, sql...), "; "...)
 }
 
 // copyData adds COPY table (cols) FROM STDIN BINARY and opens its data message; the caller appends
 // the whole binary stream to buf and closes it with copyDone(at).
 func (p *pgPipe) copyData(table string, cols []string) (at int) {
-	p.query(pgCopySQL(table, cols))
+	p.stmt(pgCopySQL(table, cols))
 	at = len(p.buf)
 	p.buf = append(p.buf, 'd', 0, 0, 0, 0)
 	return at
@@ -89,8 +90,9 @@ func (p *pgPipe) copyDone(at int) {
 }
 
 // run sends the whole pipe on pc, which must be idle outside any transaction, and reads every answer.
-// It returns the first error the server sent. When the exchange itself fails, pc is closed: its
-// place in the protocol is unknown, and database/sql then discards the connection.
+// It returns the first error the server sent, after rolling back the transaction that error left
+// open. When the exchange itself fails, pc is closed: its place in the protocol is unknown, and
+// database/sql then discards the connection.
 func (p *pgPipe) run(ctx context.Context, pc *pgconn.PgConn) error {
 	if pc.TxStatus() != 'I' || pc.IsBusy() {
 		return errors.New("history writer: connection not idle")
@@ -101,19 +103,22 @@ func (p *pgPipe) run(ctx context.Context, pc *pgconn.PgConn) error {
 		_ = pc.Close(cctx)
 		return err
 	}
+	p.sql = append(p.sql[:len(p.sql)-2], 0) // the last "; " off, the string's end on
+	binary.BigEndian.PutUint32(p.sql[1:], uint32(len(p.sql)-1))
 	conn := pc.Conn()
 	if dl, ok := ctx.Deadline(); ok {
 		_ = conn.SetWriteDeadline(dl)
 	}
 	stop := context.AfterFunc(ctx, func() { _ = conn.SetWriteDeadline(time.Unix(1, 0)) })
-	_, err := conn.Write(p.buf)
+	out := net.Buffers{p.sql, p.buf}
+	_, err := out.WriteTo(conn)
 	stop()
 	_ = conn.SetWriteDeadline(time.Time{})
 	if err != nil {
 		return broken(err)
 	}
 	var first error
-	for seen := 0; seen < p.queries; {
+	for done := false; !done; {
 		msg, err := pc.ReceiveMessage(ctx)
 		if err != nil {
 			return broken(err)
@@ -124,7 +129,12 @@ func (p *pgPipe) run(ctx context.Context, pc *pgconn.PgConn) error {
 				first = pgconn.ErrorResponseToPgError(m)
 			}
 		case *pgproto3.ReadyForQuery:
-			seen++
+			done = true
+		}
+	}
+	if pc.TxStatus() != 'I' { // a statement failed inside the transaction: COMMIT was skipped
+		if err := pc.Exec(ctx, "ROLLBACK").Close(); err != nil {
+			return broken(err)
 		}
 	}
 	return first
@@ -151,7 +161,7 @@ func histPipelined(ctx context.Context, c *pgx.Conn, pos []pgPosRow, tanks []pgT
 	rows := len(pos) + len(tanks) + len(rd) + len(fr)
 	p := newPGPipe(rows)
 	defer p.release(rows)
-	p.query("BEGIN")
+	p.stmt("BEGIN")
 	if err := pipeRows(ctx, c, p, "positions", histPositionCols, pos); err != nil {
 		return err
 	}
@@ -175,13 +185,13 @@ func histPipelined(ctx context.Context, c *pgx.Conn, pos []pgPosRow, tanks []pgT
 			p.copyDone(at)
 		})
 		if mask != 0 {
-			p.query(pgRollupMergeSQL(mask))
+			p.stmt(pgRollupMergeSQL(mask))
 		}
 	}
 	if err := pipeRows(ctx, c, p, "raw_frames", histFrameCols, fr); err != nil {
 		return err
 	}
-	p.query("COMMIT")
+	p.stmt("COMMIT")
 	err := p.run(ctx, c.PgConn())
 	if err != nil && fold != nil && !db.IsUniqueViolation(err) {
 		pgRollupForget(c.PgConn()) // something may have dropped the staging tables
