@@ -32,8 +32,9 @@ import (
 // the later COPYs. The transaction is then left aborted, and run rolls it back. So it is all or
 // nothing, as with pgx; the caller learns the first error.
 type pgPipe struct {
-	sql []byte // the statements, "; " after each
-	buf []byte // the COPYs' data messages, in the statements' order
+	sql  []byte // the statements, "; " after each
+	buf  []byte // the COPYs' data messages, in the statements' order
+	rows int    // the rows of every table the pipe copies, for pgPipeRowBytes
 }
 
 var pgPipeBufs = sync.Pool{New: func() any { return new(pgPipe) }}
@@ -52,18 +53,15 @@ var pgPipeRowBytes atomic.Int64
 // newPGPipe takes a pipe from the pool with room for rows rows.
 func newPGPipe(rows int) *pgPipe {
 	p := pgPipeBufs.Get().(*pgPipe)
-	p.sql, p.buf = append(p.sql[:0], 'Q', 0, 0, 0, 0), p.buf[:0]
+	p.sql, p.buf, p.rows = append(p.sql[:0], 'Q', 0, 0, 0, 0), p.buf[:0], rows
 	if per := pgPipeRowBytes.Load(); per > 0 {
 		p.buf = slices.Grow(p.buf, 4096+rows*int(per)*9/8)
 	}
 	return p
 }
 
-// release keeps p for the next pipe, and what its rows took for the next estimate.
-func (p *pgPipe) release(rows int) {
-	if rows > 0 {
-		pgPipeRowBytes.Store(int64(len(p.buf)/rows + 1))
-	}
+// release keeps p for the next pipe.
+func (p *pgPipe) release() {
 	if cap(p.buf) <= pgPipeKeep {
 		pgPipeBufs.Put(p)
 	}
@@ -102,6 +100,9 @@ func (p *pgPipe) run(ctx context.Context, pc *pgconn.PgConn) error {
 		defer cancel()
 		_ = pc.Close(cctx)
 		return err
+	}
+	if p.rows > 0 { // the pipe is whole: what its rows took is the next one's estimate
+		pgPipeRowBytes.Store(int64(len(p.buf)/p.rows + 1))
 	}
 	p.sql = append(p.sql[:len(p.sql)-2], 0) // the last "; " off, the string's end on
 	binary.BigEndian.PutUint32(p.sql[1:], uint32(len(p.sql)-1))
@@ -158,9 +159,8 @@ func pipeFallsBack(err error, c *pgx.Conn) bool {
 // the rollups (with fold, through the staging tables pgRollupStaging made) folded from all of them.
 func histPipelined(ctx context.Context, c *pgx.Conn, pos []pgPosRow, tanks []pgTankRow, rd []pgLevelRow, fr []pgFrameRow,
 	fold *rollup.Fold, addPos func(*pgPosRow), addLevel func(*pgLevelRow)) error {
-	rows := len(pos) + len(tanks) + len(rd) + len(fr)
-	p := newPGPipe(rows)
-	defer p.release(rows)
+	p := newPGPipe(len(pos) + len(tanks) + len(rd) + len(fr))
+	defer p.release()
 	p.stmt("BEGIN")
 	if err := pipeRows(ctx, c, p, "positions", histPositionCols, pos); err != nil {
 		return err

@@ -41,10 +41,10 @@ describe('videoLive', () => {
       await page.locator('[data-testid="vl-empty"]').filter({ hasText: '点击左侧通道播放' }).waitFor();
       assert.equal(await page.locator('[data-testid="vl-wall"] .tw-vl-tile').count(), 4, 'the 4-layout is the default');
 
-      // A car's row opens and closes its channels, and a changed search closes every car once the
-      // deferred query catches up: a click on the row may land before or after that, and a click on a
-      // channel that is closing plays nothing (seen in CI: the second channel of a car never got a tile).
-      // So: open the row until the channel shows, click it until its entry is marked playing.
+      // A car's row opens and closes its channels (a car opened for an earlier channel is still open,
+      // since the tree keeps what was opened across searches), and a click on a channel that is still
+      // coming in can play nothing: open the row until the channel shows, click it until its entry is
+      // marked playing.
       const playChannel = async (car, channelNo) => {
         const search = page.locator('[data-testid="vl-search"]');
         const row = page.locator(`[data-testid="vl-car-${car.carId}"]`);

@@ -41,9 +41,9 @@ describe('tree search narrows the map too', { timeout: 60_000 }, () => {
     fireEvent.click(switcher as Element);
     await waitFor(() => expect(screen.queryByText('沪A·6N337')).toBeNull());
     rerender(<VehicleTreePanel source={structuredClone(src)} {...props} />);
-    // a search still opens every group it shows
     await act(async () => undefined);
     expect(screen.queryByText('沪A·6N337')).toBeNull();
+    // a search still opens every group it shows
     fireEvent.change(screen.getByTestId('vehicle-search').querySelector('input') ?? screen.getByTestId('vehicle-search'), { target: { value: '沪' } });
     await screen.findByText('沪A·6N337');
   });

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-
-const isGroupKey = (k: React.Key) => String(k).startsWith('g-');
+import { isGroupKey } from './vehicleTree';
 
 /**
  * The keys open after the tree's groups changed (a new search, groups added): every group shown opens, so

@@ -3,6 +3,7 @@ import type { GroupCarNode } from '../../../api/group';
 /** Tree keys: groups `g-<id>`, cars `c-<id>`, video channels `<carId>-<channelNo>`. */
 export const groupKey = (id: number) => `g-${id}`;
 export const carKey = (id: number) => `c-${id}`;
+export const isGroupKey = (key: string | number | bigint) => String(key).startsWith('g-');
 
 export function carIdOfKey(key: string | number | bigint): number | null {
   const m = /^c-(\d+)$/.exec(String(key));
