@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, describe, test } from 'node:test';
-import { api, apiLogin, BINARY, dismissLiveDialogs, setup, tile, tr, uiLogin, waitForPage } from './lib.mjs';
+import { api, apiLogin, BINARY, dismissLiveDialogs, newContext, setup, tile, tr, uiLogin, waitForPage } from './lib.mjs';
 
 const zh = (key) => tr('zh-CN', key);
 /** antd puts a space between two CJK characters of a button (开 锁), so match either. */
@@ -121,7 +121,7 @@ describe('help requests', () => {
     const plate = '冀A·E2E41';
     const admin = await apiLogin(env.base, 'admin', 'admin123');
     // the customer (华东分公司) is signed in too: a 华北 car's request must not reach it
-    const custContext = await env.browser.newContext({ locale: 'zh-CN', baseURL: env.base, viewport: { width: 1440, height: 900 } });
+    const custContext = await newContext(env);
     t.after(() => custContext.close().catch(() => undefined));
     const cust = await custContext.newPage();
     await uiLogin(cust, 'customer', 'customer123');

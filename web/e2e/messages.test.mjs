@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, apiLogin, dismissLiveDialogs, setup, toast, tr, uiLogin } from './lib.mjs';
+import { api, apiLogin, dismissLiveDialogs, newContext, setup, toast, tr, uiLogin } from './lib.mjs';
 
 // A system message sent from the message page reaches the addressed user's open console live (MQTT
 // over WebSocket at /mqtt) and nobody else's.
@@ -20,8 +20,7 @@ describe('system messages', () => {
   }
 
   async function signedIn(account, password) {
-    const context = await env.browser.newContext({ locale: 'zh-CN', baseURL: env.base, viewport: { width: 1440, height: 900 } });
-    context.setDefaultTimeout(15_000);
+    const context = await newContext(env);
     const page = await context.newPage();
     await uiLogin(page, account, password);
     return { context, page };

@@ -99,7 +99,8 @@ async function worker() {
 await Promise.all(Array.from({ length: Math.min(concurrency, shared.length) }, worker));
 // A file that failed beside another is run once more, alone (E2E_RETRY, default 1; 0 turns it off): on
 // the two CI cores, a page under another file's load has missed a 15 s action now and then (a modal's
-// button clicked during its animation). Its first failure stays printed above; a file that fails alone
+// button clicked during its animation, before D133 turned antd's motion off there). Its first failure
+// stays printed above; a file that fails alone
 // too fails the run, and one that passes alone is named FLAKY in the summary (DECISIONS D59).
 const retries = Number(process.env.E2E_RETRY ?? 1);
 const flaky = [];

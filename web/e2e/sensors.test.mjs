@@ -6,12 +6,6 @@ import { api, apiLogin, setup, tile, toast, tr, uiLogin, waitForPage } from './l
 const zh = (key) => tr('zh-CN', key);
 /** antd puts a space between two CJK characters of a button (删 除), so match either. */
 const spaced = (text) => new RegExp([...text].join('\\s*'));
-/** Waits until the element's CSS animations (antd's zoom-in of a dialog) are over: a click during one can be lost. */
-async function settled(locator) {
-  await locator.waitFor();
-  await locator.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))));
-}
-
 describe('sensor registry page', () => {
   const env = setup();
 
@@ -37,7 +31,7 @@ describe('sensor registry page', () => {
       // add: an empty name is refused on save, with the field message and the form-level notice
       await page.locator('.tw-page button').filter({ hasText: zh('sensor.addTitle') }).click();
       const addModal = page.locator('.ant-modal').filter({ hasText: zh('sensor.addTitle') });
-      await settled(addModal);
+      await addModal.waitFor();
       const field = (modal, f) => modal.locator(`[id="sensorForm_${f}"]`);
       let addCalls = 0;
       page.on('request', (r) => { if (r.url().endsWith('/base-info-app/sensor/add')) addCalls += 1; });
@@ -70,7 +64,7 @@ describe('sensor registry page', () => {
       // edit the name
       await row.locator('button').filter({ hasText: spaced(zh('menu.sensor-edit')) }).click();
       const editModal = page.locator('.ant-modal').filter({ hasText: zh('sensor.editTitle') });
-      await settled(editModal);
+      await editModal.waitFor();
       assert.equal(await field(editModal, 'name').inputValue(), name, 'the form is filled from the record');
       await field(editModal, 'name').fill(renamed);
       const updated = page.waitForResponse((r) => r.url().endsWith('/base-info-app/sensor/update'));

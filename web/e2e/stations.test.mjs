@@ -3,12 +3,6 @@ import { describe, test } from 'node:test';
 import { api, apiLogin, setup, toast, tr, uiLogin } from './lib.mjs';
 
 const zh = (key) => tr('zh-CN', key);
-/** Waits until the element's CSS animations (antd's zoom-in of a dialog) are over: a click during one can be lost. */
-async function settled(locator) {
-  await locator.waitFor();
-  await locator.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))));
-}
-
 describe('station page', () => {
   const env = setup();
 
@@ -31,7 +25,7 @@ describe('station page', () => {
       const openAdd = async () => {
         await page.getByTestId('station-add').click();
         const modal = page.locator('.ant-modal').filter({ hasText: zh('station.addTitle') });
-        await settled(modal);
+        await modal.waitFor();
         return modal;
       };
       const save = async (modal) => {
@@ -115,7 +109,7 @@ describe('station page', () => {
         await row.waitFor();
         await row.locator('button').filter({ hasText: zh('station.view') }).click();
         const view = page.locator('.ant-modal').filter({ hasText: zh('station.viewTitle') });
-        await settled(view);
+        await view.waitFor();
         await view.locator('.leaflet-tw-fences-pane path').first().waitFor();
         await view.locator('.ant-modal-close').click();
         await view.waitFor({ state: 'hidden' });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { openMenuItem, setup, tabKeys, tile, uiLogin, waitForPage } from './lib.mjs';
+import { openMenuItem, setup, tabKeys, tile, uiLogin, until, waitForPage } from './lib.mjs';
 
 const HOME = '/home';
 const PAGES = [
@@ -61,6 +61,8 @@ describe('tabs', () => {
       const dialog = page.locator('.ant-modal-confirm').filter({ hasText: '确定要关闭这一页吗' });
       await tab.locator('.tw-tab-close').click();
       await dialog.waitFor();
+      // the test browser asks for reduced motion (lib.mjs): the dialog is there without antd's zoom
+      assert.doesNotMatch(await dialog.getAttribute('class'), /ant-zoom/);
       await dialog.getByRole('button', { name: /取\s*消/ }).click();
       await dialog.waitFor({ state: 'detached' });
       await tab.waitFor();
@@ -73,5 +75,28 @@ describe('tabs', () => {
       await page.waitForURL(/#\/home$/);
       await waitTabs(page, [HOME]);
     });
+  });
+
+  test('without the reduce-motion setting the same dialog zooms in, as antd draws it', async (t) => {
+    await env.page(t, async (page) => {
+      await uiLogin(page, 'admin', 'admin123');
+      await page.locator('[data-testid="user-menu"]').click();
+      await page.locator('.ant-popover button').filter({ hasText: '修改密码' }).click();
+      await waitForPage(page, '/rePassword');
+      // every class a dialog carries from the moment it is added, recorded in the page
+      await page.evaluate(() => {
+        window.__modalClasses = [];
+        const seen = (el) => el.classList?.contains('ant-modal') && window.__modalClasses.push(el.className);
+        new MutationObserver((records) => {
+          for (const r of records) {
+            if (r.type === 'attributes') seen(r.target);
+            for (const n of r.addedNodes) if (n.querySelectorAll) [n, ...n.querySelectorAll('.ant-modal')].forEach(seen);
+          }
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+      });
+      await page.locator('.tw-tabs [role="tab"][data-key="/rePassword"] .tw-tab-close').click();
+      await page.locator('.ant-modal-confirm').filter({ hasText: '确定要关闭这一页吗' }).waitFor();
+      await until(async () => (await page.evaluate(() => window.__modalClasses)).some((c) => /ant-zoom-appear/.test(c)), { what: 'the zoom-in' });
+    }, { reducedMotion: 'no-preference' });
   });
 });

@@ -20,11 +20,6 @@ function menuTitle(name) {
   return walk(Array.isArray(menu) ? menu : menu.children ?? menu.menus);
 }
 
-async function settled(locator) {
-  await locator.waitFor();
-  await locator.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))));
-}
-
 describe('tank information page', () => {
   const env = setup();
 
@@ -48,7 +43,7 @@ describe('tank information page', () => {
       // a demo car: the curve and the table of compartment 1
       await pane.getByTestId(`car-open-${car.plate}`).click();
       const drawer = page.locator('.ant-drawer-content').filter({ hasText: car.plate });
-      await settled(drawer);
+      await drawer.waitFor();
       const comp = drawer.getByTestId('comp-pane-1');
       // the car's compartments come from the server: give a busy machine time
       await comp.getByTestId('strap-chart').waitFor({ timeout: 30_000 });
@@ -92,7 +87,7 @@ describe('tank information page', () => {
       await pane.getByTestId('tab-ground').click();
       await pane.getByTestId('ground-add').click();
       const modal = page.locator('.ant-modal').filter({ hasText: zh('tankInfo.addTank') });
-      await settled(modal);
+      await modal.waitFor();
       await modal.locator('#groundTank_stationId').click();
       await modal.locator('#groundTank_stationId').fill(station.stationName);
       await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: station.stationName }).first().click();
@@ -106,7 +101,7 @@ describe('tank information page', () => {
       await modal.locator('#groundTank_gaugeHost').fill('127.0.0.1');
       await modal.getByTestId('strap-paste').click();
       const paste = page.locator('.ant-modal').filter({ hasText: zh('tankInfo.pasteTitle') });
-      await settled(paste);
+      await paste.waitFor();
       await paste.getByTestId('paste-text').fill('高度(mm)\t容积(L)\n0\t0\n1000\t19,800\n2000\t40,000\n');
       await paste.getByTestId('paste-replace').click();
       await paste.waitFor({ state: 'hidden' });
@@ -126,7 +121,7 @@ describe('tank information page', () => {
       // deleted only after the confirmation
       await pane.getByTestId(`ground-delete-${id}`).click();
       const confirm = page.locator('.ant-modal-confirm').filter({ hasText: zh('common.confirmDelete') });
-      await settled(confirm);
+      await confirm.waitFor();
       await confirm.locator('.ant-btn-dangerous').click();
       await toast(page, zh('common.deleteSuccess')).last().waitFor();
       await row.waitFor({ state: 'detached' });

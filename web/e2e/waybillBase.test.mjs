@@ -3,12 +3,6 @@ import { describe, test } from 'node:test';
 import { api, apiLogin, setup, tr, uiLogin, waitForPage } from './lib.mjs';
 
 const zh = (key) => tr('zh-CN', key);
-/** Waits until the element's CSS animations (antd's zoom-in of a dialog) are over: a click during one can be lost. */
-async function settled(locator) {
-  await locator.waitFor();
-  await locator.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))));
-}
-
 describe('waybill base data pages', () => {
   const env = setup();
 
@@ -37,7 +31,7 @@ describe('waybill base data pages', () => {
       await products.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
       await products.locator('button').filter({ hasText: zh('transProduct.addTitle') }).click();
       const pm = page.locator('.ant-modal').filter({ hasText: zh('transProduct.addTitle') });
-      await settled(pm);
+      await pm.waitFor();
       await pm.locator('[id="productForm_name"]').fill('98# 汽油');
       await pm.locator('[id="productForm_code"]').fill(code);
       await pm.locator('.ant-select').filter({ has: page.locator('[id="productForm_product"]') }).click();
@@ -59,7 +53,7 @@ describe('waybill base data pages', () => {
       await customers.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
       await customers.locator('button').filter({ hasText: zh('customer.addTitle') }).click();
       const cm = page.locator('.ant-modal').filter({ hasText: zh('customer.addTitle') });
-      await settled(cm);
+      await cm.waitFor();
       await cm.locator('[id="customerForm_name"]').fill(customerName);
       await cm.locator('.ant-select').filter({ has: page.locator('[id="customerForm_stationIds"]') }).click();
       await cm.locator('[id="customerForm_stationIds"]').fill(taken.name);

@@ -9,6 +9,7 @@ import { feedback } from '../api/feedback';
 import type { Lang } from '../i18n';
 import { isDark, prefsOf } from './prefs';
 import { useAppStore } from './store';
+import { usePrefersReducedMotion } from './reducedMotion';
 import { antdTheme, themeOf } from './theme';
 
 const ANTD_LOCALE: Record<Lang, typeof zhCN> = { 'zh-CN': zhCN, 'zh-TW': zhTW, 'en-US': enUS };
@@ -91,7 +92,8 @@ export function Providers({ children }: { children: ReactNode }) {
   const theme = useAppStore((s) => themeOf(s.session?.theme ?? s.platform?.theme));
   // dark: the user's preference, once the signed-in console has loaded antd's dark algorithm
   const dark = useAppStore((s) => (isDark(prefsOf(s.session)) ? s.darkAlgorithm : null));
-  const config = useMemo(() => antdTheme(theme, dark), [theme, dark]);
+  const reducedMotion = usePrefersReducedMotion();
+  const config = useMemo(() => antdTheme(theme, dark, reducedMotion), [theme, dark, reducedMotion]);
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={ANTD_LOCALE[lang]} theme={config}>

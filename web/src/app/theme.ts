@@ -11,9 +11,10 @@ export const BRAND: Record<ThemeName, { primary: string; header: string; accent:
 
 /**
  * antd's theme for a brand; `dark` (antd's dark algorithm, when the user prefers it: darkTheme.ts) leaves
- * the light-only colours (layout grey, white sider, table header) to the algorithm.
+ * the light-only colours (layout grey, white sider, table header) to the algorithm; `reducedMotion` (the
+ * system setting: reducedMotion.ts) turns antd's animations off.
  */
-export function antdTheme(theme: ThemeName, dark: MappingAlgorithm | null = null): ThemeConfig {
+export function antdTheme(theme: ThemeName, dark: MappingAlgorithm | null = null, reducedMotion = false): ThemeConfig {
   const b = BRAND[theme] ?? BRAND.tankcar;
   return {
     ...(dark ? { algorithm: dark } : {}),
@@ -23,6 +24,7 @@ export function antdTheme(theme: ThemeName, dark: MappingAlgorithm | null = null
       fontFamily:
         "-apple-system, BlinkMacSystemFont, 'Segoe UI', 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', 'Helvetica Neue', Arial, sans-serif",
       ...(dark ? {} : { colorBgLayout: '#f2f4f7' }),
+      ...(reducedMotion ? { motion: false } : {}),
     },
     components: {
       Layout: { headerBg: b.header, ...(dark ? {} : { siderBg: '#ffffff' }), headerHeight: 56, headerPadding: '0 16px' },
