@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -534,9 +533,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 		maps.Copy(calls, faultsCalls(f))
 		maps.Copy(calls, videoCalls(f)) // issue 17
 		covered := map[string]bool{}
-		// The refused calls (no code, another group's records) are made in one pass between two snapshots of
-		// the store: comparing whole tables around every call cost most of this test's time. Only when the
-		// store changed is the pass repeated call by call to name the culprit.
+		// The refused calls (no code, another group's records) must change nothing: dbtest.Unchanged makes them
+		// in one pass between two snapshots of the store, and call by call only when it changed.
 		type refusal struct {
 			what, method, path, tok, message string
 			body                             any
@@ -578,20 +576,11 @@ func TestAuthorizationMatrix(t *testing.T) {
 				t.Errorf("%s: %d %s, want 403 %s", c.what, r.Status, r.Body, c.message)
 			}
 		}
-		before := dbtest.Snapshot(t, e.DB, stateTables...)
-		for _, c := range refused {
-			call(c)
+		steps := make([]dbtest.Step, len(refused))
+		for i, c := range refused {
+			steps[i] = dbtest.Step{What: c.what, Run: func() { call(c) }}
 		}
-		if after := dbtest.Snapshot(t, e.DB, stateTables...); !reflect.DeepEqual(before, after) {
-			for _, c := range refused {
-				before := dbtest.Snapshot(t, e.DB, stateTables...)
-				call(c)
-				if after := dbtest.Snapshot(t, e.DB, stateTables...); !reflect.DeepEqual(before, after) {
-					t.Errorf("%s changed the store", c.what)
-				}
-			}
-			t.Errorf("refused calls changed the store")
-		}
+		dbtest.Unchanged(t, e.DB, stateTables, steps...)
 		for pattern := range calls {
 			if !covered[pattern] {
 				t.Errorf("matrix entry %s is not a scoped route", pattern)
@@ -664,7 +653,6 @@ func TestTenantMatrix(t *testing.T) {
 			{"a sensor ID that 华北's extends", "/base-info-app/sensor/add", map[string]any{"name": "x", "identification": "C1", "decoder": "lock", "groupId": f.shanghai}, 200, taken("C1")},
 			{"an own sensor renamed onto 华北's ID", "/base-info-app/sensor/update", map[string]any{"id": eastSensor, "name": "华东锁", "identification": "C1", "decoder": "lock"}, 200, taken("C1")},
 		}
-		// one snapshot around all the refusals; call by call only when the store changed (as in the matrix)
 		refuse := func(a attempt) {
 			for i, lang := range []string{"zh-CN", "zh-TW", "en-US"} {
 				e.Lang = lang
@@ -675,36 +663,26 @@ func TestTenantMatrix(t *testing.T) {
 			}
 			e.Lang = ""
 		}
-		before := dbtest.Snapshot(t, e.DB, stateTables...)
-		for _, a := range refusals {
-			refuse(a)
+		steps := make([]dbtest.Step, len(refusals))
+		for i, a := range refusals {
+			steps[i] = dbtest.Step{What: "subsidiary administrator, " + a.name, Run: func() { refuse(a) }}
 		}
-		if after := dbtest.Snapshot(t, e.DB, stateTables...); !reflect.DeepEqual(before, after) {
-			for _, a := range refusals {
-				before := dbtest.Snapshot(t, e.DB, stateTables...)
-				refuse(a)
-				if after := dbtest.Snapshot(t, e.DB, stateTables...); !reflect.DeepEqual(before, after) {
-					t.Errorf("subsidiary administrator, %s: the store changed", a.name)
-				}
-			}
-			t.Error("the subsidiary administrator's refused calls changed the store")
-		}
+		dbtest.Unchanged(t, e.DB, stateTables, steps...)
 		// 华北's level probe C1 still decodes: nothing of another group was overwritten or dropped
 		if x, err := e.App.Sensors.PassThrough(tank.PassSerial1, []byte{0xC1, 0x01, 0x05, 0xF0, 0, 0, 0x48, 0xDA, 0x00, 0xEB}); err != nil || x.Levels == nil {
 			t.Errorf("华北's sensor no longer decodes: %+v %v", x, err)
 		}
 
 		// the platform's dispatcher lacks policeType-edit
-		before = dbtest.Snapshot(t, e.DB, stateTables...)
-		if r := e.Call("POST", "/alarm-app/alarmType/update", dispatcher, speeding(1, true)); r.Status != 403 || r.Message != forbidden[0] {
-			t.Errorf("dispatcher changed an alarm type: %d %s", r.Status, r.Body)
-		}
-		if r := e.Call("POST", "/authority-app/groupInfo/editImgAndTittle", dispatcher, map[string]any{"id": root, "title": "x"}); r.Status != 403 || r.Message != forbidden[0] {
-			t.Errorf("dispatcher changed the platform title: %d %s", r.Status, r.Body)
-		}
-		if after := dbtest.Snapshot(t, e.DB, stateTables...); !reflect.DeepEqual(before, after) {
-			t.Error("the dispatcher's refused calls changed the store")
-		}
+		dbtest.Unchanged(t, e.DB, stateTables, dbtest.Step{What: "the dispatcher's alarm type change", Run: func() {
+			if r := e.Call("POST", "/alarm-app/alarmType/update", dispatcher, speeding(1, true)); r.Status != 403 || r.Message != forbidden[0] {
+				t.Errorf("dispatcher changed an alarm type: %d %s", r.Status, r.Body)
+			}
+		}}, dbtest.Step{What: "the dispatcher's title change", Run: func() {
+			if r := e.Call("POST", "/authority-app/groupInfo/editImgAndTittle", dispatcher, map[string]any{"id": root, "title": "x"}); r.Status != 403 || r.Message != forbidden[0] {
+				t.Errorf("dispatcher changed the platform title: %d %s", r.Status, r.Body)
+			}
+		}})
 
 		// the subsidiary administrator does the same to their own group
 		e.MustOK("POST", "/authority-app/groupInfo/editImgAndTittle", f.eastTok, map[string]any{"id": f.east, "title": "华东平台", "logo": logo, "theme": "escort"})

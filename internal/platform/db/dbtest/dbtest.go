@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"net/url"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -144,6 +145,34 @@ func Snapshot(t testing.TB, d *db.DB, tables ...string) map[string][][]any {
 		_ = rows.Close()
 	}
 	return out
+}
+
+// Step is one action that must leave the store as it was (a refused call, say).
+type Step struct {
+	What string
+	Run  func()
+}
+
+// Unchanged runs steps between two snapshots of tables and fails when the store changed. Only then are
+// the steps run again one at a time, each between snapshots of its own, to name those that changed it:
+// comparing whole tables around every refused call was most of the authorization tests' time.
+func Unchanged(t testing.TB, d *db.DB, tables []string, steps ...Step) {
+	t.Helper()
+	before := Snapshot(t, d, tables...)
+	for _, s := range steps {
+		s.Run()
+	}
+	if after := Snapshot(t, d, tables...); reflect.DeepEqual(before, after) {
+		return
+	}
+	for _, s := range steps {
+		before := Snapshot(t, d, tables...)
+		s.Run()
+		if after := Snapshot(t, d, tables...); !reflect.DeepEqual(before, after) {
+			t.Errorf("%s changed the store", s.What)
+		}
+	}
+	t.Errorf("%d steps that must change nothing changed the store", len(steps))
 }
 
 // Overlap runs first in a transaction it leaves open, then second in another on a goroutine of its
