@@ -32,6 +32,9 @@ type Clock struct {
 	t  time.Time
 }
 
+// newClock is every instance's clock at its start (the seeded store is seeded at the same time).
+func newClock() *Clock { return &Clock{t: time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)} }
+
 // Now returns the clock's time.
 func (c *Clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 
@@ -59,6 +62,11 @@ func Each(t *testing.T, fn func(t *testing.T, e *Env)) {
 // New starts an instance on dialect with cfg (demo seeded when cfg.Demo).
 func New(t testing.TB, dialect string, cfg config.Config) *Env {
 	t.Helper()
+	if dialect == db.SQLite && plainDemo(cfg) {
+		d, data := openSeeded(t)
+		cfg.Data = data
+		return NewOn(t, d, cfg)
+	}
 	return NewOn(t, dbtest.Open(t, dialect), cfg)
 }
 
@@ -71,7 +79,7 @@ func NewOn(t testing.TB, d *db.DB, cfg config.Config) *Env {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	a := app.New(cfg, d, log)
-	clock := &Clock{t: time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)}
+	clock := newClock()
 	a.SetNow(clock.Now)
 	if err := a.Bootstrap(context.Background(), io.Discard); err != nil {
 		t.Fatalf("bootstrap: %v", err)
