@@ -24,6 +24,20 @@ async function waitTabs(page, expected) {
   });
 }
 
+/** Signs in as admin and opens 修改密码 from the user menu; returns its tab. */
+async function openPasswordTab(page) {
+  await uiLogin(page, 'admin', 'admin123');
+  await page.locator('[data-testid="user-menu"]').click();
+  await page.locator('.ant-popover button').filter({ hasText: '修改密码' }).click();
+  await waitForPage(page, '/rePassword');
+  const tab = page.locator('.tw-tabs [role="tab"][data-key="/rePassword"]');
+  await tab.waitFor();
+  return tab;
+}
+
+/** The confirm the change-password tab asks before it closes. */
+const closeConfirm = (page) => page.locator('.ant-modal-confirm').filter({ hasText: '确定要关闭这一页吗' });
+
 describe('tabs', () => {
   const env = setup();
 
@@ -51,14 +65,8 @@ describe('tabs', () => {
 
   test('closing the change-password tab asks first; Cancel keeps it, OK closes it', async (t) => {
     await env.page(t, async (page) => {
-      await uiLogin(page, 'admin', 'admin123');
-      await page.locator('[data-testid="user-menu"]').click();
-      await page.locator('.ant-popover button').filter({ hasText: '修改密码' }).click();
-      await waitForPage(page, '/rePassword');
-      const tab = page.locator('.tw-tabs [role="tab"][data-key="/rePassword"]');
-      await tab.waitFor();
-
-      const dialog = page.locator('.ant-modal-confirm').filter({ hasText: '确定要关闭这一页吗' });
+      const tab = await openPasswordTab(page);
+      const dialog = closeConfirm(page);
       await tab.locator('.tw-tab-close').click();
       await dialog.waitFor();
       // the test browser asks for reduced motion (lib.mjs): the dialog is there without antd's zoom
@@ -79,10 +87,7 @@ describe('tabs', () => {
 
   test('without the reduce-motion setting the same dialog zooms in, as antd draws it', async (t) => {
     await env.page(t, async (page) => {
-      await uiLogin(page, 'admin', 'admin123');
-      await page.locator('[data-testid="user-menu"]').click();
-      await page.locator('.ant-popover button').filter({ hasText: '修改密码' }).click();
-      await waitForPage(page, '/rePassword');
+      const tab = await openPasswordTab(page);
       // every class a dialog carries from the moment it is added, recorded in the page
       await page.evaluate(() => {
         window.__modalClasses = [];
@@ -94,8 +99,8 @@ describe('tabs', () => {
           }
         }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
       });
-      await page.locator('.tw-tabs [role="tab"][data-key="/rePassword"] .tw-tab-close').click();
-      await page.locator('.ant-modal-confirm').filter({ hasText: '确定要关闭这一页吗' }).waitFor();
+      await tab.locator('.tw-tab-close').click();
+      await closeConfirm(page).waitFor();
       await until(async () => (await page.evaluate(() => window.__modalClasses)).some((c) => /ant-zoom-appear/.test(c)), { what: 'the zoom-in' });
     }, { reducedMotion: 'no-preference' });
   });

@@ -85,20 +85,26 @@ func seedSQLite(t testing.TB) ([]byte, map[string][]byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	files := map[string][]byte{}
-	err = filepath.WalkDir(data, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(data, p)
-		if err == nil {
-			files[rel], err = os.ReadFile(p)
-		}
-		return err
-	})
+	files, err := readFolder(data)
 	if err != nil {
 		return nil, nil, err
 	}
 	b, err := os.ReadFile(db.StorePath(dir))
 	return b, files, err
+}
+
+// readFolder returns every file under dir by its path relative to dir.
+func readFolder(dir string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err == nil {
+			files[rel], err = os.ReadFile(p)
+		}
+		return err
+	})
+	return files, err
 }

@@ -1,8 +1,6 @@
 package apptest
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -34,17 +32,8 @@ func TestSeededStoreIsTheFreshDemo(t *testing.T) {
 	}
 }
 
-func folder(t *testing.T, dir string) map[string]string {
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		b, err := os.ReadFile(p)
-		files[rel] = string(b)
-		return err
-	})
+func folder(t *testing.T, dir string) map[string][]byte {
+	files, err := readFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
