@@ -309,6 +309,9 @@ func (a *App) serveConsole(w http.ResponseWriter, r *http.Request) {
 // Bootstrap seeds the demo organisation (demo) or creates the first admin on an empty store, printing
 // the logins to out.
 func (a *App) Bootstrap(ctx context.Context, out io.Writer) error {
+	if err := a.importFirmware(ctx); err != nil {
+		return fmt.Errorf("firmware packages: %w", err)
+	}
 	if a.Cfg.Demo {
 		if err := a.Org.SeedDemo(ctx); err != nil {
 			return fmt.Errorf("demo seed: %w", err)

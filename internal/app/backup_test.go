@@ -60,6 +60,12 @@ func TestBackupUnderIngest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
+	// the firmware packages came with the store (D136): the restored folder holds nothing else
+	var pkgs, short int
+	if err := d.NewRaw(`SELECT COUNT(*), COALESCE(SUM(CASE WHEN p.size = (SELECT COALESCE(SUM(length(c.data)), 0)
+		FROM firmware_chunks AS c WHERE c.sha256 = p.sha256) THEN 0 ELSE 1 END), 0) FROM firmware_packages AS p`).Scan(ctx, &pkgs, &short); err != nil || pkgs == 0 || short > 0 {
+		t.Fatalf("restored firmware packages: %d, of which %d lack bytes (%v)", pkgs, short, err)
+	}
 	if n, example := before.missing(t, d); n > 0 {
 		t.Fatalf("%d of %d reports acknowledged before the backup are not in the restored store (e.g. %s)", n, before.count(), example)
 	}

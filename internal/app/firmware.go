@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -18,15 +17,9 @@ type firmwarePart struct {
 }
 
 // buildFirmware creates the part's services (called by New, after the issue-16 parts). The packages
-// live in <data>/firmware; without a data folder (tests, PostgreSQL without --data) in a temporary one.
+// live in the store (D136); an upload is spooled in the system's temporary folder while it is hashed.
 func (a *App) buildFirmware() {
-	dir := ""
-	if a.Cfg.Data != "" {
-		dir = filepath.Join(a.Cfg.Data, "firmware")
-	} else if d, err := os.MkdirTemp("", "tankwatch-firmware-"); err == nil {
-		dir = d
-	}
-	s, err := firmware.New(a.DB, a.Audit, dir)
+	s, err := firmware.New(a.DB, a.Audit, "")
 	if err != nil {
 		a.Log.Error("firmware packages unavailable", "err", err)
 		return
@@ -56,6 +49,24 @@ func (a *App) startFirmware(ctx context.Context, wg *sync.WaitGroup) {
 	}
 	wg.Add(1)
 	go func() { defer wg.Done(); a.firmware.svc.Run(ctx, a.Devices.Gateway) }()
+}
+
+// importFirmware puts the package files an earlier version kept in <data>/firmware into the store, once
+// (Bootstrap, every node: before D136 an upload landed in the data folder of the node that took it).
+func (a *App) importFirmware(ctx context.Context) error {
+	if a.firmware.svc == nil {
+		return nil
+	}
+	dir := ""
+	if a.Cfg.Data != "" {
+		dir = filepath.Join(a.Cfg.Data, "firmware")
+	}
+	n, err := a.firmware.svc.Import(ctx, dir)
+	if n > 0 {
+		a.Log.Info("firmware package files imported into the store; the folder may be deleted once a backup has them",
+			"packages", n, "folder", dir)
+	}
+	return err
 }
 
 // seedFirmwareDemo adds the part's demo data (Bootstrap, after the issue-16 seeds).

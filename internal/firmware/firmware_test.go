@@ -5,9 +5,6 @@ import (
 	"crypto/md5"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"io"
-	"mime/multipart"
 	"net/http"
 	"strings"
 	"testing"
@@ -21,36 +18,10 @@ import (
 	"tankwatch/internal/platform/httpx"
 )
 
-// upload posts a package form (fields, then the file when data is not nil) and decodes the answer.
+// upload posts a package form (fields, then the file when data is not nil).
 func upload(t *testing.T, e *apptest.Env, token string, fields map[string]string, data []byte) *apptest.Resp {
 	t.Helper()
-	var b bytes.Buffer
-	mw := multipart.NewWriter(&b)
-	for k, v := range fields {
-		_ = mw.WriteField(k, v)
-	}
-	if data != nil {
-		fw, _ := mw.CreateFormFile("file", "fw.bin")
-		_, _ = fw.Write(data)
-	}
-	_ = mw.Close()
-	return uploadRaw(t, e, token, mw.FormDataContentType(), &b)
-}
-
-func uploadRaw(t *testing.T, e *apptest.Env, token, ctype string, body io.Reader) *apptest.Resp {
-	t.Helper()
-	req, _ := http.NewRequest("POST", e.Srv.URL+"/base-info-app/upgradePack/upload", body)
-	req.Header.Set("Content-Type", ctype)
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	out := &apptest.Resp{Status: res.StatusCode}
-	out.Body, _ = io.ReadAll(res.Body)
-	_ = json.Unmarshal(out.Body, out)
-	return out
+	return e.Upload("/base-info-app/upgradePack/upload", token, fields, "fw.bin", data)
 }
 
 func fields(kind, manu, ver string) map[string]string {
@@ -104,7 +75,7 @@ func TestPackages(t *testing.T) {
 				t.Errorf("%s: %d %s", name, r.Status, r.Body)
 			}
 		}
-		if r := uploadRaw(t, e, admin, "application/json", strings.NewReader("{}")); r.Success != 0 {
+		if r := e.Do("POST", "/base-info-app/upgradePack/upload", admin, "application/json", strings.NewReader("{}")); r.Success != 0 {
 			t.Errorf("not a form: %s", r.Body)
 		}
 		// oversize: refused while streaming, nothing kept
@@ -143,7 +114,31 @@ func TestPackages(t *testing.T) {
 		if err := e.DB.NewRaw("SELECT COUNT(*) FROM firmware_packages WHERE kind = 12 AND version = 'T-1.0'").Scan(t.Context(), &n); err != nil || n != 0 {
 			t.Fatalf("deleted package still there: %d %v", n, err)
 		}
+		// the bytes are in the store (D136) and go with the last package that has them
+		x := sha256.Sum256([]byte("x"))
+		if c := chunks(t, e, hex.EncodeToString(x[:])); c != 0 {
+			t.Fatalf("a deleted package's bytes are still in the store: %d chunks", c)
+		}
+		if c := chunks(t, e, v.SHA256); c != 1 {
+			t.Fatalf("the package's bytes: %d chunks, want 1", c)
+		}
+		var twin firmware.PackageView
+		upload(t, e, admin, fields("12", "70111", "T-1.0-twin"), data).Decode(&twin)
+		e.MustOK("POST", "/base-info-app/upgradePack/delete", admin, map[string]any{"id": twin.ID})
+		if c := chunks(t, e, v.SHA256); c != 1 {
+			t.Fatalf("deleting a package with the same bytes took them from the other: %d chunks", c)
+		}
 	})
+}
+
+// chunks counts the store's chunks of the package bytes whose SHA-256 is sum.
+func chunks(t *testing.T, e *apptest.Env, sum string) int {
+	t.Helper()
+	var n int
+	if err := e.DB.NewRaw("SELECT COUNT(*) FROM firmware_chunks WHERE sha256 = ?", sum).Scan(t.Context(), &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 func TestPushScope(t *testing.T) {

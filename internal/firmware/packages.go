@@ -19,6 +19,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/uptrace/bun"
+
 	"tankwatch/internal/audit"
 	"tankwatch/internal/jt808"
 	"tankwatch/internal/platform/db"
@@ -29,7 +31,7 @@ import (
 type Service struct {
 	db    *db.DB
 	audit *audit.Log
-	dir   string // the packages' files: <dir>/<id>.bin
+	dir   string // where an upload is spooled while it is hashed ("": the system's temporary folder)
 	Now   func() time.Time
 	Log   *slog.Logger
 	gw    Gateway
@@ -39,10 +41,13 @@ type Service struct {
 	running map[int64]bool // job IDs being transferred
 }
 
-// New returns the service keeping package files in dir (created if missing).
+// New returns the service; uploads are spooled in dir while they are hashed ("": the system's
+// temporary folder), and the packages are kept in the store.
 func New(d *db.DB, a *audit.Log, dir string) (*Service, error) {
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return nil, fmt.Errorf("firmware: package folder: %w", err)
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return nil, fmt.Errorf("firmware: upload folder: %w", err)
+		}
 	}
 	return &Service{db: d, audit: a, dir: dir, Now: time.Now, Log: slog.New(slog.DiscardHandler),
 		kick: make(chan struct{}, 1), running: map[int64]bool{}}, nil
@@ -54,10 +59,6 @@ func (s *Service) record(r *http.Request, action, target string, id int64, detai
 	if s.audit != nil && r != nil {
 		s.audit.Record(r.Context(), r, nil, audit.Entry{Module: Module, Action: action, Target: target, TargetID: id, Detail: detail})
 	}
-}
-
-func (s *Service) path(id int64) string {
-	return filepath.Join(s.dir, strconv.FormatInt(id, 10)+".bin")
 }
 
 // manufacturerRe: the 0x8108 manufacturer ID, BYTE[5] (the 2013 width every terminal understands).
@@ -184,8 +185,9 @@ func (s *Service) pkg(ctx context.Context, id int64) (*Package, error) {
 	return &rows[0], nil
 }
 
-// Upload reads a multipart form (kind, manufacturer, version, remark, file) streaming the file to disk
-// while hashing it: the package is never held in memory. Only a platform administrator may add one.
+// Upload reads a multipart form (kind, manufacturer, version, remark, file) streaming the file to a
+// spool file while hashing it, then copies it into the store a chunk at a time: the package is never
+// held in memory. Only a platform administrator may add one.
 func (s *Service) Upload(w http.ResponseWriter, r *http.Request) (*PackageView, error) {
 	p := httpx.Caller(r)
 	if !p.PlatformAdmin(CodeAdd) {
@@ -283,17 +285,42 @@ func (s *Service) Upload(w http.ResponseWriter, r *http.Request) (*PackageView, 
 	if n > 0 {
 		return nil, dup
 	}
-	if err := db.UniqueAs(db.Save(r.Context(), s.db, m, true), dup); err != nil {
+	if err := s.store(r.Context(), tmp, m, dup); err != nil {
 		return nil, err
 	}
-	if err := os.Rename(tmp, s.path(m.ID)); err != nil {
-		_, _ = s.db.NewDelete().Model((*Package)(nil)).Where("id = ?", m.ID).Exec(context.WithoutCancel(r.Context()))
-		return nil, fmt.Errorf("firmware: keep package file: %w", err)
-	}
-	tmp = ""
 	s.record(r, audit.ActionInsert, m.Manufacturer+" "+m.Version, m.ID, fmt.Sprintf("%d bytes, sha256 %s", size, sumS))
 	v := (&packageRow{Package: *m}).view()
 	return &v, nil
+}
+
+// store copies the spooled upload at path into the store and adds its package m; the row is written
+// last, in a transaction that finds every chunk there, so no push ever sees a package half stored.
+func (s *Service) store(ctx context.Context, path string, m *Package, dup error) (err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	defer func() {
+		if err != nil {
+			if derr := s.dropChunks(context.WithoutCancel(ctx), m.SHA256); derr != nil {
+				s.Log.Warn("chunks of a failed upload not removed", "sha256", m.SHA256, "err", derr)
+			}
+		}
+	}()
+	if err := s.writeChunks(ctx, m.SHA256, m.Size, f); err != nil {
+		return err
+	}
+	return db.UniqueAs(s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		// the same bytes uploaded under another version at the same moment, and that upload failing,
+		// may have removed the chunks again
+		if ok, err := hasChunks(ctx, tx, m.SHA256, m.Size); err != nil {
+			return err
+		} else if !ok {
+			return httpx.Biz("upgradePack.storeAgain")
+		}
+		return db.Save(ctx, tx, m, true)
+	}), dup)
 }
 
 func uploadErr(err error) error {
@@ -323,8 +350,8 @@ func (s *Service) Delete(r *http.Request, id int64) error {
 	if _, err := s.db.NewDelete().Model((*Package)(nil)).Where("id = ?", id).Exec(r.Context()); err != nil {
 		return err
 	}
-	if err := os.Remove(s.path(id)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		s.Log.Warn("package file not removed", "package", id, "err", err)
+	if err := s.dropChunks(r.Context(), m.SHA256); err != nil {
+		s.Log.Warn("package bytes not removed from the store", "package", id, "err", err)
 	}
 	s.record(r, audit.ActionDelete, m.Manufacturer+" "+m.Version, id, "")
 	return nil

@@ -3,7 +3,6 @@ package firmware
 import (
 	"context"
 	"errors"
-	"os"
 	"sync"
 	"time"
 
@@ -119,13 +118,11 @@ func (s *Service) transfer(ctx context.Context, j Job) {
 		s.finish(ctx, j, StatusFailed, ReasonError, 0)
 		return
 	}
-	f, err := os.Open(s.path(pkg.ID))
-	if err != nil {
-		s.Log.Error("firmware package file missing", "package", pkg.ID, "err", err)
+	if ok, err := hasChunks(ctx, s.db, pkg.SHA256, pkg.Size); err != nil || !ok {
+		s.Log.Error("firmware package bytes missing in the store", "package", pkg.ID, "err", err)
 		s.finish(ctx, j, StatusFailed, ReasonError, 0)
 		return
 	}
-	defer f.Close()
 	var last time.Time
 	progress := func(acked, total int) {
 		if acked < total && time.Since(last) < progressAt {
@@ -138,7 +135,7 @@ func (s *Service) transfer(ctx context.Context, j Job) {
 		}
 	}
 	err = s.gw.Upgrade(ctx, j.TerminalID, gateway.UpgradeFile{Type: byte(pkg.Kind), Manufacturer: pkg.Manufacturer,
-		Version: pkg.Version, Size: pkg.Size, Data: f}, progress)
+		Version: pkg.Version, Size: pkg.Size, Data: s.reader(ctx, pkg)}, progress)
 	switch {
 	case err == nil:
 		s.finish(ctx, j, StatusSent, "", 0)

@@ -2,8 +2,6 @@ package settings_test
 
 import (
 	"bytes"
-	"io"
-	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -186,23 +184,6 @@ func TestSystemSettingsApplyWithoutRestart(t *testing.T) {
 	})
 }
 
-func upload(t *testing.T, e *apptest.Env, token, name string, data []byte) *http.Response {
-	t.Helper()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	fw, _ := mw.CreateFormFile("file", name)
-	_, _ = fw.Write(data)
-	_ = mw.Close()
-	req, _ := http.NewRequest("POST", e.Srv.URL+"/base-info-app/system/uploadTiles", &body)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
 func TestOfflineTiles(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		admin := e.Login("admin", "admin123")
@@ -211,17 +192,16 @@ func TestOfflineTiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		data, _ := os.ReadFile(file)
-		if res := upload(t, e, admin, "not.mbtiles", []byte("hello")); res.StatusCode != 200 {
-			t.Fatal(res.Status)
-		} else if b, _ := io.ReadAll(res.Body); !bytes.Contains(b, []byte(`"code":0`)) {
-			t.Fatalf("garbage accepted: %s", b)
+		const uploadTiles = "/base-info-app/system/uploadTiles"
+		if r := e.Upload(uploadTiles, admin, nil, "not.mbtiles", []byte("hello")); r.Status != 200 || r.Code != 0 {
+			t.Fatalf("garbage accepted: %d %s", r.Status, r.Body)
 		}
 		east := eastAdmin(t, e, admin)
-		if res := upload(t, e, east, "city.mbtiles", data); res.StatusCode != http.StatusForbidden {
-			t.Fatalf("subsidiary upload: %s", res.Status)
+		if r := e.Upload(uploadTiles, east, nil, "city.mbtiles", data); r.Status != http.StatusForbidden {
+			t.Fatalf("subsidiary upload: %d", r.Status)
 		}
-		if res := upload(t, e, admin, "city.mbtiles", data); res.StatusCode != 200 {
-			t.Fatal(res.Status)
+		if r := e.Upload(uploadTiles, admin, nil, "city.mbtiles", data); r.Status != 200 {
+			t.Fatalf("upload: %d %s", r.Status, r.Body)
 		}
 		if r := e.Call("GET", "/tiles/1/0/0", admin, nil); r.Status != http.StatusNotFound {
 			t.Fatalf("no source yet: %d", r.Status)

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -63,9 +64,7 @@ func Each(t *testing.T, fn func(t *testing.T, e *Env)) {
 func New(t testing.TB, dialect string, cfg config.Config) *Env {
 	t.Helper()
 	if dialect == db.SQLite && plainDemo(cfg) {
-		d, data := openSeeded(t)
-		cfg.Data = data
-		return NewOn(t, d, cfg)
+		return NewOn(t, openSeeded(t), cfg)
 	}
 	return NewOn(t, dbtest.Open(t, dialect), cfg)
 }
@@ -125,12 +124,39 @@ func (e *Env) Call(method, path, token string, body any) *Resp {
 		}
 		rd = bytes.NewReader(j)
 	}
-	req, err := http.NewRequest(method, e.Srv.URL+path, rd)
+	ctype := ""
+	if rd != nil {
+		ctype = "application/json"
+	}
+	return e.Do(method, path, token, ctype, rd)
+}
+
+// Upload posts a multipart form to path: fields, then data as the part "file" named fileName (none when
+// data is nil).
+func (e *Env) Upload(path, token string, fields map[string]string, fileName string, data []byte) *Resp {
+	e.T.Helper()
+	var b bytes.Buffer
+	mw := multipart.NewWriter(&b)
+	for k, v := range fields {
+		_ = mw.WriteField(k, v)
+	}
+	if data != nil {
+		fw, _ := mw.CreateFormFile("file", fileName)
+		_, _ = fw.Write(data)
+	}
+	_ = mw.Close()
+	return e.Do("POST", path, token, mw.FormDataContentType(), &b)
+}
+
+// Do sends body as ctype ("": none) with the token and the Env's language, and reads the answer.
+func (e *Env) Do(method, path, token, ctype string, body io.Reader) *Resp {
+	e.T.Helper()
+	req, err := http.NewRequest(method, e.Srv.URL+path, body)
 	if err != nil {
 		e.T.Fatal(err)
 	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)

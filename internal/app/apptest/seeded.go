@@ -3,7 +3,6 @@ package apptest
 import (
 	"context"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -22,35 +21,25 @@ import (
 // on the same fixed clock as every instance, and each plain demo instance starts on a copy of it;
 // NewOn still runs Bootstrap on the copy, which finds the demo there (as a restarted `serve --demo`
 // does), so the instance's own state is built the same way. The copy lives only as long as the
-// process: a change to a seed shows in the next run, never as a stale file.
+// process: a change to a seed shows in the next run, never as a stale file. Only the store is copied:
+// the seed writes nothing else in the data folder (the firmware packages are in the store, D136), and
+// TestSeededStoreIsTheFreshDemo says so if that changes.
 var seededSQLite struct {
 	once  sync.Once
 	bytes []byte
-	files map[string][]byte // the seeding instance's data folder (the demo's firmware packages)
 	err   error
 }
 
 // plainDemo is the configuration apptest.Each uses: the one whose store can be shared.
 func plainDemo(cfg config.Config) bool { return cfg == config.Config{Demo: true} }
 
-// openSeeded returns a fresh SQLite store holding the seeded demo, closed at cleanup, and a data folder
-// holding the files the seed wrote.
-func openSeeded(t testing.TB) (*db.DB, string) {
+// openSeeded returns a fresh SQLite store holding the seeded demo, closed at cleanup.
+func openSeeded(t testing.TB) *db.DB {
 	t.Helper()
 	s := &seededSQLite
-	s.once.Do(func() { s.bytes, s.files, s.err = seedSQLite(t) })
+	s.once.Do(func() { s.bytes, s.err = seedSQLite(t) })
 	if s.err != nil {
 		t.Fatalf("seeded demo store: %v", s.err)
-	}
-	data := t.TempDir()
-	for name, b := range s.files {
-		p := filepath.Join(data, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, b, 0o640); err != nil {
-			t.Fatal(err)
-		}
 	}
 	path := filepath.Join(t.TempDir(), "test.db")
 	if err := os.WriteFile(path, s.bytes, 0o600); err != nil {
@@ -64,47 +53,25 @@ func openSeeded(t testing.TB) (*db.DB, string) {
 	if err := d.Migrate(context.Background()); err != nil { // nothing to do unless the copy is stale
 		t.Fatal(err)
 	}
-	return d, data
+	return d
 }
 
-// seedSQLite bootstraps the demo into a migrated store of the first caller's and returns its bytes and
-// the files the instance wrote in its data folder.
-func seedSQLite(t testing.TB) ([]byte, map[string][]byte, error) {
+// seedSQLite bootstraps the demo into a migrated store of the first caller's and returns its bytes.
+func seedSQLite(t testing.TB) ([]byte, error) {
 	auth.UseFastHashingForTests()
-	dir, data := dbtest.SQLiteDataDir(t), t.TempDir()
+	dir := dbtest.SQLiteDataDir(t)
 	d, err := db.OpenSQLite(context.Background(), db.StorePath(dir))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	a := app.New(config.Config{Demo: true, Data: data}, d, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	a := app.New(config.Config{Demo: true, Data: t.TempDir()}, d, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	a.SetNow(newClock().Now)
 	err = a.Bootstrap(context.Background(), io.Discard)
 	if cerr := d.Close(); err == nil {
 		err = cerr // closing the last connection checkpoints the WAL into the file
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	files, err := readFolder(data)
-	if err != nil {
-		return nil, nil, err
-	}
-	b, err := os.ReadFile(db.StorePath(dir))
-	return b, files, err
-}
-
-// readFolder returns every file under dir by its path relative to dir.
-func readFolder(dir string) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err == nil {
-			files[rel], err = os.ReadFile(p)
-		}
-		return err
-	})
-	return files, err
+	return os.ReadFile(db.StorePath(dir))
 }

@@ -10,6 +10,7 @@ func init() {
 		"upgradePack.tooLarge":           {"升级包不能超过 %d MB", "升級包不能超過 %d MB", "A package cannot exceed %d MB"},
 		"upgradePack.noFile":             {"请选择升级包文件（不能为空文件）", "請選擇升級包檔案（不能為空檔案）", "Choose the package file (it cannot be empty)"},
 		"upgradePack.duplicate":          {"该类型下厂商 %s 的版本 %s 已存在", "該類型下廠商 %s 的版本 %s 已存在", "Version %[2]s of manufacturer %[1]s already exists for this type"},
+		"upgradePack.storeAgain":         {"升级包未能完整保存，请重新上传", "升級包未能完整儲存，請重新上傳", "The package was not stored whole; upload it again"},
 		"upgradePack.deleteBusy":         {"该升级包还有 %d 个终端正在升级，完成后才能删除", "該升級包還有 %d 個終端正在升級，完成後才能刪除", "%d terminals are still being upgraded with this package; delete it when they are done"},
 		"upgradePack.validHours":         {"有效期为 1 到 %d 小时", "有效期為 1 到 %d 小時", "The validity is 1 to %d hours"},
 		"upgradePack.tooManyCars":        {"一次最多推送 %d 辆车", "一次最多推送 %d 輛車", "Push to at most %d vehicles at a time"},
