@@ -23,6 +23,7 @@ import (
 	"tankwatch/internal/carpass"
 	"tankwatch/internal/fleet"
 	"tankwatch/internal/org"
+	"tankwatch/internal/platform/blob"
 	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
@@ -309,6 +310,11 @@ func (a *App) serveConsole(w http.ResponseWriter, r *http.Request) {
 // Bootstrap seeds the demo organisation (demo) or creates the first admin on an empty store, printing
 // the logins to out.
 func (a *App) Bootstrap(ctx context.Context, out io.Writer) error {
+	// an upload under way names its file within seconds of its last chunk; older unnamed chunks are an
+	// upload's that died (D136)
+	if err := (&blob.Store{DB: a.DB, Now: a.now}).DropAbandoned(ctx, time.Hour); err != nil {
+		return fmt.Errorf("abandoned uploads: %w", err)
+	}
 	if err := a.importFirmware(ctx); err != nil {
 		return fmt.Errorf("firmware packages: %w", err)
 	}

@@ -63,7 +63,7 @@ func TestBackupUnderIngest(t *testing.T) {
 	// the firmware packages came with the store (D136): the restored folder holds nothing else
 	var pkgs, short int
 	if err := d.NewRaw(`SELECT COUNT(*), COALESCE(SUM(CASE WHEN p.size = (SELECT COALESCE(SUM(length(c.data)), 0)
-		FROM firmware_chunks AS c WHERE c.sha256 = p.sha256) THEN 0 ELSE 1 END), 0) FROM firmware_packages AS p`).Scan(ctx, &pkgs, &short); err != nil || pkgs == 0 || short > 0 {
+		FROM file_chunks AS c WHERE c.sha256 = p.sha256) THEN 0 ELSE 1 END), 0) FROM firmware_packages AS p`).Scan(ctx, &pkgs, &short); err != nil || pkgs == 0 || short > 0 {
 		t.Fatalf("restored firmware packages: %d, of which %d lack bytes (%v)", pkgs, short, err)
 	}
 	if n, example := before.missing(t, d); n > 0 {

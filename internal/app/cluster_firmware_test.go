@@ -12,6 +12,7 @@ import (
 
 	"tankwatch/internal/firmware"
 	"tankwatch/internal/jt808"
+	"tankwatch/internal/platform/blob"
 	"tankwatch/internal/platform/config"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/sim"
@@ -44,7 +45,7 @@ func TestFirmwareAcrossNodes(t *testing.T) {
 	t.Cleanup(f.Stop)
 	waitFor(t, "the terminal to log in on A", func() bool { return a.App.Devices.Gateway.Online(termID) })
 
-	data := make([]byte, 3*firmware.ChunkSize+123)
+	data := make([]byte, 3*blob.ChunkSize+123)
 	_, _ = io.ReadFull(rand.NewChaCha8([32]byte{42}), data)
 	r := b.Upload("/base-info-app/upgradePack/upload", adminB, map[string]string{"kind": "0", "manufacturer": "70111", "version": "TW-808T 9.9.9"},
 		"tw808t-9.9.9.bin", data)

@@ -61,6 +61,7 @@ func (a *App) buildSettings() {
 	}
 	sp.System = system.New(a.DB, a.Audit, cfg.Data, def)
 	sp.System.Now = func() time.Time { return a.now() }
+	sp.System.Log = a.Log.With("component", "settings")
 	sp.System.LastPurge = func() any {
 		_, _, last := a.Devices.History.Retention()
 		if last == nil {

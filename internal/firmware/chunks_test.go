@@ -4,15 +4,14 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
 
+	"tankwatch/internal/platform/blob"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/db/dbtest"
 )
@@ -26,90 +25,16 @@ func randomPackage(n int, seed byte) (*Package, []byte) {
 		SHA256: hex.EncodeToString(sum[:]), MD5: "-", CreatedAt: 1}, data
 }
 
-// TestChunkReader: a package written as chunks reads back whole at every offset the gateway uses (its
-// 1000-byte sub-packages, in order and re-read out of order) and across chunk edges, for sizes around
-// the chunk size; a missing or short chunk is an error, not short bytes.
-func TestChunkReader(t *testing.T) {
-	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		s, err := New(d, nil, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx := t.Context()
-		for i, size := range []int{1, 999, ChunkSize - 1, ChunkSize, ChunkSize + 1, 3*ChunkSize + 17} {
-			p, data := randomPackage(size, byte(i+1))
-			if err := s.writeChunks(ctx, p.SHA256, p.Size, bytes.NewReader(data)); err != nil {
-				t.Fatal(err)
-			}
-			if ok, err := hasChunks(ctx, d, p.SHA256, p.Size); !ok || err != nil {
-				t.Fatalf("size %d: chunks not all there (%v)", size, err)
-			}
-			r := s.reader(ctx, p)
-			var got []byte
-			buf := make([]byte, 1000)
-			for off := int64(0); off < p.Size; off += 1000 {
-				n, err := r.ReadAt(buf[:min(1000, p.Size-off)], off)
-				if err != nil {
-					t.Fatalf("size %d at %d: %v", size, off, err)
-				}
-				got = append(got, buf[:n]...)
-			}
-			if !bytes.Equal(got, data) {
-				t.Fatalf("size %d: sub-packages read back differ", size)
-			}
-			// out of order and across a chunk's edge
-			for _, off := range []int64{p.Size - 1, 0, min(p.Size-1, ChunkSize-500), p.Size / 2} {
-				want := data[off:min(int64(len(data)), off+1000)]
-				n, err := r.ReadAt(buf[:len(want)], off)
-				if err != nil || !bytes.Equal(buf[:n], want) {
-					t.Fatalf("size %d at %d: %d bytes, %v", size, off, n, err)
-				}
-			}
-			if n, err := r.ReadAt(buf, p.Size-1); n != 1 || !errors.Is(err, io.EOF) {
-				t.Fatalf("size %d: read past the end gave %d bytes, %v", size, n, err)
-			}
-		}
-		// the same bytes written again are left as they are
-		p, data := randomPackage(ChunkSize+5, 1)
-		if err := s.writeChunks(ctx, p.SHA256, p.Size, bytes.NewReader(data)); err != nil {
-			t.Fatal(err)
-		}
-		// a short chunk and a missing chunk
-		p, data = randomPackage(2*ChunkSize+10, 9)
-		if err := s.writeChunks(ctx, p.SHA256, p.Size, bytes.NewReader(data)); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := d.NewUpdate().Model((*chunk)(nil)).Set("data = ?", []byte("short")).Where("sha256 = ? AND seq = 1", p.SHA256).Exec(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.reader(ctx, p).ReadAt(make([]byte, 1000), ChunkSize); !errors.Is(err, ErrChunks) {
-			t.Fatalf("short chunk: %v", err)
-		}
-		if _, err := d.NewDelete().Model((*chunk)(nil)).Where("sha256 = ? AND seq = 2", p.SHA256).Exec(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.reader(ctx, p).ReadAt(make([]byte, 10), 2*ChunkSize); !errors.Is(err, ErrChunks) {
-			t.Fatalf("missing chunk: %v", err)
-		}
-		if ok, _ := hasChunks(ctx, d, p.SHA256, p.Size); ok {
-			t.Fatal("a package missing a chunk has all its chunks")
-		}
-	})
-}
-
 // TestImport: package files an earlier version kept in the data folder are put in the store when their
-// size and SHA-256 are the package's; a file that is not the package stays out; an abandoned upload's
-// chunks are deleted after an hour, and an upload under way keeps its own.
+// size and SHA-256 are the package's; a file that is not the package stays out.
 func TestImport(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		s, err := New(d, nil, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		now := time.UnixMilli(1_800_000_000_000)
-		s.Now = func() time.Time { return now }
 		ctx, dir := t.Context(), t.TempDir()
-		good, goodData := randomPackage(ChunkSize*2+3, 1)
+		good, goodData := randomPackage(blob.ChunkSize*2+3, 1)
 		bad, _ := randomPackage(500, 2)
 		gone, _ := randomPackage(500, 3)
 		for _, p := range []*Package{good, bad, gone} {
@@ -124,18 +49,6 @@ func TestImport(t *testing.T) {
 		}
 		write(good, goodData)
 		write(bad, []byte("not the package"))
-		old, oldData := randomPackage(100, 4)
-		s.Now = func() time.Time { return now.Add(-2 * time.Hour) }
-		if err := s.writeChunks(ctx, old.SHA256, old.Size, bytes.NewReader(oldData)); err != nil {
-			t.Fatal(err)
-		}
-		fresh, freshData := randomPackage(100, 5)
-		s.Now = func() time.Time { return now.Add(-time.Minute) }
-		if err := s.writeChunks(ctx, fresh.SHA256, fresh.Size, bytes.NewReader(freshData)); err != nil {
-			t.Fatal(err)
-		}
-		s.Now = func() time.Time { return now }
-
 		n, err := s.Import(ctx, dir)
 		if err != nil || n != 1 {
 			t.Fatalf("imported %d, %v; want 1", n, err)
@@ -143,13 +56,13 @@ func TestImport(t *testing.T) {
 		for _, c := range []struct {
 			p    *Package
 			want bool
-		}{{good, true}, {bad, false}, {gone, false}, {old, false}, {fresh, true}} {
-			if ok, err := hasChunks(ctx, d, c.p.SHA256, c.p.Size); ok != c.want || err != nil {
+		}{{good, true}, {bad, false}, {gone, false}} {
+			if ok, err := blob.Has(ctx, d, c.p.SHA256, c.p.Size); ok != c.want || err != nil {
 				t.Errorf("package %s: chunks there %v, want %v (%v)", c.p.Version, ok, c.want, err)
 			}
 		}
 		got := make([]byte, good.Size)
-		if _, err := s.reader(ctx, good).ReadAt(got, 0); err != nil || !bytes.Equal(got, goodData) {
+		if _, err := s.blobs.Reader(ctx, good.SHA256, good.Size).ReadAt(got, 0); err != nil || !bytes.Equal(got, goodData) {
 			t.Fatalf("imported bytes differ (%v)", err)
 		}
 		// a second start finds nothing to do

@@ -41,7 +41,7 @@ func (s *Service) SeedDemo(ctx context.Context) error {
 		sh, m5 := sha256.Sum256(data), md5.Sum(data)
 		m := &Package{Kind: d.kind, Manufacturer: d.manufacturer, Version: d.ver, FileName: d.file, Size: d.size,
 			SHA256: hex.EncodeToString(sh[:]), MD5: hex.EncodeToString(m5[:]), Remark: d.remark, CreatedAt: s.nowMS()}
-		if err := s.writeChunks(ctx, m.SHA256, m.Size, bytes.NewReader(data)); err != nil {
+		if err := s.blobs.Write(ctx, m.SHA256, m.Size, bytes.NewReader(data)); err != nil {
 			return fmt.Errorf("firmware demo package: %w", err)
 		}
 		if _, err := s.db.NewInsert().Model(m).Returning("id").Exec(ctx); err != nil {

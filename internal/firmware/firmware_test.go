@@ -135,7 +135,7 @@ func TestPackages(t *testing.T) {
 func chunks(t *testing.T, e *apptest.Env, sum string) int {
 	t.Helper()
 	var n int
-	if err := e.DB.NewRaw("SELECT COUNT(*) FROM firmware_chunks WHERE sha256 = ?", sum).Scan(t.Context(), &n); err != nil {
+	if err := e.DB.NewRaw("SELECT COUNT(*) FROM file_chunks WHERE sha256 = ?", sum).Scan(t.Context(), &n); err != nil {
 		t.Fatal(err)
 	}
 	return n

@@ -23,6 +23,7 @@ import (
 
 	"tankwatch/internal/audit"
 	"tankwatch/internal/jt808"
+	"tankwatch/internal/platform/blob"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
 )
@@ -35,6 +36,7 @@ type Service struct {
 	Now   func() time.Time
 	Log   *slog.Logger
 	gw    Gateway
+	blobs *blob.Store // the packages' bytes
 
 	kick    chan struct{}
 	mu      sync.Mutex
@@ -49,8 +51,10 @@ func New(d *db.DB, a *audit.Log, dir string) (*Service, error) {
 			return nil, fmt.Errorf("firmware: upload folder: %w", err)
 		}
 	}
-	return &Service{db: d, audit: a, dir: dir, Now: time.Now, Log: slog.New(slog.DiscardHandler),
-		kick: make(chan struct{}, 1), running: map[int64]bool{}}, nil
+	s := &Service{db: d, audit: a, dir: dir, Now: time.Now, Log: slog.New(slog.DiscardHandler),
+		kick: make(chan struct{}, 1), running: map[int64]bool{}}
+	s.blobs = &blob.Store{DB: d, Now: func() time.Time { return s.Now() }}
+	return s, nil
 }
 
 func (s *Service) nowMS() int64 { return s.Now().UnixMilli() }
@@ -303,18 +307,18 @@ func (s *Service) store(ctx context.Context, path string, m *Package, dup error)
 	defer f.Close()
 	defer func() {
 		if err != nil {
-			if derr := s.dropChunks(context.WithoutCancel(ctx), m.SHA256); derr != nil {
+			if derr := s.blobs.Drop(context.WithoutCancel(ctx), m.SHA256); derr != nil {
 				s.Log.Warn("chunks of a failed upload not removed", "sha256", m.SHA256, "err", derr)
 			}
 		}
 	}()
-	if err := s.writeChunks(ctx, m.SHA256, m.Size, f); err != nil {
+	if err := s.blobs.Write(ctx, m.SHA256, m.Size, f); err != nil {
 		return err
 	}
 	return db.UniqueAs(s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		// the same bytes uploaded under another version at the same moment, and that upload failing,
 		// may have removed the chunks again
-		if ok, err := hasChunks(ctx, tx, m.SHA256, m.Size); err != nil {
+		if ok, err := blob.Has(ctx, tx, m.SHA256, m.Size); err != nil {
 			return err
 		} else if !ok {
 			return httpx.Biz("upgradePack.storeAgain")
@@ -350,7 +354,7 @@ func (s *Service) Delete(r *http.Request, id int64) error {
 	if _, err := s.db.NewDelete().Model((*Package)(nil)).Where("id = ?", id).Exec(r.Context()); err != nil {
 		return err
 	}
-	if err := s.dropChunks(r.Context(), m.SHA256); err != nil {
+	if err := s.blobs.Drop(r.Context(), m.SHA256); err != nil {
 		s.Log.Warn("package bytes not removed from the store", "package", id, "err", err)
 	}
 	s.record(r, audit.ActionDelete, m.Manufacturer+" "+m.Version, id, "")

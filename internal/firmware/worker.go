@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tankwatch/internal/jt808/gateway"
+	"tankwatch/internal/platform/blob"
 )
 
 // Gateway is what the worker needs of the JT/T 808 gateway (gateway.Server).
@@ -118,7 +119,7 @@ func (s *Service) transfer(ctx context.Context, j Job) {
 		s.finish(ctx, j, StatusFailed, ReasonError, 0)
 		return
 	}
-	if ok, err := hasChunks(ctx, s.db, pkg.SHA256, pkg.Size); err != nil || !ok {
+	if ok, err := blob.Has(ctx, s.db, pkg.SHA256, pkg.Size); err != nil || !ok {
 		s.Log.Error("firmware package bytes missing in the store", "package", pkg.ID, "err", err)
 		s.finish(ctx, j, StatusFailed, ReasonError, 0)
 		return
@@ -135,7 +136,7 @@ func (s *Service) transfer(ctx context.Context, j Job) {
 		}
 	}
 	err = s.gw.Upgrade(ctx, j.TerminalID, gateway.UpgradeFile{Type: byte(pkg.Kind), Manufacturer: pkg.Manufacturer,
-		Version: pkg.Version, Size: pkg.Size, Data: s.reader(ctx, pkg)}, progress)
+		Version: pkg.Version, Size: pkg.Size, Data: s.blobs.Reader(ctx, pkg.SHA256, pkg.Size)}, progress)
 	switch {
 	case err == nil:
 		s.finish(ctx, j, StatusSent, "", 0)

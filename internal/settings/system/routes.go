@@ -17,7 +17,7 @@ func (s *Service) Routes() []httpx.Route {
 			httpx.OK(w, r, s.Public())
 		}},
 		{Method: "GET", Path: prefix + "detail", Access: httpx.Needs(CodePage), Handler: func(w http.ResponseWriter, r *http.Request) {
-			httpx.OK(w, r, s.Detail())
+			httpx.OK(w, r, s.Detail(r.Context()))
 		}},
 		{Method: "POST", Path: prefix + "edit", Access: httpx.Needs(CodeEdit),
 			Handler: httpx.JSON(func(r *http.Request, in Input) (any, error) { return s.Edit(r, in) })},

@@ -3,16 +3,15 @@ package system
 import (
 	"context"
 	"fmt"
-	"io"
+	"log/slog"
 	"net/http"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/uptrace/bun"
 
 	"tankwatch/internal/audit"
+	"tankwatch/internal/platform/blob"
 	"tankwatch/internal/platform/db"
 	"tankwatch/internal/platform/httpx"
 	"tankwatch/internal/settings/tiles"
@@ -38,8 +37,11 @@ type Service struct {
 	db    *db.DB
 	audit *audit.Log
 	Now   func() time.Time
-	// Dir is the data folder; offline tile files live in Dir/tiles.
+	// Dir is the data folder: MBTiles files copied into Dir/tiles are imported into the store at start,
+	// and each node opens its own copy of the file in force from Dir/tiles/.cache (tilefiles.go).
 	Dir string
+	// Log reports what cannot be shown on the page (a tile file that cannot be read).
+	Log *slog.Logger
 	// Tiles is the offline tile source in force.
 	Tiles *tiles.Holder
 	// LastPurge reports the retention job's last run (nil before the first).
@@ -48,6 +50,8 @@ type Service struct {
 	// at Load and after every change.
 	Apply func(Values)
 
+	blobs    *blob.Store
+	cacheMu  sync.Mutex // one copy of a tile file written at a time (tilePath)
 	defaults Values
 	mu       sync.RWMutex
 	cur      Values
@@ -56,7 +60,16 @@ type Service struct {
 
 // New returns the service; defaults are the flags' values (the setting overrides them at run time).
 func New(d *db.DB, a *audit.Log, dir string, defaults Values) *Service {
-	return &Service{db: d, audit: a, Now: time.Now, Dir: dir, Tiles: &tiles.Holder{}, defaults: defaults, cur: defaults}
+	s := &Service{db: d, audit: a, Now: time.Now, Dir: dir, Tiles: &tiles.Holder{}, defaults: defaults, cur: defaults}
+	s.blobs = &blob.Store{DB: d, Now: func() time.Time { return s.Now() }}
+	return s
+}
+
+func (s *Service) log() *slog.Logger {
+	if s.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return s.Log
 }
 
 // Current returns the values in force.
@@ -65,9 +78,6 @@ func (s *Service) Current() Values {
 	defer s.mu.RUnlock()
 	return s.cur
 }
-
-// TileDir is the folder of offline tile files.
-func (s *Service) TileDir() string { return filepath.Join(s.Dir, "tiles") }
 
 func (s *Service) read(ctx context.Context) (Values, string, error) {
 	var rows []row
@@ -86,8 +96,12 @@ func (s *Service) read(ctx context.Context) (Values, string, error) {
 	return v, stamp, nil
 }
 
-// Load reads the stored settings and applies them (start-up).
+// Load puts the MBTiles files found in the tiles folder into the store (ImportTiles), then reads the
+// stored settings and applies them (start-up).
 func (s *Service) Load(ctx context.Context) error {
+	if err := s.ImportTiles(ctx); err != nil {
+		s.log().Error("offline map files in the tiles folder not imported", "err", err)
+	}
 	v, stamp, err := s.read(ctx)
 	if err != nil {
 		return err
@@ -114,13 +128,20 @@ func (s *Service) Refresh(ctx context.Context) error {
 func (s *Service) install(ctx context.Context, v Values, stamp string) {
 	path := ""
 	if v.OfflineTiles != "" {
-		path = filepath.Join(s.TileDir(), v.OfflineTiles)
+		p, err := s.tilePath(ctx, v.OfflineTiles)
+		if err != nil {
+			// a file deleted from the store, or not readable: no offline tiles (the map shows none)
+			// rather than a failed start
+			s.log().Error("offline map file not available", "file", v.OfflineTiles, "err", err)
+		}
+		path = p
 	}
 	if cur := s.Tiles.Current(); (cur == nil) != (path == "") || (cur != nil && cur.Path != path) {
 		if err := s.Tiles.Use(ctx, path); err != nil {
-			// a file removed by hand: no offline tiles (the map shows none) rather than a failed start
+			s.log().Error("offline map file not opened", "path", path, "err", err)
 			_ = s.Tiles.Use(ctx, "")
 		}
+		s.pruneCache(ctx, path)
 	}
 	s.mu.Lock()
 	s.cur, s.stamp = v, stamp
@@ -163,11 +184,9 @@ func (s *Service) Edit(r *http.Request, in Input) (*Detail, error) {
 		return nil, err
 	}
 	if next.OfflineTiles != "" && next.OfflineTiles != cur.OfflineTiles {
-		src, err := tiles.Open(ctx, filepath.Join(s.TileDir(), next.OfflineTiles))
-		if err != nil {
+		if _, err := s.tileFile(ctx, next.OfflineTiles); err != nil {
 			return nil, httpx.Biz("system.tilesMissing", next.OfflineTiles)
 		}
-		_ = src.Close()
 	}
 	now := s.Now().UnixMilli()
 	var changed []string
@@ -204,87 +223,6 @@ func (s *Service) Edit(r *http.Request, in Input) (*Detail, error) {
 		}
 		s.install(ctx, next, stamp)
 	}
-	d := s.Detail()
+	d := s.Detail(ctx)
 	return &d, nil
-}
-
-// Upload stores an uploaded MBTiles file (multipart field "file") in the tiles folder after checking
-// that it is one; it does not switch the map to it (Edit does).
-func (s *Service) Upload(w http.ResponseWriter, r *http.Request) (*tiles.Meta, error) {
-	p := httpx.Caller(r)
-	if !p.PlatformAdmin(CodeEdit) {
-		return nil, httpx.ErrPlatformOnly
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, MaxTileUpload+1<<20)
-	f, hdr, err := r.FormFile("file")
-	if err != nil {
-		return nil, httpx.Biz("system.tilesUpload")
-	}
-	defer f.Close()
-	name := filepath.Base(hdr.Filename)
-	if !ValidTileFile(name) {
-		return nil, httpx.Biz("system.tilesName")
-	}
-	if err := os.MkdirAll(s.TileDir(), 0o755); err != nil {
-		return nil, err
-	}
-	tmp, err := os.CreateTemp(s.TileDir(), ".upload-*")
-	if err != nil {
-		return nil, err
-	}
-	defer os.Remove(tmp.Name())
-	n, err := io.Copy(tmp, io.LimitReader(f, MaxTileUpload+1))
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, httpx.Biz("system.tilesUpload")
-	}
-	if n > MaxTileUpload {
-		return nil, httpx.Biz("system.tilesTooLarge", MaxTileUpload>>20)
-	}
-	src, err := tiles.Open(r.Context(), tmp.Name())
-	if err != nil {
-		return nil, httpx.Biz("system.tilesInvalid")
-	}
-	meta := src.Meta
-	_ = src.Close()
-	dst := filepath.Join(s.TileDir(), name)
-	if cur := s.Tiles.Current(); cur != nil && cur.Path == dst {
-		return nil, httpx.Biz("system.tilesInUse", name)
-	}
-	if err := os.Rename(tmp.Name(), dst); err != nil {
-		return nil, err
-	}
-	s.audit.Record(r.Context(), r, p, audit.Entry{Module: Module, Action: "tilesUpload", Target: name,
-		Detail: audit.Text("system.detail.upload", meta.Tiles, meta.MinZoom, meta.MaxZoom)})
-	return &meta, nil
-}
-
-// TileFile is an MBTiles file in the tiles folder.
-type TileFile struct {
-	Name  string `json:"name"`
-	Size  int64  `json:"size"`
-	InUse bool   `json:"inUse"`
-}
-
-// TileFiles lists the tiles folder.
-func (s *Service) TileFiles() []TileFile {
-	out := []TileFile{}
-	ents, err := os.ReadDir(s.TileDir())
-	if err != nil {
-		return out
-	}
-	cur := s.Current().OfflineTiles
-	for _, e := range ents {
-		if e.IsDir() || !ValidTileFile(e.Name()) {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil {
-			continue
-		}
-		out = append(out, TileFile{Name: e.Name(), Size: fi.Size(), InUse: e.Name() == cur})
-	}
-	return out
 }

@@ -1,6 +1,7 @@
 package system
 
 import (
+	"context"
 	"time"
 
 	"tankwatch/internal/settings/tiles"
@@ -51,10 +52,10 @@ type Detail struct {
 var RetentionEvery = time.Hour
 
 // Detail returns the page's view.
-func (s *Service) Detail() Detail {
+func (s *Service) Detail(ctx context.Context) Detail {
 	v := s.Current()
 	d := Detail{Values: v, AMapKeySet: v.AMapKey != "", AMapKeyMasked: Mask(v.AMapKey), Defaults: s.defaults,
-		TileFiles: s.TileFiles(), Tiles: s.Public().Tiles}
+		TileFiles: s.TileFiles(ctx), Tiles: s.Public().Tiles}
 	d.Defaults.AMapKey = ""
 	now := s.Now()
 	d.Retention = Retention{EveryMinutes: int(RetentionEvery.Minutes())}

@@ -104,7 +104,7 @@ export interface SystemDetail extends SystemValues {
   amapKeyMasked: string;
   defaults: SystemValues;
   retention: { everyMinutes: number; last: PurgeResult | null; nextAt: number; rawCutoff: number; posCutoff: number };
-  tileFiles: { name: string; size: number; inUse: boolean }[];
+  tileFiles: { name: string; size: number; tiles: number; inUse: boolean }[];
   tiles: TilesMeta | null;
 }
 

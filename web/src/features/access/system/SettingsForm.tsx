@@ -115,7 +115,7 @@ export function SettingsForm() {
                 data-testid="offlineTiles"
                 placeholder={t('settings.system.noFile')}
                 notFoundContent={t('settings.system.noFiles')}
-                options={d.tileFiles.map((f) => ({ value: f.name, label: `${f.name} (${(f.size / 1024).toFixed(0)} KB)` }))}
+                options={d.tileFiles.map((f) => ({ value: f.name, label: t('settings.system.tileFileLabel', { name: f.name, kb: (f.size / 1024).toFixed(0), n: f.tiles }) }))}
               />
             </Form.Item>
             <AuthButton code="edit">
