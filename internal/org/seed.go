@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -161,8 +162,9 @@ func (s *Service) SeedDemo(ctx context.Context) error {
 			groups[sub[0]] = g
 		}
 		roles := map[string]*Role{}
-		for name, codes := range DemoRoles() {
-			role, err := s.ensureRole(ctx, tx, top, name, codes)
+		demo := DemoRoles()
+		for _, name := range slices.Sorted(maps.Keys(demo)) { // the same ids in every fresh demo
+			role, err := s.ensureRole(ctx, tx, top, name, demo[name])
 			if err != nil {
 				return err
 			}

@@ -3,6 +3,7 @@ package apptest
 import (
 	"io/fs"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"tankwatch/internal/platform/config"
@@ -21,11 +22,17 @@ func TestSeededStoreIsTheFreshDemo(t *testing.T) {
 		Scan(t.Context(), &tables); err != nil || len(tables) < 50 {
 		t.Fatalf("tables %v: %v", tables, err)
 	}
-	// rows, not their values: two fresh seeds differ too (random password salts, the roles' order)
+	// rows, not their values: two fresh seeds differ too (random password salts); the roles and their
+	// codes are the same values (inserted in name order, so with the same ids)
 	want, got := dbtest.Snapshot(t, fresh.DB, tables...), dbtest.Snapshot(t, seeded.DB, tables...)
 	for _, table := range tables {
 		if len(want[table]) != len(got[table]) {
 			t.Errorf("%s: %d rows seeded fresh, %d on the shared store", table, len(want[table]), len(got[table]))
+		}
+	}
+	for _, table := range []string{"roles", "role_codes", "user_roles"} {
+		if !reflect.DeepEqual(want[table], got[table]) {
+			t.Errorf("%s: the values differ between a fresh seed and the shared store", table)
 		}
 	}
 	var files []string
