@@ -18,6 +18,7 @@ import (
 // around x's last word back from the store: the episode x never published is one alarm, started and
 // ended at its own times, and the reports the worker had judged already raise nothing again.
 func TestDeadGatewayTail(t *testing.T) {
+	t.Parallel()
 	f := newDeadTail(t, "twd", config.Config{}, 3*time.Minute)
 	y := f.cl.node("y", config.Config{Roles: "gateway,api"})
 	f.xDies()
@@ -41,6 +42,7 @@ func TestDeadGatewayTail(t *testing.T) {
 // break x never published is one alarm, and the entry is deleted, so that a terminal coming back
 // later inherits nothing (D117). On the code before D117 it times out waiting for the alarm.
 func TestOrphanedTail(t *testing.T) {
+	t.Parallel()
 	f := newDeadTail(t, "two", config.Config{JT808Identity: config.JT808Identity{JT808HeartbeatWindow: 8 * time.Second}}, 3*time.Minute)
 	f.xDies()
 	waitFor(t, "the break x never published to be judged", func() bool { return len(f.alarms()) > 0 })
@@ -56,6 +58,7 @@ func TestOrphanedTail(t *testing.T) {
 // one in x's node key now: swept as a dead node's (D120). On the code before D120 it times out waiting
 // for the alarm.
 func TestRestartedNodeTail(t *testing.T) {
+	t.Parallel()
 	f := newDeadTail(t, "twr", config.Config{JT808Identity: config.JT808Identity{JT808HeartbeatWindow: 8 * time.Second}}, 3*time.Minute)
 	f.xDies()
 	f.x = f.cl.node("x", f.xc)
@@ -72,6 +75,7 @@ func TestRestartedNodeTail(t *testing.T) {
 // (D125), and y, taking the terminal over, reads the car back from the gap's start. On the code before
 // D125 it times out waiting for the alarm.
 func TestDeadGatewayLongGap(t *testing.T) {
+	t.Parallel()
 	f := newDeadTail(t, "twgl", config.Config{}, 10*time.Minute)
 	y := f.cl.node("y", config.Config{Roles: "gateway,api"})
 	f.xDies()
@@ -88,6 +92,7 @@ func TestDeadGatewayLongGap(t *testing.T) {
 // than the tail: the sweep publishes the gap x kept in the store, and deletes it (D125). On the code
 // before D125 it times out waiting for the alarm.
 func TestOrphanedLongGap(t *testing.T) {
+	t.Parallel()
 	f := newDeadTail(t, "twgo", config.Config{JT808Identity: config.JT808Identity{JT808HeartbeatWindow: 8 * time.Second}}, 10*time.Minute)
 	f.xDies()
 	f.gapKept()

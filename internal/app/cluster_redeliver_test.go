@@ -16,6 +16,7 @@ import (
 // it again raises nothing twice (one alarm per episode, one lock event row, one help record, one
 // valve change). The store refuses first the lock events (their table gone), then the help records.
 func TestWorkerRedelivers(t *testing.T) {
+	t.Parallel()
 	cl := newCluster(t, "twr")
 	n := cl.node("n", config.Config{})
 	node := n.App.Devices.Cluster
