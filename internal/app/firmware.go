@@ -19,11 +19,7 @@ type firmwarePart struct {
 // buildFirmware creates the part's services (called by New, after the issue-16 parts). The packages
 // live in the store (D136); an upload is spooled in the system's temporary folder while it is hashed.
 func (a *App) buildFirmware() {
-	s, err := firmware.New(a.DB, a.Audit, "")
-	if err != nil {
-		a.Log.Error("firmware packages unavailable", "err", err)
-		return
-	}
+	s := firmware.New(a.DB, a.Audit)
 	s.Now = func() time.Time { return a.now() }
 	s.Log = a.Log.With("component", "firmware")
 	a.firmware.svc = s
@@ -36,15 +32,12 @@ func (a *App) buildFirmware() {
 func (a *App) Firmware() *firmware.Service { return a.firmware.svc }
 
 func (a *App) firmwareRoutes() []httpx.Route {
-	if a.firmware.svc == nil {
-		return nil
-	}
 	return a.firmware.svc.Routes()
 }
 
 // startFirmware runs the transfer worker with the gateway until ctx ends (StartDevices).
 func (a *App) startFirmware(ctx context.Context, wg *sync.WaitGroup) {
-	if a.firmware.svc == nil || a.Devices.Gateway == nil {
+	if a.Devices.Gateway == nil {
 		return
 	}
 	wg.Add(1)
@@ -54,9 +47,6 @@ func (a *App) startFirmware(ctx context.Context, wg *sync.WaitGroup) {
 // importFirmware puts the package files an earlier version kept in <data>/firmware into the store, once
 // (Bootstrap, every node: before D136 an upload landed in the data folder of the node that took it).
 func (a *App) importFirmware(ctx context.Context) error {
-	if a.firmware.svc == nil {
-		return nil
-	}
 	dir := ""
 	if a.Cfg.Data != "" {
 		dir = filepath.Join(a.Cfg.Data, "firmware")
@@ -71,8 +61,5 @@ func (a *App) importFirmware(ctx context.Context) error {
 
 // seedFirmwareDemo adds the part's demo data (Bootstrap, after the issue-16 seeds).
 func (a *App) seedFirmwareDemo(ctx context.Context) error {
-	if a.firmware.svc == nil {
-		return nil
-	}
 	return a.firmware.svc.SeedDemo(ctx)
 }

@@ -29,10 +29,7 @@ func randomPackage(n int, seed byte) (*Package, []byte) {
 // size and SHA-256 are the package's; a file that is not the package stays out.
 func TestImport(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		s, err := New(d, nil, "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := New(d, nil)
 		ctx, dir := t.Context(), t.TempDir()
 		good, goodData := randomPackage(blob.ChunkSize*2+3, 1)
 		bad, _ := randomPackage(500, 2)

@@ -32,7 +32,6 @@ import (
 type Service struct {
 	db    *db.DB
 	audit *audit.Log
-	dir   string // where an upload is spooled while it is hashed ("": the system's temporary folder)
 	Now   func() time.Time
 	Log   *slog.Logger
 	gw    Gateway
@@ -43,18 +42,13 @@ type Service struct {
 	running map[int64]bool // job IDs being transferred
 }
 
-// New returns the service; uploads are spooled in dir while they are hashed ("": the system's
-// temporary folder), and the packages are kept in the store.
-func New(d *db.DB, a *audit.Log, dir string) (*Service, error) {
-	if dir != "" {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
-			return nil, fmt.Errorf("firmware: upload folder: %w", err)
-		}
-	}
-	s := &Service{db: d, audit: a, dir: dir, Now: time.Now, Log: slog.New(slog.DiscardHandler),
+// New returns the service. The packages are kept in the store; an upload is spooled in the system's
+// temporary folder while it is hashed.
+func New(d *db.DB, a *audit.Log) *Service {
+	s := &Service{db: d, audit: a, Now: time.Now, Log: slog.New(slog.DiscardHandler),
 		kick: make(chan struct{}, 1), running: map[int64]bool{}}
 	s.blobs = &blob.Store{DB: d, Now: func() time.Time { return s.Now() }}
-	return s, nil
+	return s
 }
 
 func (s *Service) nowMS() int64 { return s.Now().UnixMilli() }
@@ -228,7 +222,7 @@ func (s *Service) Upload(w http.ResponseWriter, r *http.Request) (*PackageView, 
 			if tmp != "" {
 				return nil, httpx.Biz("upgradePack.oneFile")
 			}
-			f, err := os.CreateTemp(s.dir, "upload-*.part")
+			f, err := os.CreateTemp("", "tankwatch-firmware-*.part")
 			if err != nil {
 				return nil, err
 			}

@@ -51,7 +51,8 @@ func fileTile(t *testing.T, path string, z, x, y int) []byte {
 // TestOfflineTilesAcrossNodes: two nodes on one store, each with its own data folder (D136). A file
 // uploaded on A is served by B once B picks the setting up; a file copied by hand into B's tiles folder
 // before B started is imported and served by A; the file in force cannot be replaced; a file replaced
-// while not in force takes its old bytes out of the store and out of the nodes' copies.
+// while not in force takes its old bytes out of the store and out of the nodes' copies; a node that could
+// not write its copy tries again at its next refresh.
 func TestOfflineTilesAcrossNodes(t *testing.T) {
 	for _, dialect := range dbtest.Dialects() {
 		t.Run(dialect, func(t *testing.T) {
@@ -125,6 +126,31 @@ func TestOfflineTilesAcrossNodes(t *testing.T) {
 			}
 			if r := b.Call("GET", "/tiles/1/0/0", "", nil); r.Status != http.StatusUnauthorized {
 				t.Fatalf("tiles without a token on B: %d", r.Status)
+			}
+
+			// node C cannot write its copy at start (its cache folder's place is taken by a file): no tiles
+			// yet, and its next refresh tries again, though the settings did not change
+			dirC := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(dirC, "tiles"), 0o750); err != nil {
+				t.Fatal(err)
+			}
+			blocker := filepath.Join(dirC, "tiles", ".cache")
+			if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			c := apptest.NewOn(t, d, config.Config{Demo: true, Data: dirC})
+			adminC := c.Login("admin", "admin123")
+			if r := c.Call("GET", "/tiles/3/0/0", adminC, nil); r.Status != http.StatusNotFound {
+				t.Fatalf("C serves a tile without its copy: %d", r.Status)
+			}
+			if err := os.Remove(blocker); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.App.SettingsSystem().Refresh(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if r := c.Call("GET", "/tiles/3/0/0", adminC, nil); r.Status != 200 {
+				t.Fatalf("C after its copy could be written: %d", r.Status)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package system
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -126,17 +127,23 @@ func (s *Service) Refresh(ctx context.Context) error {
 }
 
 func (s *Service) install(ctx context.Context, v Values, stamp string) {
-	path := ""
+	path, keep := "", false
 	if v.OfflineTiles != "" {
 		p, err := s.tilePath(ctx, v.OfflineTiles)
-		if err != nil {
-			// a file deleted from the store, or not readable: no offline tiles (the map shows none)
-			// rather than a failed start
+		switch {
+		case err == nil:
+			path = p
+		case errors.Is(err, httpx.ErrNotFound):
+			// a file no longer in the store: no offline tiles (the map shows none), not a failed start
+			s.log().Error("offline map file not in the store", "file", v.OfflineTiles)
+		default:
+			// the store or the disk failed for now: the map keeps what it shows, and the next refresh
+			// (which sees the old stamp) tries again
 			s.log().Error("offline map file not available", "file", v.OfflineTiles, "err", err)
+			keep, stamp = true, ""
 		}
-		path = p
 	}
-	if cur := s.Tiles.Current(); (cur == nil) != (path == "") || (cur != nil && cur.Path != path) {
+	if cur := s.Tiles.Current(); !keep && ((cur == nil) != (path == "") || (cur != nil && cur.Path != path)) {
 		if err := s.Tiles.Use(ctx, path); err != nil {
 			s.log().Error("offline map file not opened", "path", path, "err", err)
 			_ = s.Tiles.Use(ctx, "")
