@@ -259,6 +259,19 @@ export function toast(page, text) {
   return page.locator('.ant-message-notice-content, .ant-notification-notice, .tw-login-error[role="alert"]').filter({ hasText: text });
 }
 
+/**
+ * Runs act (a click and what it awaits after, such as the answer) while watching for the toast with text.
+ * A toast lasts 3 s, and on a loaded machine reading the answer after the click took longer than that
+ * (tankInfo, CI of stop 39): a toast looked for only afterwards could be gone. Returns act's result.
+ */
+export async function toastDuring(page, text, act) {
+  const shown = toast(page, text).last().waitFor();
+  shown.catch(() => {}); // awaited below; not an unhandled rejection when act throws first
+  const out = await act();
+  await shown;
+  return out;
+}
+
 /** The login page's error line with `text` (a refused sign-in, no answer from the server). */
 export function loginError(page, text) {
   return page.locator('.tw-login-error[role="alert"]').filter({ hasText: text });

@@ -3,7 +3,7 @@
 // V20 shows while typing, the record lists its V20 and the waybill is LOADED.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, apiLogin, setup, toast, tr, uiLogin, waitForPage } from './lib.mjs';
+import { api, apiLogin, setup, tr, uiLogin, waitForPage, toastDuring } from './lib.mjs';
 
 const zh = (key) => tr('zh-CN', key);
 
@@ -67,10 +67,11 @@ describe('load record page', () => {
       // V20 = 10000 × 0.98770 while typing (DOMAIN.md §2: gasoline 740 at 30 °C)
       await item.getByTestId('load-live').filter({ hasText: 'V20 9877.0' }).waitFor();
       const saved = page.waitForResponse((r) => r.url().endsWith('/monitor-app/loadRecord/save'));
-      await dialog.getByRole('button', { name: /确\s*定|保\s*存/ }).click();
-      const body = await (await saved).json();
-      assert.equal(body.code, 1, JSON.stringify(body));
-      await toast(page, zh('common.addSuccess')).waitFor();
+      await toastDuring(page, zh('common.addSuccess'), async () => {
+        await dialog.getByRole('button', { name: /确\s*定|保\s*存/ }).click();
+        const body = await (await saved).json();
+        assert.equal(body.code, 1, JSON.stringify(body));
+      });
       const row = pane.locator('tr').filter({ hasText: wb.no });
       await row.filter({ hasText: '9877.0' }).waitFor();
       // LOADED; the demo truck of the same car may seal its domes right after (the chain's next step)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, apiLogin, setup, submitLogin, toast, uiLogin, waitForPage } from './lib.mjs';
+import { api, apiLogin, setup, submitLogin, toast, uiLogin, waitForPage, toastDuring } from './lib.mjs';
 
 describe('change password', () => {
   const env = setup();
@@ -36,9 +36,10 @@ describe('change password', () => {
 
       const reloaded = page.waitForEvent('load', { timeout: 15_000 });
       const resp = page.waitForResponse((r) => r.url().endsWith('/authority-app/userInfo/passwordUpdate'));
-      await page.locator('.tw-page form button[type="submit"]').click();
-      assert.equal((await (await resp).json()).code, 1);
-      await toast(page, '密码修改成功').waitFor();
+      await toastDuring(page, '密码修改成功', async () => {
+        await page.locator('.tw-page form button[type="submit"]').click();
+        assert.equal((await (await resp).json()).code, 1);
+      });
       // then logged out: back on the login page after the reload
       await reloaded;
       await page.waitForURL(/#\/login/);

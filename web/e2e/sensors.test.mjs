@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, apiLogin, setup, tile, toast, tr, uiLogin, waitForPage } from './lib.mjs';
+import { api, apiLogin, setup, tile, toast, tr, uiLogin, waitForPage, toastDuring } from './lib.mjs';
 
 // The spec's texts verbatim; the page's own labels from the console's zh-CN bundle.
 const zh = (key) => tr('zh-CN', key);
@@ -68,10 +68,11 @@ describe('sensor registry page', () => {
       assert.equal(await field(editModal, 'name').inputValue(), name, 'the form is filled from the record');
       await field(editModal, 'name').fill(renamed);
       const updated = page.waitForResponse((r) => r.url().endsWith('/base-info-app/sensor/update'));
-      await editModal.locator('.ant-modal-footer button.ant-btn-primary').click();
-      const updBody = await (await updated).json();
-      assert.equal(updBody.code, 1, JSON.stringify(updBody));
-      await toast(page, '修改成功').waitFor();
+      await toastDuring(page, '修改成功', async () => {
+        await editModal.locator('.ant-modal-footer button.ant-btn-primary').click();
+        const updBody = await (await updated).json();
+        assert.equal(updBody.code, 1, JSON.stringify(updBody));
+      });
       await editModal.waitFor({ state: 'hidden' });
       const renamedRow = rows.filter({ hasText: renamed });
       await renamedRow.waitFor();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { api, apiLogin, setup, tile, toast, tr, uiLogin, waitForPage, WEB_DIR } from './lib.mjs';
+import { api, apiLogin, setup, tile, toast, tr, uiLogin, waitForPage, WEB_DIR, toastDuring } from './lib.mjs';
 
 const zh = (key) => tr('zh-CN', key);
 
@@ -72,10 +72,11 @@ describe('tank information page', () => {
       await h3.fill('41');
       await comp.getByTestId('strap-errors').waitFor({ state: 'detached' });
       const saved = page.waitForResponse((r) => r.url().endsWith('/base-info-app/tankInfo/saveCar'));
-      await drawer.getByTestId('car-save').click();
-      const body = await (await saved).json();
-      assert.equal(body.code, 1, JSON.stringify(body).slice(0, 300));
-      await toast(page, zh('common.modifySuccess')).last().waitFor();
+      await toastDuring(page, zh('common.modifySuccess'), async () => {
+        await drawer.getByTestId('car-save').click();
+        const body = await (await saved).json();
+        assert.equal(body.code, 1, JSON.stringify(body).slice(0, 300));
+      });
       const onServer = await api(env.base, 'GET', `/base-info-app/tankInfo/car?carId=${car.carId}`, { token: admin.access_token });
       assert.equal(onServer.body.data.compartments[0].strap[2].height, 41);
       await drawer.locator('.ant-drawer-close').click();

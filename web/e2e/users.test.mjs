@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { api, apiLogin, RESULTS_DIR, setup, tile, toast, tr, uiLogin, waitForPage } from './lib.mjs';
+import { api, apiLogin, RESULTS_DIR, setup, tile, toast, tr, uiLogin, waitForPage, toastDuring } from './lib.mjs';
 
 describe('user management page', () => {
   const env = setup();
@@ -66,9 +66,10 @@ describe('user management page', () => {
       const confirm = page.locator('.ant-modal-confirm').filter({ hasText: '确定要删除该数据吗' });
       await confirm.waitFor();
       const deleted = page.waitForResponse((r) => r.url().endsWith('/authority-app/userInfo/deleteByIds'));
-      await confirm.getByRole('button', { name: /确\s*定/ }).click();
-      assert.equal((await (await deleted).json()).code, 1);
-      await toast(page, '删除成功').waitFor();
+      await toastDuring(page, '删除成功', async () => {
+        await confirm.getByRole('button', { name: /确\s*定/ }).click();
+        assert.equal((await (await deleted).json()).code, 1);
+      });
       await rows.filter({ hasText: name }).waitFor({ state: 'detached' });
       await page.locator('.ant-table-tbody').filter({ hasText: tr('zh-CN', 'common.empty') }).waitFor();
     });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, apiLogin, setup, tile, toast, tr, uiLogin, waitForPage } from './lib.mjs';
+import { api, apiLogin, setup, tile, tr, uiLogin, waitForPage, toastDuring } from './lib.mjs';
 
 const zh = (key) => tr('zh-CN', key);
 
@@ -91,10 +91,11 @@ describe('waybills', () => {
       // dispatch: the text goes to the online terminal, the row shows DISPATCHED
       await pane.getByTestId(`wb-dispatch-${w.id}`).click();
       const dispatched = page.waitForResponse((r) => r.url().endsWith('/base-info-app/waybill/dispatch'));
-      await page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
-      const d = await (await dispatched).json();
-      assert.equal(d.code, 1, JSON.stringify(d));
-      await toast(page, zh('waybillBills.dispatched').replace('{{no}}', w.no)).waitFor();
+      await toastDuring(page, zh('waybillBills.dispatched').replace('{{no}}', w.no), async () => {
+        await page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
+        const d = await (await dispatched).json();
+        assert.equal(d.code, 1, JSON.stringify(d));
+      });
       await state.filter({ hasText: zh('waybillCommon.state.DISPATCHED') }).waitFor();
 
       // the print view: number, car, depot, product, signature boxes
