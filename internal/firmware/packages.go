@@ -291,34 +291,19 @@ func (s *Service) Upload(w http.ResponseWriter, r *http.Request) (*PackageView, 
 	return &v, nil
 }
 
-// store copies the spooled upload at path into the store and adds its package m; the row is written
-// last, in a transaction that finds every chunk there, so no push ever sees a package half stored.
-func (s *Service) store(ctx context.Context, path string, m *Package, dup error) (err error) {
+// store copies the spooled upload at path into the store and adds its package m (blob.Put: the row
+// last, so no push ever sees a package half stored).
+func (s *Service) store(ctx context.Context, path string, m *Package, dup error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	defer func() {
-		if err != nil {
-			if derr := s.blobs.Drop(context.WithoutCancel(ctx), m.SHA256); derr != nil {
-				s.Log.Warn("chunks of a failed upload not removed", "sha256", m.SHA256, "err", derr)
-			}
-		}
-	}()
-	if err := s.blobs.Write(ctx, m.SHA256, m.Size, f); err != nil {
-		return err
+	err = s.blobs.Put(ctx, m.SHA256, m.Size, f, func(ctx context.Context, tx bun.Tx) error { return db.Save(ctx, tx, m, true) })
+	if errors.Is(err, blob.ErrMissing) {
+		return httpx.Biz("upgradePack.storeAgain")
 	}
-	return db.UniqueAs(s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		// the same bytes uploaded under another version at the same moment, and that upload failing,
-		// may have removed the chunks again
-		if ok, err := blob.Has(ctx, tx, m.SHA256, m.Size); err != nil {
-			return err
-		} else if !ok {
-			return httpx.Biz("upgradePack.storeAgain")
-		}
-		return db.Save(ctx, tx, m, true)
-	}), dup)
+	return db.UniqueAs(err, dup)
 }
 
 func uploadErr(err error) error {

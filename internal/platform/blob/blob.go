@@ -77,6 +77,30 @@ func (s *Store) Write(ctx context.Context, sum string, size int64, r io.Reader) 
 	return nil
 }
 
+// Put stores the size bytes of r as the file sum, then runs name (which writes the row naming the file)
+// in a transaction that finds every chunk there first: nothing ever sees a file half stored. When either
+// fails, the chunks go again unless a row names them; ErrMissing means another upload of the same bytes
+// dropped them meanwhile (try again).
+func (s *Store) Put(ctx context.Context, sum string, size int64, r io.Reader, name func(ctx context.Context, tx bun.Tx) error) error {
+	err := s.Write(ctx, sum, size, r)
+	if err == nil {
+		err = s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			if ok, err := Has(ctx, tx, sum, size); err != nil {
+				return err
+			} else if !ok {
+				return fmt.Errorf("%w: %s", ErrMissing, sum)
+			}
+			return name(ctx, tx)
+		})
+	}
+	if err != nil {
+		if derr := s.Drop(context.WithoutCancel(ctx), sum); derr != nil {
+			err = errors.Join(err, derr)
+		}
+	}
+	return err
+}
+
 // Has reports whether every chunk of the file sum of size bytes is in the store (q: the store or a
 // transaction that is about to name the file).
 func Has(ctx context.Context, q bun.IDB, sum string, size int64) (bool, error) {

@@ -170,16 +170,13 @@ func (s *Service) Upload(w http.ResponseWriter, r *http.Request) (*tiles.Meta, e
 // replace, else leaving it) and, when path is a spool file, makes it this node's copy. The row is written
 // last, in a transaction that finds every chunk there.
 func (s *Service) storeTileFile(ctx context.Context, path string, f *tileFile, replace bool) error {
-	if err := s.blobs.WriteFile(ctx, path, f.SHA256, f.Size); err != nil {
+	src, err := os.Open(path)
+	if err != nil {
 		return err
 	}
+	defer src.Close()
 	var old []string
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if ok, err := blob.Has(ctx, tx, f.SHA256, f.Size); err != nil {
-			return err
-		} else if !ok {
-			return httpx.Biz("system.tilesUpload")
-		}
+	err = s.blobs.Put(ctx, f.SHA256, f.Size, src, func(ctx context.Context, tx bun.Tx) error {
 		if err := tx.NewSelect().Model((*tileFile)(nil)).Column("sha256").Where("name = ?", f.Name).Scan(ctx, &old); err != nil {
 			return err
 		}
@@ -193,10 +190,10 @@ func (s *Service) storeTileFile(ctx context.Context, path string, f *tileFile, r
 		_, err := q.Exec(ctx)
 		return err
 	})
+	if errors.Is(err, blob.ErrMissing) {
+		return httpx.Biz("system.tilesUpload")
+	}
 	if err != nil {
-		if derr := s.blobs.Drop(context.WithoutCancel(ctx), f.SHA256); derr != nil {
-			s.log().Warn("chunks of a failed tile upload not removed", "sha256", f.SHA256, "err", derr)
-		}
 		return err
 	}
 	if len(old) == 1 && old[0] != f.SHA256 && replace {
